@@ -1,0 +1,146 @@
+// wavefront-render: renders a built-in scene or an OBJ file to PNG, EXR or PFM.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "wavefront/wavefront.h"
+
+namespace {
+
+wavefront::RenderOptions parseResolution(const std::string& res, wavefront::RenderOptions o) {
+    int w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(res.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+        throw wavefront::InputError("resolution '" + res + "' is not of the form WIDTHxHEIGHT");
+    o.width = w;
+    o.height = h;
+    return o;
+}
+
+/// A throttled progress line on stderr: rewritten in place on a terminal, a line every few
+/// seconds otherwise (logs).
+class ProgressLine {
+public:
+    void operator()(std::uint64_t done, std::uint64_t total, double seconds) {
+        bool final = total > 0 && done >= total;
+        double interval = tty_ ? 0.25 : 5.0;
+        if (final ? finalPrinted_ : seconds - last_ < interval) return;
+        finalPrinted_ = final;
+        last_ = seconds;
+        double rate = seconds > 0 ? done / seconds : 0.0;
+        if (total > 0) {
+            double left = rate > 0 ? (total - done) / rate : 0.0;
+            std::fprintf(stderr, "%s[wavefront] %llu / %llu samples (%.0f%%), %.2f M samples/s, %.1f s left%s",
+                         tty_ ? "\r" : "", (unsigned long long)done, (unsigned long long)total, 100.0 * done / total,
+                         rate * 1e-6, left, tty_ ? "   " : "\n");
+        } else {
+            std::fprintf(stderr, "%s[wavefront] %llu samples, %.2f M samples/s, %.1f s elapsed%s", tty_ ? "\r" : "",
+                         (unsigned long long)done, rate * 1e-6, seconds, tty_ ? "   " : "\n");
+        }
+        std::fflush(stderr);
+        printed_ = true;
+    }
+    void finish() {
+        if (printed_ && tty_) std::fputc('\n', stderr);
+    }
+
+private:
+    bool tty_ = isatty(2);
+    bool printed_ = false;
+    bool finalPrinted_ = false;
+    double last_ = -1e9;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"wavefront-render: GPU/CPU wavefront path tracing"};
+    std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
+    std::string res = "512x512", out = "wavefront.png";
+    int spp = 16, maxDepth = 16, capacity = 0;
+    double seconds = 0.0;
+    float exposure = 0.0f;
+    unsigned seed = 0;
+    bool stats = false, listScenes = false;
+    app.add_option("scene", scene, "built-in scene name or path to an .obj file")->capture_default_str();
+    app.add_option("--integrator", integrator, "pt, bdpt or mlt")->capture_default_str();
+    app.add_option("--variant", variant, "path-tracer schedule: megakernel, pt-r, spt or spt-r")->capture_default_str();
+    app.add_option("--backend", backend, "auto, cuda or cpu")->capture_default_str();
+    auto* sppOpt = app.add_option("--spp", spp, "samples per pixel")->capture_default_str();
+    auto* timeOpt = app.add_option("--time", seconds, "render whole passes for this many seconds instead");
+    sppOpt->excludes(timeOpt);
+    app.add_option("--max-depth", maxDepth, "longest path in segments")->capture_default_str();
+    app.add_option("--res", res, "resolution WIDTHxHEIGHT")->capture_default_str();
+    app.add_option("--seed", seed, "random seed")->capture_default_str();
+    app.add_option("--out", out, "output image: .png, .exr or .pfm")->capture_default_str();
+    app.add_option("--exposure", exposure, "PNG exposure in stops")->capture_default_str();
+    app.add_option("--stream-capacity", capacity, "path-state slots per stream (0: fill the device)");
+    app.add_flag("--stats", stats, "print per-kernel times, rays/s and SIMD efficiency");
+    app.add_flag("--list-scenes", listScenes, "list the built-in scenes and exit");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "wavefront-render: %s\n", e.what());
+        return 2;
+    }
+    if (listScenes) {
+        for (const auto& n : wavefront::Scene::builtinSceneNames()) std::printf("%s\n", n.c_str());
+        return 0;
+    }
+
+    ProgressLine progress;
+    try {
+        wavefront::RenderOptions options = parseResolution(res, {});
+        options.integrator = wavefront::parseIntegrator(integrator);
+        options.variant = wavefront::parsePtVariant(variant);
+        options.backend = wavefront::parseBackend(backend);
+        options.samplesPerPixel = spp;
+        options.timeLimitSeconds = seconds;
+        options.maxDepth = maxDepth;
+        options.seed = seed;
+        options.streamCapacity = capacity;
+        options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
+        options.validate();
+        if (options.integrator != wavefront::IntegratorType::PathTracer)
+            throw wavefront::InputError("integrator '" + integrator + "' is not available yet; use --integrator pt");
+
+        wavefront::Renderer renderer(wavefront::Scene::fromNameOrPath(scene), options);
+        renderer.render();
+        progress.finish();
+        wavefront::writeImage(out, renderer.image(), exposure);
+        const auto& st = renderer.stats();
+        std::fprintf(stderr, "[wavefront] %s on %s: %llu samples in %.3f s (%.2f M samples/s, %.1f M rays/s); wrote %s\n",
+                     toString(options.variant), st.backend.c_str(), (unsigned long long)st.samples, st.seconds,
+                     st.samplesPerSecond() * 1e-6, st.raysPerSecond() * 1e-6, out.c_str());
+        if (st.nonFiniteSamples)
+            std::fprintf(stderr, "[wavefront] dropped %llu non-finite samples\n", (unsigned long long)st.nonFiniteSamples);
+        if (stats) {
+            std::printf("%-24s %12s %10s %8s\n", "kernel", "ms", "launches", "simd");
+            for (const auto& k : st.kernels) {
+                char simd[16] = "-";
+                if (k.simdEfficiency >= 0) std::snprintf(simd, sizeof simd, "%.1f%%", 100.0 * k.simdEfficiency);
+                std::printf("%-24s %12.3f %10llu %8s\n", k.label.c_str(), k.milliseconds, (unsigned long long)k.launches, simd);
+            }
+            std::printf("samples %llu, extension rays %llu, shadow rays %llu, %.1f M rays/s, stream capacity %d, %llu bytes/slot\n",
+                        (unsigned long long)st.samples, (unsigned long long)st.extensionRays,
+                        (unsigned long long)st.shadowRays, st.raysPerSecond() * 1e-6, st.streamCapacity,
+                        (unsigned long long)st.bytesPerSampleSlot);
+        }
+        return 0;
+    } catch (const wavefront::InputError& e) {
+        progress.finish();
+        std::fprintf(stderr, "wavefront-render: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        progress.finish();
+        std::fprintf(stderr, "wavefront-render: error: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,38 @@
+// HDR images and the film a render accumulates into.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wavefront {
+
+/// A linear RGB float image, rows top to bottom.
+struct Image {
+    int width = 0;
+    int height = 0;
+    std::vector<float> rgb;  ///< width * height * 3
+
+    Image() = default;
+    Image(int w, int h) : width(w), height(h), rgb(std::size_t(w) * h * 3, 0.0f) {}
+    float* pixel(int x, int y) { return &rgb[(std::size_t(y) * width + x) * 3]; }
+    const float* pixel(int x, int y) const { return &rgb[(std::size_t(y) * width + x) * 3]; }
+};
+
+/// Accumulated radiance: per-pixel float RGB sums and per-pixel sample counts.
+struct Film {
+    int width = 0;
+    int height = 0;
+    std::vector<float> sum;             ///< width * height * 3
+    std::vector<std::uint32_t> samples; ///< width * height
+
+    /// The estimate: sum / samples per pixel (black where a pixel has no samples).
+    Image resolve() const;
+};
+
+/// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure),
+/// .exr (half float) or .pfm (float). Throws InputError for other extensions or unwritable paths.
+void writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
+/// Reads an .exr or .pfm file (used by the tests and for environment maps).
+Image readImage(const std::string& path);
+
+}  // namespace wavefront

@@ -1,0 +1,102 @@
+// The renderer: picks a backend, uploads a scene, runs an integrator into a film.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "image.h"
+#include "scene.h"
+
+namespace wavefront {
+
+enum class Backend { Auto, Cuda, Cpu };
+enum class IntegratorType { PathTracer, Bdpt, Mlt };
+
+/// How the path tracer schedules its work; all variants compute the same estimator and converge
+/// to the same image (van Antwerpen 2011, section 4).
+enum class PtVariant {
+    Megakernel,  ///< one thread runs a whole path in a loop
+    PtR,         ///< fixed-length stream, in-place regeneration of finished paths (Novak 2010)
+    Spt,         ///< streams compacted at write time, no regeneration (the stream drains)
+    SptR,        ///< compaction plus regeneration at the end of the stream (default)
+};
+
+struct RenderOptions {
+    IntegratorType integrator = IntegratorType::PathTracer;
+    PtVariant variant = PtVariant::SptR;
+    Backend backend = Backend::Auto;
+    int width = 512;
+    int height = 512;
+    int samplesPerPixel = 16;
+    double timeLimitSeconds = 0.0;  ///< > 0: render whole passes until this much time has passed
+    int maxDepth = 16;              ///< longest path, in segments from the camera
+    int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
+    std::uint32_t seed = 0;
+    /// Path-state slots in the stream; 0 picks a default that fills the device.
+    int streamCapacity = 0;
+    /// Called between passes with (samples done, samples total, seconds elapsed).
+    std::function<void(std::uint64_t, std::uint64_t, double)> progress;
+
+    /// Throws InputError for zero or absurd resolution, non-positive spp or depth.
+    void validate() const;
+};
+
+/// Time and launch count of one labelled kernel (or CPU stage).
+struct KernelStats {
+    std::string label;
+    double milliseconds = 0.0;
+    std::uint64_t launches = 0;
+    /// Average fraction of active lanes per warp, 0..1; negative when not measured
+    /// (built without WAVEFRONT_STATS, or the CPU backend).
+    double simdEfficiency = -1.0;
+};
+
+struct RenderStats {
+    std::string backend;          ///< "cuda (device name)" or "cpu (N threads)"
+    double seconds = 0.0;         ///< wall time of render()
+    std::uint64_t samples = 0;    ///< completed camera samples (paths)
+    std::uint64_t extensionRays = 0;
+    std::uint64_t shadowRays = 0;
+    std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
+    std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
+    int streamCapacity = 0;
+    std::vector<KernelStats> kernels;
+    double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
+    double raysPerSecond() const { return seconds > 0 ? (extensionRays + shadowRays) / seconds : 0.0; }
+};
+
+/// Number of CUDA devices usable by this build (0 without the CUDA backend or without a GPU).
+int cudaDeviceCount();
+
+/// Renders a scene. The backend is fixed per renderer, so one process can hold a CPU and a
+/// CUDA renderer side by side. Construction validates and uploads the scene and builds the BVH.
+class Renderer {
+public:
+    Renderer(Scene scene, RenderOptions options);
+    ~Renderer();
+    Renderer(Renderer&&) noexcept;
+    Renderer& operator=(Renderer&&) noexcept;
+
+    /// Renders options().samplesPerPixel samples per pixel (or until the time limit) into a fresh film.
+    void render();
+    const Film& film() const;
+    Image image() const { return film().resolve(); }
+    const RenderStats& stats() const;
+    Backend backend() const;
+    const RenderOptions& options() const;
+
+    class Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+const char* toString(Backend backend);
+const char* toString(PtVariant variant);
+Backend parseBackend(const std::string& name);        ///< throws InputError
+PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
+IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
+
+}  // namespace wavefront

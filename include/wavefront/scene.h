@@ -1,0 +1,112 @@
+// Scene description: the host-side input of a render. Plain data, built through the API, by name
+// (built-in scenes) or from an OBJ/MTL file.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace wavefront {
+
+enum class MaterialType : int {
+    Lambertian = 0,  ///< diffuse, reflectance `diffuse`
+    Glossy = 1,      ///< diffuse + normalised Blinn-Phong lobe (`specular`, `exponent`)
+    Mirror = 2,      ///< ideal specular reflection, tinted by `specular`
+    Dielectric = 3,  ///< smooth glass: Fresnel reflection and refraction with index `ior`
+};
+
+/// A surface material. Non-zero `emission` turns every primitive using it into an area light
+/// (emitting on the side the geometric normal points to; spheres emit outwards).
+struct Material {
+    MaterialType type = MaterialType::Lambertian;
+    glm::vec3 diffuse{0.8f};
+    glm::vec3 specular{0.0f};
+    float exponent = 0.0f;  ///< Blinn-Phong exponent (Glossy)
+    float ior = 1.5f;       ///< index of refraction (Dielectric)
+    glm::vec3 emission{0.0f};
+
+    static Material lambertian(glm::vec3 albedo, glm::vec3 emission = glm::vec3(0.0f));
+    static Material glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent);
+    static Material mirror(glm::vec3 tint = glm::vec3(1.0f));
+    static Material dielectric(float ior = 1.5f);
+    bool isEmissive() const { return emission.x > 0 || emission.y > 0 || emission.z > 0; }
+};
+
+/// A triangle mesh. `normals` is optional (empty, or one per position): when given, shading
+/// uses the interpolated normal; the geometric normal still decides what is front-facing.
+struct TriangleMesh {
+    std::vector<glm::vec3> positions;
+    std::vector<glm::vec3> normals;
+    std::vector<std::uint32_t> indices;  ///< three per triangle, counter-clockwise seen from the front
+    int material = 0;
+};
+
+struct Sphere {
+    glm::vec3 center{0.0f};
+    float radius = 1.0f;
+    int material = 0;
+};
+
+/// Pinhole camera when `lensRadius` is 0, thin-lens camera otherwise.
+struct Camera {
+    glm::vec3 position{0.0f, 0.0f, 1.0f};
+    glm::vec3 target{0.0f};
+    glm::vec3 up{0.0f, 1.0f, 0.0f};
+    float verticalFovDegrees = 40.0f;
+    float lensRadius = 0.0f;
+    float focusDistance = 1.0f;
+};
+
+/// The flattened scene the renderers consume: one global vertex array, one triangle list.
+/// Built by adding meshes; `validate()` checks it and drops degenerate triangles.
+class Scene {
+public:
+    /// Adds a material and returns its index.
+    int addMaterial(const Material& material);
+    /// Adds a mesh. Throws InputError for out-of-range indices or material, NaN or infinite
+    /// positions (naming the face), or normals of the wrong count.
+    void addMesh(const TriangleMesh& mesh);
+    void addSphere(const Sphere& sphere);
+    void setCamera(const Camera& camera) { camera_ = camera; }
+
+    /// Checks the whole scene (geometry present, at least one emitter, valid camera) and
+    /// removes zero-area triangles, counting them in `skippedDegenerateTriangles()`.
+    /// Renderers call it; calling it twice is harmless.
+    void validate();
+
+    const std::vector<Material>& materials() const { return materials_; }
+    const std::vector<glm::vec3>& positions() const { return positions_; }
+    const std::vector<glm::vec3>& normals() const { return normals_; }  ///< per vertex, or empty
+    const std::vector<glm::uvec3>& triangles() const { return triangles_; }
+    const std::vector<int>& triangleMaterials() const { return triangleMaterials_; }
+    /// Per triangle: whether its vertices carry shading normals.
+    const std::vector<std::uint8_t>& triangleHasNormals() const { return triangleHasNormals_; }
+    const std::vector<Sphere>& spheres() const { return spheres_; }
+    const Camera& camera() const { return camera_; }
+    std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_; }
+    std::size_t primitiveCount() const { return triangles_.size() + spheres_.size(); }
+
+    /// A built-in scene by name (see builtinSceneNames()). Throws InputError for unknown names.
+    static Scene builtin(const std::string& name);
+    static std::vector<std::string> builtinSceneNames();
+    /// Loads an OBJ file with its MTL materials. Kd -> diffuse; Ks/Ns -> Blinn-Phong glossy;
+    /// Ke -> emission; illum 3/5 -> mirror, illum 4/6/7 (or Ni with dissolve < 1) -> glass.
+    static Scene loadObj(const std::string& path);
+    /// Built-in name or path to an .obj file.
+    static Scene fromNameOrPath(const std::string& nameOrPath);
+
+private:
+    std::vector<Material> materials_;
+    std::vector<glm::vec3> positions_;
+    std::vector<glm::vec3> normals_;
+    std::vector<glm::uvec3> triangles_;
+    std::vector<int> triangleMaterials_;
+    std::vector<std::uint8_t> triangleHasNormals_;
+    std::vector<Sphere> spheres_;
+    Camera camera_;
+    std::size_t skippedDegenerate_ = 0;
+    bool validated_ = false;
+};
+
+}  // namespace wavefront

@@ -1,0 +1,405 @@
+// Built-in scenes, generated procedurally so that the library needs no data files.
+#include <wavefront/error.h>
+#include <wavefront/scene.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+namespace wavefront {
+
+namespace {
+
+constexpr float kPi = 3.14159265358979323846f;
+
+float radians(float degrees) { return degrees * kPi / 180.0f; }
+
+std::uint32_t addVertex(TriangleMesh& mesh, const glm::vec3& p) {
+    mesh.positions.push_back(p);
+    return std::uint32_t(mesh.positions.size() - 1);
+}
+
+void addTriangle(TriangleMesh& mesh, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    mesh.indices.insert(mesh.indices.end(), {a, b, c});
+}
+
+// A parallelogram corner, corner + u, corner + u + v, corner + v as two triangles whose front side
+// (counter-clockwise winding) faces `facing`; the edges are swapped when needed so that callers
+// only have to say which way the quad should face.
+void addQuad(TriangleMesh& mesh, glm::vec3 corner, glm::vec3 u, glm::vec3 v, glm::vec3 facing) {
+    if (glm::dot(glm::cross(u, v), facing) < 0.0f)
+        std::swap(u, v);
+    std::uint32_t a = addVertex(mesh, corner);
+    std::uint32_t b = addVertex(mesh, corner + u);
+    std::uint32_t c = addVertex(mesh, corner + u + v);
+    std::uint32_t d = addVertex(mesh, corner + v);
+    addTriangle(mesh, a, b, c);
+    addTriangle(mesh, a, c, d);
+}
+
+// ---- Cornell box -------------------------------------------------------------------------------
+// The classic 555-unit box scaled to [0,1]^3: x to the right, y up, back wall at z = 0, open side
+// at z = 1 facing the camera. Uniform scaling leaves radiance unchanged, so the classic light
+// emission (17, 12, 4) keeps its meaning.
+
+struct CornellWalls {
+    int floor, ceiling, back, left, right;
+};
+
+void addCornellShell(Scene& scene, const CornellWalls& m) {
+    const glm::vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    auto wall = [&](int material, glm::vec3 corner, glm::vec3 u, glm::vec3 v, glm::vec3 inward) {
+        TriangleMesh mesh;
+        mesh.material = material;
+        addQuad(mesh, corner, u, v, inward);
+        scene.addMesh(mesh);
+    };
+    wall(m.floor, glm::vec3(0, 0, 0), x, z, y);
+    wall(m.ceiling, glm::vec3(0, 1, 0), x, z, -y);
+    wall(m.back, glm::vec3(0, 0, 0), x, y, z);
+    wall(m.left, glm::vec3(0, 0, 0), y, z, x);
+    wall(m.right, glm::vec3(1, 0, 0), y, z, -x);
+
+    // The classic 130 x 105 light, just below the ceiling, facing down.
+    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), glm::vec3(17.0f, 12.0f, 4.0f)));
+    const float sx = 130.0f / 555.0f, sz = 105.0f / 555.0f, height = 1.0f - 0.002f;
+    TriangleMesh mesh;
+    mesh.material = light;
+    addQuad(mesh, glm::vec3(0.5f - sx / 2, height, 0.5f - sz / 2), sx * x, sz * z, -y);
+    scene.addMesh(mesh);
+}
+
+// A box standing on the floor, rotated about y; four sides and the top (the bottom is never seen).
+void addBlock(Scene& scene, int material, glm::vec2 centerXZ, glm::vec3 size, float angleDegrees) {
+    const float a = radians(angleDegrees);
+    const glm::vec3 ax = glm::vec3(std::cos(a), 0, -std::sin(a)) * (size.x / 2);
+    const glm::vec3 az = glm::vec3(std::sin(a), 0, std::cos(a)) * (size.z / 2);
+    const glm::vec3 h(0, size.y, 0);
+    const glm::vec3 c(centerXZ.x, 0, centerXZ.y);
+    TriangleMesh mesh;
+    mesh.material = material;
+    addQuad(mesh, c + ax - az, 2.0f * az, h, ax);
+    addQuad(mesh, c - ax - az, 2.0f * az, h, -ax);
+    addQuad(mesh, c - ax + az, 2.0f * ax, h, az);
+    addQuad(mesh, c - ax - az, 2.0f * ax, h, -az);
+    addQuad(mesh, c - ax - az + h, 2.0f * ax, 2.0f * az, h);
+    scene.addMesh(mesh);
+}
+
+void addCornellBlocks(Scene& scene, int tallMaterial, int shortMaterial) {
+    const float unit = 1.0f / 555.0f;
+    addBlock(scene, tallMaterial, glm::vec2(0.337f, 0.37f), glm::vec3(165, 330, 165) * unit, 15.0f);
+    addBlock(scene, shortMaterial, glm::vec2(0.665f, 0.70f), glm::vec3(165, 165, 165) * unit, -18.0f);
+}
+
+Camera cornellCamera() {
+    Camera camera;
+    camera.position = glm::vec3(0.5f, 0.5f, 1.0f + 800.0f / 555.0f);
+    camera.target = glm::vec3(0.5f, 0.5f, 0.0f);
+    camera.verticalFovDegrees = 39.3f;
+    return camera;
+}
+
+// The classic materials: white, red and green walls.
+CornellWalls addClassicWalls(Scene& scene, int* white) {
+    *white = scene.addMaterial(Material::lambertian(glm::vec3(0.73f)));
+    int red = scene.addMaterial(Material::lambertian(glm::vec3(0.65f, 0.05f, 0.05f)));
+    int green = scene.addMaterial(Material::lambertian(glm::vec3(0.12f, 0.45f, 0.15f)));
+    return CornellWalls{*white, *white, *white, red, green};
+}
+
+Scene cornellBox() {
+    Scene scene;
+    int white = 0;
+    addCornellShell(scene, addClassicWalls(scene, &white));
+    addCornellBlocks(scene, white, white);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+Scene cornellSpheres() {
+    Scene scene;
+    int white = 0;
+    addCornellShell(scene, addClassicWalls(scene, &white));
+    const float r = 0.18f;
+    scene.addSphere(Sphere{glm::vec3(0.3f, r, 0.35f), r, scene.addMaterial(Material::mirror(glm::vec3(0.95f)))});
+    scene.addSphere(Sphere{glm::vec3(0.7f, r, 0.65f), r, scene.addMaterial(Material::dielectric(1.5f))});
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+Scene cornellGlossy() {
+    Scene scene;
+    int walls = scene.addMaterial(Material::glossy(glm::vec3(0.45f), glm::vec3(0.25f), 30.0f));
+    int floor = scene.addMaterial(Material::glossy(glm::vec3(0.4f), glm::vec3(0.4f), 50.0f));
+    int red = scene.addMaterial(Material::glossy(glm::vec3(0.5f, 0.04f, 0.04f), glm::vec3(0.3f), 30.0f));
+    int green = scene.addMaterial(Material::glossy(glm::vec3(0.09f, 0.35f, 0.11f), glm::vec3(0.3f), 30.0f));
+    int blocks = scene.addMaterial(Material::glossy(glm::vec3(0.3f), glm::vec3(0.6f), 200.0f));
+    addCornellShell(scene, CornellWalls{floor, walls, walls, red, green});
+    addCornellBlocks(scene, blocks, blocks);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+// ---- Tessellated spheres -----------------------------------------------------------------------
+
+// Latitude-longitude sphere: `rings` bands from the north pole (theta = 0, +y) to the south pole,
+// `segments` around, one vertex per pole and no duplicated seam, so no triangle is degenerate.
+// `point(theta, phi)` places the vertices; `inward` flips the winding so the front faces the centre.
+TriangleMesh latLongSphere(int rings, int segments, const std::function<glm::vec3(float, float)>& point,
+                           bool inward) {
+    TriangleMesh mesh;
+    mesh.positions.reserve(std::size_t(rings - 1) * segments + 2);
+    mesh.indices.reserve(std::size_t(rings - 1) * segments * 6);
+    const std::uint32_t north = addVertex(mesh, point(0.0f, 0.0f));
+    for (int i = 1; i < rings; ++i) {
+        float theta = kPi * float(i) / float(rings);
+        for (int j = 0; j < segments; ++j)
+            addVertex(mesh, point(theta, 2.0f * kPi * float(j) / float(segments)));
+    }
+    const std::uint32_t south = addVertex(mesh, point(kPi, 0.0f));
+
+    auto ringVertex = [&](int i, int j) { return std::uint32_t(1 + (i - 1) * segments + j % segments); };
+    // With theta growing southwards and phi eastwards, (a, b, c) = (phi step, then theta step)
+    // winds counter-clockwise seen from outside.
+    auto emit = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        if (inward)
+            addTriangle(mesh, a, c, b);
+        else
+            addTriangle(mesh, a, b, c);
+    };
+    for (int j = 0; j < segments; ++j) {
+        emit(north, ringVertex(1, j + 1), ringVertex(1, j));
+        for (int i = 1; i + 1 < rings; ++i) {
+            std::uint32_t a = ringVertex(i, j), b = ringVertex(i, j + 1);
+            std::uint32_t c = ringVertex(i + 1, j + 1), d = ringVertex(i + 1, j);
+            emit(a, b, c);
+            emit(a, c, d);
+        }
+        emit(ringVertex(rings - 1, j), ringVertex(rings - 1, j + 1), south);
+    }
+    return mesh;
+}
+
+glm::vec3 sphericalDirection(float theta, float phi) {
+    return glm::vec3(std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi));
+}
+
+// Smooth vertex normals: the area-weighted average of the adjacent face normals.
+void computeVertexNormals(TriangleMesh& mesh) {
+    mesh.normals.assign(mesh.positions.size(), glm::vec3(0.0f));
+    for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        std::uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
+        glm::vec3 n = glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
+        mesh.normals[a] += n;
+        mesh.normals[b] += n;
+        mesh.normals[c] += n;
+    }
+    for (glm::vec3& n : mesh.normals)
+        n = glm::normalize(n);
+}
+
+Scene mesh1m() {
+    Scene scene;
+    int white = 0;
+    addCornellShell(scene, addClassicWalls(scene, &white));
+    // A bumpy ball: two layers of ripples, functions of the direction (not of theta and phi) so
+    // that they stay smooth at the poles; slopes stay below about 1 so no face turns away.
+    const glm::vec3 center(0.5f, 0.36f, 0.5f);
+    const float radius = 0.3f;
+    auto point = [&](float theta, float phi) {
+        glm::vec3 d = sphericalDirection(theta, phi);
+        float bump = 0.06f * std::sin(9.0f * d.x) * std::sin(9.0f * d.y + 1.0f) * std::sin(9.0f * d.z + 2.0f) +
+                     0.012f * std::sin(37.0f * d.x + 1.3f) * std::sin(41.0f * d.y) * std::sin(43.0f * d.z + 0.7f);
+        return center + radius * (1.0f + bump) * d;
+    };
+    // 500 x 1000 gives 998,000 triangles.
+    TriangleMesh mesh = latLongSphere(500, 1000, point, false);
+    computeVertexNormals(mesh);
+    mesh.material = scene.addMaterial(Material::lambertian(glm::vec3(0.7f)));
+    scene.addMesh(mesh);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+// ---- Analytic test scenes ------------------------------------------------------------------------
+
+Camera cameraAtOriginLookingDownZ() {
+    Camera camera;
+    camera.position = glm::vec3(0.0f);
+    camera.target = glm::vec3(0.0f, 0.0f, -1.0f);
+    camera.verticalFovDegrees = 60.0f;
+    return camera;
+}
+
+// White furnace: a closed cube, every face emitting Le = 1 with albedo a = 0.5, seen from inside.
+// The radiance everywhere is Le / (1 - a) = 2.
+Scene furnace() {
+    Scene scene;
+    TriangleMesh mesh;
+    mesh.material = scene.addMaterial(Material::lambertian(glm::vec3(0.5f), glm::vec3(1.0f)));
+    const glm::vec3 x(2, 0, 0), y(0, 2, 0), z(0, 0, 2), lo(-1.0f), hi(1.0f);
+    addQuad(mesh, lo, y, z, x);
+    addQuad(mesh, glm::vec3(hi.x, lo.y, lo.z), y, z, -x);
+    addQuad(mesh, lo, x, z, y);
+    addQuad(mesh, glm::vec3(lo.x, hi.y, lo.z), x, z, -y);
+    addQuad(mesh, lo, x, y, z);
+    addQuad(mesh, glm::vec3(lo.x, lo.y, hi.z), x, y, -z);
+    scene.addMesh(mesh);
+    scene.setCamera(cameraAtOriginLookingDownZ());
+    return scene;
+}
+
+// The inside of a unit sphere (tessellated, facing inward) with albedo 0.7 and emission 0.5:
+// the radiance everywhere is 0.5 / (1 - 0.7) = 5/3. Our Sphere primitive only emits outwards,
+// hence the triangles.
+Scene sphereInside() {
+    Scene scene;
+    TriangleMesh mesh = latLongSphere(64, 128, sphericalDirection, true);
+    mesh.normals.reserve(mesh.positions.size());
+    for (const glm::vec3& p : mesh.positions)
+        mesh.normals.push_back(-glm::normalize(p));
+    mesh.material = scene.addMaterial(Material::lambertian(glm::vec3(0.7f), glm::vec3(0.5f)));
+    scene.addMesh(mesh);
+    scene.setCamera(cameraAtOriginLookingDownZ());
+    return scene;
+}
+
+// ---- "Ray Tracing in One Weekend", final scene ---------------------------------------------------
+
+// splitmix64: a tiny deterministic generator, so the scene is identical on every platform.
+class SceneRng {
+public:
+    explicit SceneRng(std::uint64_t seed) : state_(seed) {}
+    float next() {
+        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        return float(z >> 40) * (1.0f / 16777216.0f);  // 24 bits: uniform in [0, 1)
+    }
+    glm::vec3 nextVec3() {
+        float x = next(), y = next();
+        return glm::vec3(x, y, next());
+    }
+
+private:
+    std::uint64_t state_;
+};
+
+// The original lights the scene with a sky gradient, white at the horizon to (0.5, 0.7, 1) at the
+// zenith. Without environment lights we build that sky as an emissive dome of inward-facing
+// triangles, one material per band of elevation. A dome (rather than one big quad overhead)
+// also covers the directions just above and below the horizon, which the camera sees at the top
+// of the image; it reaches 8 degrees below the horizon, further than the big ground sphere lets
+// any ray from the small spheres escape, and leaves no geometry hidden since everything is inside.
+void addSkyDome(Scene& scene) {
+    const float radius = 2000.0f;
+    const int bands = 24, segments = 96;
+    const float lowest = radians(-8.0f);
+    auto elevationOf = [&](int ring) {  // ring 0 is the zenith, ring `bands` the lower rim
+        return kPi / 2 - (kPi / 2 - lowest) * float(ring) / float(bands);
+    };
+    auto pointAt = [&](float elevation, int j) {
+        float phi = 2.0f * kPi * float(j) / float(segments);
+        return radius * glm::vec3(std::cos(elevation) * std::cos(phi), std::sin(elevation),
+                                  std::cos(elevation) * std::sin(phi));
+    };
+    for (int band = 0; band < bands; ++band) {
+        float upper = elevationOf(band), lower = elevationOf(band + 1);
+        float t = 0.5f * (std::sin(0.5f * (upper + lower)) + 1.0f);
+        glm::vec3 sky = (1.0f - t) * glm::vec3(1.0f) + t * glm::vec3(0.5f, 0.7f, 1.0f);
+        TriangleMesh mesh;
+        mesh.material = scene.addMaterial(Material::lambertian(glm::vec3(0.0f), sky));
+        for (int j = 0; j < segments; ++j) {
+            glm::vec3 a = pointAt(upper, j), b = pointAt(upper, j + 1);
+            glm::vec3 c = pointAt(lower, j + 1), d = pointAt(lower, j);
+            // Winding (a, c, b) faces the centre; the top band is a fan (a, d, c) around the zenith.
+            if (band == 0) {
+                addTriangle(mesh, addVertex(mesh, a), addVertex(mesh, d), addVertex(mesh, c));
+                continue;
+            }
+            std::uint32_t ia = addVertex(mesh, a), ib = addVertex(mesh, b);
+            std::uint32_t ic = addVertex(mesh, c), id = addVertex(mesh, d);
+            addTriangle(mesh, ia, ic, ib);
+            addTriangle(mesh, ia, id, ic);
+        }
+        scene.addMesh(mesh);
+    }
+}
+
+Scene rtiowFinal() {
+    Scene scene;
+    scene.addSphere(Sphere{glm::vec3(0, -1000, 0), 1000.0f, scene.addMaterial(Material::lambertian(glm::vec3(0.5f)))});
+
+    SceneRng rng(20160101);
+    const glm::vec3 keepClear(4.0f, 0.2f, 0.0f);
+    for (int a = -11; a < 11; ++a) {
+        for (int b = -11; b < 11; ++b) {
+            float choice = rng.next();
+            glm::vec3 center;
+            // The original drops spheres too close to the big metal sphere; we redraw the jitter
+            // instead, so the scene always has 22 x 22 small spheres (488 spheres in all).
+            do {
+                float r1 = rng.next();
+                center = glm::vec3(float(a) + 0.9f * r1, 0.2f, float(b) + 0.9f * rng.next());
+            } while (glm::length(center - keepClear) <= 0.9f);
+
+            Material material;
+            if (choice < 0.8f) {
+                material = Material::lambertian(rng.nextVec3() * rng.nextVec3());
+            } else if (choice < 0.95f) {
+                // Metal: the original's fuzz is not modelled; every metal sphere is a perfect mirror.
+                material = Material::mirror(0.5f * (glm::vec3(1.0f) + rng.nextVec3()));
+            } else {
+                material = Material::dielectric(1.5f);
+            }
+            scene.addSphere(Sphere{center, 0.2f, scene.addMaterial(material)});
+        }
+    }
+    scene.addSphere(Sphere{glm::vec3(0, 1, 0), 1.0f, scene.addMaterial(Material::dielectric(1.5f))});
+    scene.addSphere(Sphere{glm::vec3(-4, 1, 0), 1.0f,
+                           scene.addMaterial(Material::lambertian(glm::vec3(0.4f, 0.2f, 0.1f)))});
+    scene.addSphere(Sphere{glm::vec3(4, 1, 0), 1.0f, scene.addMaterial(Material::mirror(glm::vec3(0.7f, 0.6f, 0.5f)))});
+    addSkyDome(scene);
+
+    Camera camera;
+    camera.position = glm::vec3(13, 2, 3);
+    camera.target = glm::vec3(0, 0, 0);
+    camera.verticalFovDegrees = 20.0f;
+    scene.setCamera(camera);
+    return scene;
+}
+
+struct BuiltinScene {
+    const char* name;
+    Scene (*build)();
+};
+
+const BuiltinScene kBuiltinScenes[] = {
+    {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
+    {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
+    {"sphere-inside", sphereInside},
+};
+
+}  // namespace
+
+Scene Scene::builtin(const std::string& name) {
+    for (const BuiltinScene& scene : kBuiltinScenes)
+        if (name == scene.name)
+            return scene.build();
+    std::string list;
+    for (const BuiltinScene& scene : kBuiltinScenes)
+        list += std::string(list.empty() ? "" : ", ") + scene.name;
+    throw InputError("unknown scene '" + name + "'; built-in scenes: " + list + " or a path to an .obj file");
+}
+
+std::vector<std::string> Scene::builtinSceneNames() {
+    std::vector<std::string> names;
+    for (const BuiltinScene& scene : kBuiltinScenes)
+        names.push_back(scene.name);
+    return names;
+}
+
+}  // namespace wavefront

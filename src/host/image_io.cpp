@@ -1,0 +1,202 @@
+// Film resolution and image files: PNG (display), EXR and PFM (linear HDR).
+#include <wavefront/error.h>
+#include <wavefront/image.h>
+
+#include <stb_image_write.h>
+#include <tinyexr.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace wavefront {
+
+namespace {
+
+std::string lowercaseExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
+}
+
+void checkImage(const std::string& path, const Image& image) {
+    if (image.width <= 0 || image.height <= 0)
+        throw InputError("cannot write '" + path + "': the image is empty (" + std::to_string(image.width) + " x " +
+                         std::to_string(image.height) + ")");
+    if (image.rgb.size() != std::size_t(image.width) * image.height * 3)
+        throw InputError("cannot write '" + path + "': the pixel buffer does not match the image size");
+}
+
+float linearToSrgb(float v) {
+    return v <= 0.0031308f ? 12.92f * v : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
+}
+
+void writePng(const std::string& path, const Image& image, float exposure) {
+    const float scale = std::exp2(exposure);
+    std::vector<std::uint8_t> bytes(image.rgb.size());
+    for (std::size_t i = 0; i < image.rgb.size(); ++i) {
+        float v = image.rgb[i] * scale;
+        v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;  // NaN and inf become black
+        bytes[i] = std::uint8_t(linearToSrgb(v) * 255.0f + 0.5f);
+    }
+    if (!stbi_write_png(path.c_str(), image.width, image.height, 3, bytes.data(), image.width * 3))
+        throw InputError("cannot write PNG file '" + path + "'");
+}
+
+void writeExr(const std::string& path, const Image& image) {
+    // Check the path first: SaveEXR leaks its header allocations when it cannot open the file.
+    if (!std::ofstream(path, std::ios::binary))
+        throw InputError("cannot write EXR file '" + path + "'");
+    const char* err = nullptr;
+    int rc = SaveEXR(image.rgb.data(), image.width, image.height, 3, /*save_as_fp16=*/1, path.c_str(), &err);
+    if (rc != TINYEXR_SUCCESS) {
+        std::string message = "cannot write EXR file '" + path + "'";
+        if (err) {
+            message += ": " + std::string(err);
+            FreeEXRErrorMessage(err);
+        }
+        throw InputError(message);
+    }
+}
+
+void putFloatLittleEndian(std::vector<char>& out, float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    for (int k = 0; k < 4; ++k)
+        out.push_back(char((bits >> (8 * k)) & 0xffu));
+}
+
+float getFloat(const unsigned char* p, bool littleEndian) {
+    std::uint32_t bits = 0;
+    for (int k = 0; k < 4; ++k)
+        bits |= std::uint32_t(p[littleEndian ? k : 3 - k]) << (8 * k);
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+// PFM: a text header, then float rows from the bottom of the image to the top. A negative scale
+// marks little-endian data.
+void writePfm(const std::string& path, const Image& image) {
+    std::ostringstream header;
+    header << "PF\n" << image.width << ' ' << image.height << "\n-1.0\n";
+    std::vector<char> data;
+    data.reserve(image.rgb.size() * 4);
+    for (int y = image.height - 1; y >= 0; --y)
+        for (int x = 0; x < image.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                putFloatLittleEndian(data, image.pixel(x, y)[c]);
+    std::ofstream out(path, std::ios::binary);
+    out << header.str();
+    out.write(data.data(), std::streamsize(data.size()));
+    if (!out)
+        throw InputError("cannot write PFM file '" + path + "'");
+}
+
+Image readPfm(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError("cannot open PFM file '" + path + "'");
+    std::string magic;
+    int width = 0, height = 0;
+    double scale = 0.0;
+    in >> magic >> width >> height >> scale;
+    if (!in || (magic != "PF" && magic != "Pf") || width <= 0 || height <= 0 || scale == 0.0 || !std::isfinite(scale))
+        throw InputError("'" + path + "' is not a valid PFM file");
+    in.get();  // the single whitespace character that ends the header
+    const int channels = magic == "PF" ? 3 : 1;
+    const std::size_t bytes = std::size_t(width) * std::size_t(height) * channels * 4;
+    // Compare with the file size before allocating, so a corrupt header cannot ask for gigabytes.
+    const std::streamoff dataStart = in.tellg();
+    in.seekg(0, std::ios::end);
+    const std::streamoff available = in.tellg() - dataStart;
+    in.seekg(dataStart);
+    if (available < 0 || std::size_t(available) < bytes)
+        throw InputError("PFM file '" + path + "' is truncated");
+    std::vector<unsigned char> data(bytes);
+    in.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size()));
+    if (std::size_t(in.gcount()) != data.size())
+        throw InputError("cannot read PFM file '" + path + "'");
+
+    Image image(width, height);
+    const bool littleEndian = scale < 0;
+    const unsigned char* p = data.data();
+    for (int y = height - 1; y >= 0; --y)
+        for (int x = 0; x < width; ++x) {
+            float* out = image.pixel(x, y);
+            for (int c = 0; c < channels; ++c, p += 4)
+                out[c] = getFloat(p, littleEndian);
+            if (channels == 1)
+                out[1] = out[2] = out[0];
+        }
+    return image;
+}
+
+Image readExr(const std::string& path) {
+    float* rgba = nullptr;
+    int width = 0, height = 0;
+    const char* err = nullptr;
+    int rc = LoadEXR(&rgba, &width, &height, path.c_str(), &err);
+    if (rc != TINYEXR_SUCCESS) {
+        std::string message = "cannot read EXR file '" + path + "'";
+        if (err) {
+            message += ": " + std::string(err);
+            FreeEXRErrorMessage(err);
+        }
+        throw InputError(message);
+    }
+    Image image(width, height);
+    for (std::size_t i = 0; i < std::size_t(width) * height; ++i)
+        for (int c = 0; c < 3; ++c)
+            image.rgb[3 * i + c] = rgba[4 * i + c];
+    std::free(rgba);
+    return image;
+}
+
+}  // namespace
+
+Image Film::resolve() const {
+    const std::size_t pixels = std::size_t(width) * height;
+    if (width < 0 || height < 0 || sum.size() != pixels * 3 || samples.size() != pixels)
+        throw Error("film buffers do not match its size");
+    Image image(width, height);
+    for (std::size_t i = 0; i < pixels; ++i) {
+        if (samples[i] == 0)
+            continue;  // no estimate yet: black
+        const float inv = 1.0f / float(samples[i]);
+        for (int c = 0; c < 3; ++c)
+            image.rgb[3 * i + c] = sum[3 * i + c] * inv;
+    }
+    return image;
+}
+
+void writeImage(const std::string& path, const Image& image, float exposure) {
+    const std::string ext = lowercaseExtension(path);
+    if (ext != ".png" && ext != ".exr" && ext != ".pfm")
+        throw InputError("cannot write '" + path + "': unknown image extension '" + ext +
+                         "' (use .png, .exr or .pfm)");
+    checkImage(path, image);
+    if (ext == ".png")
+        writePng(path, image, exposure);
+    else if (ext == ".exr")
+        writeExr(path, image);
+    else
+        writePfm(path, image);
+}
+
+Image readImage(const std::string& path) {
+    const std::string ext = lowercaseExtension(path);
+    if (ext == ".pfm")
+        return readPfm(path);
+    if (ext == ".exr")
+        return readExr(path);
+    throw InputError("cannot read '" + path + "': unknown image extension '" + ext + "' (use .exr or .pfm)");
+}
+
+}  // namespace wavefront

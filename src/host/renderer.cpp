@@ -1,0 +1,111 @@
+#include "wavefront/renderer.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "host/render_backend.h"
+#include "wavefront/error.h"
+
+namespace wavefront {
+
+#if !defined(WAVEFRONT_HAS_CUDA)
+int cudaDeviceCount() { return 0; }
+std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene&, const RenderOptions&) {
+    throw InputError("the CUDA backend was requested but this build of wavefront has no CUDA support");
+}
+#endif
+
+void RenderOptions::validate() const {
+    constexpr int kMaxSide = 1 << 15;
+    if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide)
+        throw InputError("resolution " + std::to_string(width) + "x" + std::to_string(height) +
+                         " is out of range (each side 1.." + std::to_string(kMaxSide) + ")");
+    if (timeLimitSeconds < 0.0) throw InputError("time limit must be positive");
+    if (timeLimitSeconds == 0.0 && samplesPerPixel <= 0) throw InputError("samples per pixel must be at least 1");
+    if (std::uint64_t(width) * height * std::uint64_t(std::max(samplesPerPixel, 1)) >= (1ull << 56))
+        throw InputError("too many samples in one render (width x height x spp must stay below 2^56)");
+    if (maxDepth < 1 || maxDepth > 255) throw InputError("max depth must be in 1..255");
+    if (rouletteDepth < 1) throw InputError("roulette depth must be at least 1");
+    if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");
+}
+
+class Renderer::Impl {
+public:
+    RenderOptions options;
+    std::unique_ptr<RenderBackend> backend;
+    Backend kind = Backend::Cpu;
+    Film film;
+    RenderStats stats;
+};
+
+Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
+    options.validate();
+    scene.validate();
+    impl_->options = options;
+    Backend kind = options.backend;
+    if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
+    impl_->kind = kind;
+    impl_->backend = kind == Backend::Cuda ? makeCudaRenderBackend(scene, options) : makeCpuRenderBackend(scene, options);
+}
+
+Renderer::~Renderer() = default;
+Renderer::Renderer(Renderer&&) noexcept = default;
+Renderer& Renderer::operator=(Renderer&&) noexcept = default;
+
+void Renderer::render() {
+    impl_->stats = RenderStats{};
+    impl_->backend->render(impl_->options, impl_->film, impl_->stats);
+}
+const Film& Renderer::film() const { return impl_->film; }
+const RenderStats& Renderer::stats() const { return impl_->stats; }
+Backend Renderer::backend() const { return impl_->kind; }
+const RenderOptions& Renderer::options() const { return impl_->options; }
+
+const char* toString(Backend backend) {
+    switch (backend) {
+    case Backend::Auto: return "auto";
+    case Backend::Cuda: return "cuda";
+    case Backend::Cpu: return "cpu";
+    }
+    return "?";
+}
+
+const char* toString(PtVariant variant) {
+    switch (variant) {
+    case PtVariant::Megakernel: return "megakernel";
+    case PtVariant::PtR: return "pt-r";
+    case PtVariant::Spt: return "spt";
+    case PtVariant::SptR: return "spt-r";
+    }
+    return "?";
+}
+
+static std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+Backend parseBackend(const std::string& name) {
+    std::string n = lower(name);
+    if (n == "auto") return Backend::Auto;
+    if (n == "cuda" || n == "gpu") return Backend::Cuda;
+    if (n == "cpu") return Backend::Cpu;
+    throw InputError("unknown backend '" + name + "' (expected auto, cuda or cpu)");
+}
+
+PtVariant parsePtVariant(const std::string& name) {
+    std::string n = lower(name);
+    for (PtVariant v : {PtVariant::Megakernel, PtVariant::PtR, PtVariant::Spt, PtVariant::SptR})
+        if (n == toString(v)) return v;
+    throw InputError("unknown variant '" + name + "' (expected megakernel, pt-r, spt or spt-r)");
+}
+
+IntegratorType parseIntegrator(const std::string& name) {
+    std::string n = lower(name);
+    if (n == "pt") return IntegratorType::PathTracer;
+    if (n == "bdpt") return IntegratorType::Bdpt;
+    if (n == "mlt") return IntegratorType::Mlt;
+    throw InputError("unknown integrator '" + name + "' (expected pt, bdpt or mlt)");
+}
+
+}  // namespace wavefront

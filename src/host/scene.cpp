@@ -1,0 +1,290 @@
+// Scene construction and validation: every check on caller input happens here, on the host, so
+// that the backends can assume well-formed data.
+#include <wavefront/error.h>
+#include <wavefront/scene.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace wavefront {
+
+namespace {
+
+bool isFinite(const glm::vec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+bool isNonNegativeFinite(const glm::vec3& v) {
+    return isFinite(v) && v.x >= 0 && v.y >= 0 && v.z >= 0;
+}
+
+std::string format(const glm::vec3& v) {
+    std::ostringstream out;
+    out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+    return out.str();
+}
+
+const char* typeName(MaterialType type) {
+    switch (type) {
+    case MaterialType::Lambertian: return "lambertian";
+    case MaterialType::Glossy: return "glossy";
+    case MaterialType::Mirror: return "mirror";
+    case MaterialType::Dielectric: return "dielectric";
+    }
+    return "unknown";
+}
+
+bool endsWithObj(const std::string& s) {
+    if (s.size() < 4)
+        return false;
+    std::string tail = s.substr(s.size() - 4);
+    std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return tail == ".obj";
+}
+
+// A triangle is degenerate when its area vanishes relative to its size (or is not finite).
+// Double precision so that the relative threshold means something for float input.
+bool isDegenerate(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
+    glm::dvec3 e0 = glm::dvec3(b) - glm::dvec3(a);
+    glm::dvec3 e1 = glm::dvec3(c) - glm::dvec3(a);
+    glm::dvec3 e2 = glm::dvec3(c) - glm::dvec3(b);
+    double crossLength = glm::length(glm::cross(e0, e1));
+    double scale = std::max({glm::dot(e0, e0), glm::dot(e1, e1), glm::dot(e2, e2)});
+    if (!std::isfinite(crossLength) || !std::isfinite(scale))
+        return true;
+    return crossLength == 0.0 || crossLength <= 1e-12 * scale;
+}
+
+}  // namespace
+
+Material Material::lambertian(glm::vec3 albedo, glm::vec3 emission) {
+    Material m;
+    m.type = MaterialType::Lambertian;
+    m.diffuse = albedo;
+    m.emission = emission;
+    return m;
+}
+
+Material Material::glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent) {
+    Material m;
+    m.type = MaterialType::Glossy;
+    m.diffuse = diffuse;
+    m.specular = specular;
+    m.exponent = exponent;
+    return m;
+}
+
+Material Material::mirror(glm::vec3 tint) {
+    Material m;
+    m.type = MaterialType::Mirror;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = tint;
+    return m;
+}
+
+Material Material::dielectric(float ior) {
+    Material m;
+    m.type = MaterialType::Dielectric;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = glm::vec3(1.0f);
+    m.ior = ior;
+    return m;
+}
+
+int Scene::addMaterial(const Material& material) {
+    const std::string what = std::string(typeName(material.type)) + " material " +
+                             std::to_string(materials_.size());
+    switch (material.type) {
+    case MaterialType::Lambertian:
+    case MaterialType::Glossy:
+    case MaterialType::Mirror:
+    case MaterialType::Dielectric: break;
+    default: throw InputError("material " + std::to_string(materials_.size()) + " has an unknown type");
+    }
+    if (!isNonNegativeFinite(material.diffuse))
+        throw InputError(what + ": diffuse colour " + format(material.diffuse) + " must be finite and non-negative");
+    if (!isNonNegativeFinite(material.specular))
+        throw InputError(what + ": specular colour " + format(material.specular) + " must be finite and non-negative");
+    if (!isNonNegativeFinite(material.emission))
+        throw InputError(what + ": emission " + format(material.emission) + " must be finite and non-negative");
+    if (!std::isfinite(material.ior) || material.ior <= 0.0f)
+        throw InputError(what + ": ior " + std::to_string(material.ior) + " must be positive");
+    if (!std::isfinite(material.exponent) || material.exponent < 0.0f)
+        throw InputError(what + ": exponent " + std::to_string(material.exponent) + " must be non-negative");
+    if (material.type == MaterialType::Glossy) {
+        // Diffuse plus a normalised lobe reflects up to diffuse + specular: above 1 it creates energy.
+        glm::vec3 total = material.diffuse + material.specular;
+        float maxTotal = std::max({total.x, total.y, total.z});
+        if (maxTotal > 1.0f + 1e-6f)
+            throw InputError(what + ": diffuse + specular " + format(total) +
+                             " exceeds 1 and would reflect more energy than it receives");
+    }
+    if (materials_.size() >= std::size_t(std::numeric_limits<int>::max()))
+        throw InputError("too many materials");
+    materials_.push_back(material);
+    validated_ = false;
+    return int(materials_.size() - 1);
+}
+
+void Scene::addMesh(const TriangleMesh& mesh) {
+    const std::size_t vertexCount = mesh.positions.size();
+    if (mesh.indices.size() % 3 != 0)
+        throw InputError("mesh has " + std::to_string(mesh.indices.size()) +
+                         " indices, which is not a multiple of 3");
+    if (mesh.material < 0 || std::size_t(mesh.material) >= materials_.size())
+        throw InputError("mesh material index " + std::to_string(mesh.material) + " is out of range (the scene has " +
+                         std::to_string(materials_.size()) + " materials)");
+    const bool hasNormals = !mesh.normals.empty();
+    if (hasNormals && mesh.normals.size() != vertexCount)
+        throw InputError("mesh has " + std::to_string(mesh.normals.size()) + " normals for " +
+                         std::to_string(vertexCount) + " positions; give one normal per position or none");
+    // Triangles index the global array with 32-bit indices.
+    if (positions_.size() + vertexCount > std::numeric_limits<std::uint32_t>::max())
+        throw InputError("scene exceeds 2^32 vertices");
+
+    const std::size_t faceCount = mesh.indices.size() / 3;
+    for (std::size_t f = 0; f < faceCount; ++f) {
+        for (int k = 0; k < 3; ++k) {
+            std::uint32_t index = mesh.indices[3 * f + k];
+            if (index >= vertexCount)
+                throw InputError("face " + std::to_string(f) + " has vertex index " + std::to_string(index) +
+                                 ", out of range (the mesh has " + std::to_string(vertexCount) + " vertices)");
+        }
+    }
+    for (std::size_t f = 0; f < faceCount; ++f) {
+        for (int k = 0; k < 3; ++k) {
+            std::uint32_t index = mesh.indices[3 * f + k];
+            if (isFinite(mesh.positions[index]))
+                continue;
+            // Name the first face that uses the bad vertex, and how many more do.
+            std::size_t others = 0;
+            for (std::size_t g = f + 1; g < faceCount; ++g)
+                for (int j = 0; j < 3; ++j)
+                    if (mesh.indices[3 * g + j] == index) {
+                        ++others;
+                        break;
+                    }
+            std::string message = "face " + std::to_string(f) + " uses vertex " + std::to_string(index) +
+                                  " with a non-finite position " + format(mesh.positions[index]);
+            if (others > 0)
+                message += " (and " + std::to_string(others) + " more face" + (others > 1 ? "s" : "") + " use it)";
+            throw InputError(message);
+        }
+    }
+
+    const std::uint32_t base = std::uint32_t(positions_.size());
+    // Unreferenced vertices may hold anything; store zeros so the vertex array stays finite.
+    for (const glm::vec3& p : mesh.positions)
+        positions_.push_back(isFinite(p) ? p : glm::vec3(0.0f));
+
+    // normals_ is either empty or as long as positions_; vertices without normals get zeros.
+    std::vector<std::uint8_t> usableNormal;
+    if (hasNormals) {
+        if (normals_.empty())
+            normals_.assign(base, glm::vec3(0.0f));
+        usableNormal.resize(vertexCount);
+        for (std::size_t i = 0; i < vertexCount; ++i) {
+            const glm::vec3& n = mesh.normals[i];
+            float length = glm::length(n);
+            usableNormal[i] = isFinite(n) && length > 0.0f && std::isfinite(length);
+            normals_.push_back(usableNormal[i] ? n / length : glm::vec3(0.0f));
+        }
+    } else if (!normals_.empty()) {
+        normals_.resize(positions_.size(), glm::vec3(0.0f));
+    }
+
+    triangles_.reserve(triangles_.size() + faceCount);
+    triangleMaterials_.reserve(triangleMaterials_.size() + faceCount);
+    triangleHasNormals_.reserve(triangleHasNormals_.size() + faceCount);
+    for (std::size_t f = 0; f < faceCount; ++f) {
+        glm::uvec3 local(mesh.indices[3 * f], mesh.indices[3 * f + 1], mesh.indices[3 * f + 2]);
+        triangles_.push_back(local + glm::uvec3(base));
+        triangleMaterials_.push_back(mesh.material);
+        // A zero or non-finite normal would poison interpolation: fall back to the geometric one.
+        bool normalsOk = hasNormals && usableNormal[local.x] && usableNormal[local.y] && usableNormal[local.z];
+        triangleHasNormals_.push_back(normalsOk ? 1 : 0);
+    }
+    validated_ = false;
+}
+
+void Scene::addSphere(const Sphere& sphere) {
+    const std::string what = "sphere " + std::to_string(spheres_.size());
+    if (!isFinite(sphere.center))
+        throw InputError(what + " has a non-finite centre " + format(sphere.center));
+    if (!std::isfinite(sphere.radius) || sphere.radius <= 0.0f)
+        throw InputError(what + " has radius " + std::to_string(sphere.radius) + "; it must be positive and finite");
+    if (sphere.material < 0 || std::size_t(sphere.material) >= materials_.size())
+        throw InputError(what + " has material index " + std::to_string(sphere.material) +
+                         ", out of range (the scene has " + std::to_string(materials_.size()) + " materials)");
+    spheres_.push_back(sphere);
+    validated_ = false;
+}
+
+void Scene::validate() {
+    if (validated_)
+        return;
+
+    // Drop zero-area triangles first: they can neither be hit nor emit.
+    std::size_t kept = 0;
+    for (std::size_t t = 0; t < triangles_.size(); ++t) {
+        const glm::uvec3& tri = triangles_[t];
+        if (isDegenerate(positions_[tri.x], positions_[tri.y], positions_[tri.z])) {
+            ++skippedDegenerate_;
+            continue;
+        }
+        triangles_[kept] = tri;
+        triangleMaterials_[kept] = triangleMaterials_[t];
+        triangleHasNormals_[kept] = triangleHasNormals_[t];
+        ++kept;
+    }
+    triangles_.resize(kept);
+    triangleMaterials_.resize(kept);
+    triangleHasNormals_.resize(kept);
+
+    if (primitiveCount() == 0) {
+        std::string message = "scene has no primitives";
+        if (skippedDegenerate_ > 0)
+            message += " (all " + std::to_string(skippedDegenerate_) + " triangles were degenerate)";
+        throw InputError(message);
+    }
+
+    std::set<int> used(triangleMaterials_.begin(), triangleMaterials_.end());
+    for (const Sphere& s : spheres_)
+        used.insert(s.material);
+    bool hasEmitter = std::any_of(used.begin(), used.end(), [&](int m) { return materials_[m].isEmissive(); });
+    if (!hasEmitter)
+        throw InputError("scene has no emitter: none of the " + std::to_string(used.size()) +
+                         " materials used by its primitives has a non-zero emission");
+
+    const Camera& c = camera_;
+    if (!isFinite(c.position) || !isFinite(c.target) || !isFinite(c.up))
+        throw InputError("camera position, target and up must be finite");
+    glm::vec3 forward = c.target - c.position;
+    if (glm::length(forward) <= 0.0f)
+        throw InputError("camera position and target coincide at " + format(c.position));
+    if (glm::length(glm::cross(glm::normalize(forward), c.up)) <= 1e-6f)
+        throw InputError("camera up vector " + format(c.up) + " is zero or parallel to the viewing direction");
+    if (!(c.verticalFovDegrees > 0.0f && c.verticalFovDegrees < 180.0f))
+        throw InputError("camera vertical field of view " + std::to_string(c.verticalFovDegrees) +
+                         " degrees must lie in (0, 180)");
+    if (!std::isfinite(c.lensRadius) || c.lensRadius < 0.0f)
+        throw InputError("camera lens radius must be non-negative");
+    if (c.lensRadius > 0.0f && !(std::isfinite(c.focusDistance) && c.focusDistance > 0.0f))
+        throw InputError("camera focus distance must be positive for a thin-lens camera");
+
+    validated_ = true;
+}
+
+Scene Scene::fromNameOrPath(const std::string& nameOrPath) {
+    std::error_code ec;
+    if (endsWithObj(nameOrPath) || std::filesystem::is_regular_file(nameOrPath, ec))
+        return loadObj(nameOrPath);
+    return builtin(nameOrPath);
+}
+
+}  // namespace wavefront

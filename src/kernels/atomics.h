@@ -1,0 +1,82 @@
+// Atomic operations written once for both backends: CUDA atomics on the GPU, GCC/Clang
+// __atomic builtins on the CPU (C++17 has no std::atomic_ref).
+#pragma once
+#include <cstdint>
+
+#include "wavefront/config.h"
+
+namespace wavefront {
+
+WF_CPU_GPU WF_INLINE int atomicAddInt(int* p, int v) {
+#if defined(WF_IS_GPU_CODE)
+    return atomicAdd(p, v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
+#endif
+}
+
+WF_CPU_GPU WF_INLINE unsigned long long atomicAddU64(unsigned long long* p, unsigned long long v) {
+#if defined(WF_IS_GPU_CODE)
+    return atomicAdd(p, v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+WF_CPU_GPU WF_INLINE unsigned atomicAddU32(unsigned* p, unsigned v) {
+#if defined(WF_IS_GPU_CODE)
+    return atomicAdd(p, v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+WF_CPU_GPU WF_INLINE void atomicAddFloat(float* p, float v) {
+#if defined(WF_IS_GPU_CODE)
+    atomicAdd(p, v);
+#else
+    float expected = *p;
+    float desired;
+    do {
+        desired = expected + v;
+    } while (!__atomic_compare_exchange(p, &expected, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#endif
+}
+
+/// Makes this thread's earlier writes visible device-wide before a later signal (bottom-up BVH
+/// refit: without it a sibling can read stale boxes through the incoherent L1).
+WF_CPU_GPU WF_INLINE void memoryFence() {
+#if defined(WF_IS_GPU_CODE)
+    __threadfence();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/// A load that bypasses the (non-coherent) L1 cache on the GPU.
+template <class T>
+WF_CPU_GPU WF_INLINE T loadCoherent(const T* p) {
+#if defined(WF_IS_GPU_CODE)
+    return __ldcg(p);
+#else
+    return *p;
+#endif
+}
+
+}  // namespace wavefront
+
+namespace wavefront {
+
+/// Adds v to a counter with one atomic per warp on the GPU (statistics counters that every
+/// thread bumps would otherwise serialise on one address).
+WF_CPU_GPU WF_INLINE void addToCounter(unsigned long long* counter, unsigned v) {
+#if defined(WF_IS_GPU_CODE)
+    unsigned mask = __activemask();
+    unsigned total = __reduce_add_sync(mask, v);
+    if ((threadIdx.x & 31) == unsigned(__ffs(mask) - 1)) atomicAdd(counter, (unsigned long long)total);
+#else
+    __atomic_fetch_add(counter, (unsigned long long)v, __ATOMIC_RELAXED);
+#endif
+}
+
+}  // namespace wavefront

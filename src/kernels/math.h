@@ -1,0 +1,81 @@
+// Small math helpers shared by host and device code, on top of GLM.
+#pragma once
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include <glm/glm.hpp>
+
+#include "wavefront/config.h"
+
+namespace wavefront {
+
+using glm::vec2;
+using glm::vec3;
+using glm::uvec3;
+
+constexpr float kPi = 3.14159265358979323846f;
+constexpr float kInvPi = 0.31830988618379067154f;
+
+/// 16 bytes, 16-byte aligned: the unit of every stored stream field (one vector load on the GPU;
+/// a 12-byte glm::vec3 field would cost two).
+struct alignas(16) Float4 {
+    float x, y, z, w;
+    WF_CPU_GPU Float4() : x(0), y(0), z(0), w(0) {}
+    WF_CPU_GPU Float4(float x_, float y_, float z_, float w_) : x(x_), y(y_), z(z_), w(w_) {}
+    WF_CPU_GPU Float4(vec3 v, float w_) : x(v.x), y(v.y), z(v.z), w(w_) {}
+    WF_CPU_GPU vec3 xyz() const { return vec3(x, y, z); }
+};
+static_assert(sizeof(Float4) == 16 && alignof(Float4) == 16, "Float4 must be one 16-byte load");
+
+WF_CPU_GPU WF_INLINE float intAsFloat(int i) {
+#if defined(WF_IS_GPU_CODE)
+    return __int_as_float(i);
+#else
+    float f;
+    std::memcpy(&f, &i, sizeof f);
+    return f;
+#endif
+}
+WF_CPU_GPU WF_INLINE int floatAsInt(float f) {
+#if defined(WF_IS_GPU_CODE)
+    return __float_as_int(f);
+#else
+    int i;
+    std::memcpy(&i, &f, sizeof i);
+    return i;
+#endif
+}
+WF_CPU_GPU WF_INLINE float uintAsFloat(std::uint32_t i) { return intAsFloat(int(i)); }
+WF_CPU_GPU WF_INLINE std::uint32_t floatAsUint(float f) { return std::uint32_t(floatAsInt(f)); }
+
+WF_CPU_GPU WF_INLINE float maxComponent(vec3 v) { return glm::max(v.x, glm::max(v.y, v.z)); }
+WF_CPU_GPU WF_INLINE float luminance(vec3 c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
+WF_CPU_GPU WF_INLINE bool isFinite(vec3 v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+WF_CPU_GPU WF_INLINE bool isBlack(vec3 v) { return v.x <= 0.0f && v.y <= 0.0f && v.z <= 0.0f; }
+WF_CPU_GPU WF_INLINE float sqr(float x) { return x * x; }
+
+/// Orthonormal basis around a unit normal (Duff et al. 2017, branchless).
+struct Frame {
+    vec3 s, t, n;
+    WF_CPU_GPU explicit Frame(vec3 normal) : n(normal) {
+        float sign = std::copysign(1.0f, n.z);
+        float a = -1.0f / (sign + n.z);
+        float b = n.x * n.y * a;
+        s = vec3(1.0f + sign * n.x * n.x * a, sign * b, -sign * n.x);
+        t = vec3(b, sign + n.y * n.y * a, -n.y);
+    }
+    WF_CPU_GPU vec3 toLocal(vec3 v) const { return vec3(glm::dot(v, s), glm::dot(v, t), glm::dot(v, n)); }
+    WF_CPU_GPU vec3 toWorld(vec3 v) const { return s * v.x + t * v.y + n * v.z; }
+};
+
+/// Power heuristic with exponent 2 (Veach 1997), for one sample of each strategy.
+WF_CPU_GPU WF_INLINE float powerHeuristic(float pdfA, float pdfB) {
+    float a = pdfA * pdfA, b = pdfB * pdfB;
+    return a + b > 0.0f ? a / (a + b) : 0.0f;
+}
+
+}  // namespace wavefront

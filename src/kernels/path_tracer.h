@@ -1,0 +1,255 @@
+// The path-tracing estimator, written once: camera rays, surface shading with next-event
+// estimation and MIS, Russian roulette, shadow-ray deposits. Every variant (megakernel, PT+R,
+// SPT, SPT+R) and both backends call exactly these functions.
+#pragma once
+#include "kernels/material.h"
+
+namespace wavefront {
+
+struct PtParams {
+    HashSampler sampler;
+    int maxDepth = 16;       ///< longest path in segments
+    int rouletteDepth = 3;   ///< roulette applies from this many segments on
+    int numPixels = 0;
+};
+
+/// One path in flight, 48 bytes in three 16-byte words (stored SoA by PathStream).
+struct PathState {
+    Float4 origin;      ///< xyz; w = solid-angle pdf of the BSDF sample that made this ray (0: camera or specular)
+    Float4 direction;   ///< xyz; w = low 32 bits of the global sample index
+    Float4 throughput;  ///< xyz; w = (high bits of the sample index << 8) | segments so far
+
+    WF_CPU_GPU std::uint64_t sampleIndex() const {
+        return std::uint64_t(floatAsUint(direction.w)) | (std::uint64_t(floatAsUint(throughput.w) >> 8) << 32);
+    }
+    WF_CPU_GPU int depth() const { return int(floatAsUint(throughput.w) & 0xff); }
+    WF_CPU_GPU void set(vec3 o, vec3 d, vec3 beta, float prevPdf, std::uint64_t sample, int depth) {
+        origin = Float4(o, prevPdf);
+        direction = Float4(d, uintAsFloat(std::uint32_t(sample)));
+        throughput = Float4(beta, uintAsFloat(std::uint32_t(sample >> 32) << 8 | std::uint32_t(depth)));
+    }
+};
+static_assert(sizeof(PathState) == 48, "path state is three 16-byte words");
+
+/// A shadow (connection) ray with the contribution it deposits when unoccluded; 48 bytes.
+struct ShadowRay {
+    Float4 origin;        ///< xyz; w = pixel (int bits)
+    Float4 direction;     ///< xyz; w = tMax
+    Float4 contribution;  ///< rgb
+    WF_CPU_GPU int pixel() const { return floatAsInt(origin.w); }
+};
+static_assert(sizeof(ShadowRay) == 48, "shadow ray is three 16-byte words");
+
+/// Camera ray for global sample `sample`: pixel = sample mod numPixels, so consecutive samples
+/// are neighbouring pixels and regenerated rays stay coherent.
+WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
+    int pixel = int(sample % std::uint64_t(params.numPixels));
+    int px = pixel % scene.width, py = pixel / scene.width;
+    vec2 jitter = params.sampler.get2(sample, dims::kPixel);
+    const CameraData& cam = scene.camera;
+    float sx = (2.0f * (px + jitter.x) / scene.width - 1.0f) * cam.tanHalfFovY * cam.aspect;
+    float sy = (1.0f - 2.0f * (py + jitter.y) / scene.height) * cam.tanHalfFovY;
+    vec3 dir = glm::normalize(cam.forward + sx * cam.right + sy * cam.up);
+    vec3 origin = cam.position;
+    if (cam.lensRadius > 0.0f) {
+        vec2 lens = cam.lensRadius * sampleConcentricDisk(params.sampler.get2(sample, dims::kLens));
+        vec3 focus = cam.position + dir * (cam.focusDistance / glm::dot(dir, cam.forward));
+        origin = cam.position + lens.x * cam.right + lens.y * cam.up;
+        dir = glm::normalize(focus - origin);
+    }
+    PathState s;
+    s.set(origin, dir, vec3(1.0f), 0.0f, sample, 0);
+    return s;
+}
+
+/// Geometry at a ray hit: position (re-projected onto the surface for accuracy), the stored
+/// geometric normal (its side defines front for emission and outside for glass), shading normal.
+struct SurfaceHit {
+    vec3 p;
+    vec3 ng;
+    vec3 ns;
+    int material;
+};
+
+WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 origin, vec3 dir, float t) {
+    SurfaceHit h;
+    h.material = scene.materialOf(prim);
+    vec3 p = origin + t * dir;
+    if (prim < scene.numTriangles) {
+        uvec3 tri = scene.triangles[prim];
+        vec3 v0 = scene.positions[tri.x], v1 = scene.positions[tri.y], v2 = scene.positions[tri.z];
+        vec3 e1 = v1 - v0, e2 = v2 - v0;
+        vec3 n = glm::cross(e1, e2);
+        h.ng = glm::normalize(n);
+        // Barycentrics of p by sub-triangle areas.
+        vec3 d = p - v0;
+        float d11 = glm::dot(e1, e1), d12 = glm::dot(e1, e2), d22 = glm::dot(e2, e2);
+        float dp1 = glm::dot(d, e1), dp2 = glm::dot(d, e2);
+        float denom = d11 * d22 - d12 * d12;
+        float b1 = denom != 0.0f ? (d22 * dp1 - d12 * dp2) / denom : 0.0f;
+        float b2 = denom != 0.0f ? (d11 * dp2 - d12 * dp1) / denom : 0.0f;
+        b1 = glm::clamp(b1, 0.0f, 1.0f);
+        b2 = glm::clamp(b2, 0.0f, 1.0f - b1);
+        float b0 = 1.0f - b1 - b2;
+        h.p = b0 * v0 + b1 * v1 + b2 * v2;
+        h.ns = h.ng;
+        if (scene.hasNormals[prim]) {
+            vec3 ns = b0 * scene.normals[tri.x] + b1 * scene.normals[tri.y] + b2 * scene.normals[tri.z];
+            float len = glm::length(ns);
+            if (len > 0.0f) h.ns = ns / len;
+            if (glm::dot(h.ns, h.ng) < 0.0f) h.ns = -h.ns;
+        }
+    } else {
+        Float4 s = scene.spheres[prim - scene.numTriangles];
+        h.ng = glm::normalize(p - s.xyz());
+        h.p = s.xyz() + s.w * h.ng;
+        h.ns = h.ng;
+    }
+    return h;
+}
+
+WF_CPU_GPU WF_INLINE float primitiveArea(const SceneView& scene, int prim) {
+    if (prim < scene.numTriangles) {
+        uvec3 t = scene.triangles[prim];
+        vec3 a = scene.positions[t.x], b = scene.positions[t.y], c = scene.positions[t.z];
+        return 0.5f * glm::length(glm::cross(b - a, c - a));
+    }
+    float r = scene.spheres[prim - scene.numTriangles].w;
+    return 4.0f * kPi * r * r;
+}
+
+/// Emitted radiance leaving an emitter towards w (one-sided: the geometric normal's side).
+WF_CPU_GPU WF_INLINE vec3 emittedRadiance(const MaterialData& m, vec3 ng, vec3 w) {
+    return glm::dot(ng, w) > 0.0f ? m.emission.xyz() : vec3(0.0f);
+}
+
+struct LightSample {
+    vec3 p, n, Le;
+    float pdfArea;  ///< selection probability / area
+};
+
+/// Picks a light in proportion to power, then a uniform point on it.
+WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice, vec2 u) {
+    LightSample ls;
+    int k = scene.lights.sample(uChoice);
+    int prim = scene.lights.primIds[k];
+    if (prim < scene.numTriangles) {
+        uvec3 t = scene.triangles[prim];
+        vec3 a = scene.positions[t.x], b = scene.positions[t.y], c = scene.positions[t.z];
+        vec2 bc = sampleUniformTriangle(u);
+        ls.p = (1.0f - bc.x - bc.y) * a + bc.x * b + bc.y * c;
+        ls.n = glm::normalize(glm::cross(b - a, c - a));
+    } else {
+        Float4 s = scene.spheres[prim - scene.numTriangles];
+        ls.n = sampleUniformSphere(u);
+        ls.p = s.xyz() + s.w * ls.n;
+    }
+    ls.Le = scene.materials[scene.materialOf(prim)].emission.xyz();
+    ls.pdfArea = scene.lights.primPmf[prim] / primitiveArea(scene, prim);
+    return ls;
+}
+
+/// What shading one hit produces: the continued path (extension stream) and a shadow ray
+/// (connection stream); either may be absent.
+struct ShadeOutput {
+    static constexpr int kExtension = 0, kShadow = 1;
+    PathState next;
+    ShadowRay shadow;
+    bool hasNext = false;
+    bool hasShadow = false;
+    WF_CPU_GPU bool active(int stream) const { return stream == kExtension ? hasNext : hasShadow; }
+};
+
+/// Shades the hit of `path` (hit.prim < 0: the ray escaped). Emission found here is deposited
+/// directly; next-event estimation and the continuation are returned.
+WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& params, const FilmView& film,
+                                        const PathState& path, Hit hit) {
+    ShadeOutput out;
+    if (hit.prim < 0) return out;  // no environment light (yet): escaped paths end
+    std::uint64_t sample = path.sampleIndex();
+    int pixel = int(sample % std::uint64_t(params.numPixels));
+    int depth = path.depth() + 1;  // segments including the ray that made this hit
+    vec3 rayDir = path.direction.xyz();
+    vec3 beta = path.throughput.xyz();
+    float prevPdf = path.origin.w;
+    SurfaceHit sh = surfaceAt(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
+    const MaterialData m = scene.materials[sh.material];
+    vec3 wo = -rayDir;
+
+    // Emission, weighted against the light sampling that could have found it one vertex earlier.
+    if (m.emissive()) {
+        vec3 Le = emittedRadiance(m, sh.ng, wo);
+        if (!isBlack(Le)) {
+            float w = 1.0f;
+            if (prevPdf > 0.0f) {
+                float cosL = glm::dot(sh.ng, wo);
+                float pdfLight = scene.lights.primPmf[hit.prim] / primitiveArea(scene, hit.prim) * hit.t * hit.t / cosL;
+                w = powerHeuristic(prevPdf, pdfLight);
+            }
+            film.deposit(pixel, beta * Le * w);
+        }
+    }
+    if (depth + 1 > params.maxDepth) return out;
+
+    // Local shading frame. Opaque materials are two-sided: face the normals towards wo.
+    bool entering = glm::dot(wo, sh.ng) > 0.0f;
+    bool dielectric = m.type() == kDielectric;
+    vec3 ng = sh.ng, ns = sh.ns;
+    if (!dielectric && !entering) { ng = -ng; ns = -ns; }
+    if (!dielectric && glm::dot(wo, ns) <= 0.0f) ns = ng;  // shading normal facing away: fall back
+    Frame frame(ns);
+    vec3 woLocal = frame.toLocal(wo);
+    int vertex = depth - 1;
+
+    // Next-event estimation towards a light chosen by power.
+    if (!isSpecular(m) && scene.lights.numLights > 0) {
+        LightSample ls = sampleLight(scene, params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
+                                     params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
+        vec3 toLight = ls.p - sh.p;
+        float dist2 = glm::dot(toLight, toLight);
+        float dist = std::sqrt(dist2);
+        vec3 wi = toLight / dist;
+        float cosL = -glm::dot(ls.n, wi);
+        if (cosL > 0.0f && glm::dot(wi, ng) > 0.0f && dist > 0.0f) {
+            vec3 wiLocal = frame.toLocal(wi);
+            vec3 f = evalBsdf(m, woLocal, wiLocal);
+            if (!isBlack(f)) {
+                float pdfLight = ls.pdfArea * dist2 / cosL;
+                float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
+                vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * ls.Le;
+                vec3 o = offsetRayOrigin(sh.p, ng);
+                out.shadow.origin = Float4(o, intAsFloat(pixel));
+                out.shadow.direction = Float4(wi, glm::length(ls.p - o) * (1.0f - 1e-4f));
+                out.shadow.contribution = Float4(contribution, 0.0f);
+                out.hasShadow = true;
+            }
+        }
+    }
+
+    // Russian roulette with the current throughput; the surviving number is reused (rescaled)
+    // to pick the BSDF lobe, so each vertex needs only 4 extension numbers.
+    float uc = params.sampler.get(sample, dims::vertex(vertex, dims::kComponent));
+    if (depth >= params.rouletteDepth) {
+        float q = glm::min(maxComponent(beta), 0.95f);
+        if (uc >= q) return out;
+        beta /= q;
+        uc /= q;
+    }
+    BsdfSample bs = sampleBsdf(m, woLocal, uc, params.sampler.get2(sample, dims::vertex(vertex, dims::kDirection)),
+                               entering, TransportMode::Radiance);
+    if (!bs.valid || isBlack(bs.weight)) return out;
+    vec3 wi = glm::normalize(frame.toWorld(bs.wi));
+    vec3 side = glm::dot(wi, sh.ng) > 0.0f ? sh.ng : -sh.ng;
+    out.next.set(offsetRayOrigin(sh.p, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample, depth);
+    out.hasNext = true;
+    return out;
+}
+
+/// Connect stage body: deposits a shadow ray's contribution when nothing blocks it.
+WF_CPU_GPU inline void traceShadowRay(const SceneView& scene, const FilmView& film, const ShadowRay& s,
+                                      const SimdProbe& probe) {
+    Ray r{s.origin.xyz(), s.direction.xyz(), s.direction.w};
+    if (traverse<true>(scene.bvh, r, probe).prim < 0) film.deposit(s.pixel(), s.contribution.xyz());
+}
+
+}  // namespace wavefront

@@ -1,0 +1,378 @@
+// Path-tracer drivers: the four scheduling variants of van Antwerpen (2011), section 4, over one
+// estimator (path_tracer.h). Templates over the exec type; instantiated for CpuExec and CudaExec.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "kernels/path_tracer.h"
+#include "kernels/stream.h"
+
+namespace wavefront {
+
+/// Device-resident control block of a streaming render: counters that kernels read and write,
+/// so no stream size travels to the host inside the render loop.
+struct StreamControl {
+    int pathCount[2];                 ///< items in each path buffer (ping-pong)
+    int shadowCount;                  ///< items in the shadow-ray (connection) stream
+    int done;                         ///< set by bookkeeping when all samples are finished
+    unsigned long long nextSample;    ///< next global sample index to generate
+    unsigned long long endSample;     ///< one past the last sample of this render
+    unsigned long long extensionRays;
+    unsigned long long shadowRays;
+    unsigned long long alive;         ///< PT+R: paths in flight
+};
+
+/// SIMD-efficiency counter slots, one per stage.
+enum SimdSlot : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdSlotCount };
+inline const char* simdSlotLabel(int slot) {
+    static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel"};
+    return labels[slot];
+}
+
+namespace pt {
+
+struct Common {
+    SceneView scene;
+    PtParams params;
+    FilmView film;
+    StreamControl* control;
+    unsigned long long* simdCounters;
+    WF_CPU_GPU SimdProbe probe(int slot) const { return SimdProbe{simdCounters, slot}; }
+};
+
+/// Starts a camera path for sample s in `slot` and counts the sample in its pixel.
+WF_CPU_GPU WF_INLINE void startPath(const Common& c, const SoaView<PathState>& paths, int slot, std::uint64_t s) {
+    paths.store(slot, generateCameraPath(c.scene, c.params, s));
+    atomicAddU32(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
+}
+
+/// SPT+R / SPT: fills [pathCount, capacity) with new samples, side by side at the end of the
+/// compacted stream (SPT: only when the stream has drained).
+struct RegenerateStage {
+    Common c;
+    SoaView<PathState> paths;
+    int buffer;
+    bool onlyWhenEmpty;
+    WF_CPU_GPU void operator()(int i) const {
+        int n = c.control->pathCount[buffer];
+        if (i < n || (onlyWhenEmpty && n > 0)) return;
+        c.probe(kSimdGenerate).sample();
+        std::uint64_t s = c.control->nextSample + std::uint64_t(i - n);
+        if (s < c.control->endSample) startPath(c, paths, i, s);
+    }
+};
+
+/// One thread: advances the counters after regeneration and resets the output streams.
+struct BookkeepingStage {
+    Common c;
+    int buffer;
+    int capacity;
+    bool onlyWhenEmpty;
+    WF_CPU_GPU void operator()(int) const {
+        StreamControl& k = *c.control;
+        int n = k.pathCount[buffer];
+        unsigned long long remaining = k.endSample > k.nextSample ? k.endSample - k.nextSample : 0;
+        unsigned long long room = (onlyWhenEmpty && n > 0) ? 0 : (unsigned long long)(capacity - n);
+        int added = int(remaining < room ? remaining : room);
+        k.pathCount[buffer] = n + added;
+        k.nextSample += added;
+        k.extensionRays += (unsigned long long)(n + added);
+        k.shadowRays += (unsigned long long)k.shadowCount;  // connected in the previous iteration
+        k.shadowCount = 0;
+        k.pathCount[buffer ^ 1] = 0;
+        k.done = (n + added == 0) ? 1 : 0;
+    }
+};
+
+struct ExtendStage {
+    Common c;
+    SoaView<PathState> paths;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const {
+        PathState p = paths.load(i);
+        Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
+        hits[i] = traverse<false>(c.scene.bvh, r, c.probe(kSimdExtend));
+    }
+};
+
+/// Shade with compaction at write time: continued paths go to the other path buffer, shadow
+/// rays to the connection stream (exec.compactingFor reserves space once per block).
+struct ShadeStage {
+    static constexpr int kStreams = 2;
+    using Output = ShadeOutput;
+    Common c;
+    SoaView<PathState> in;
+    const Hit* hits;
+    SoaView<PathState> outPaths;
+    SoaView<ShadowRay> outShadow;
+    int* outCounter[kStreams];
+    WF_CPU_GPU Output evaluate(int i) const {
+        c.probe(kSimdShade).sample();
+        Output o = shadePath(c.scene, c.params, c.film, in.load(i), hits[i]);
+        c.probe(kSimdShade).sample();
+        return o;
+    }
+    WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
+        if (stream == ShadeOutput::kExtension) outPaths.store(slot, o.next);
+        else outShadow.store(slot, o.shadow);
+    }
+};
+
+struct ConnectStage {
+    Common c;
+    SoaView<ShadowRay> shadow;
+    WF_CPU_GPU void operator()(int i) const { traceShadowRay(c.scene, c.film, shadow.load(i), c.probe(kSimdConnect)); }
+};
+
+// ---- PT+R: fixed-length stream, in-place regeneration (Novak et al. 2010) --------------------
+
+struct InPlaceRegenerateStage {
+    Common c;
+    SoaView<PathState> paths;
+    int* alive;
+    WF_CPU_GPU void operator()(int i) const {
+        if (alive[i]) return;
+        c.probe(kSimdGenerate).sample();
+        // Each idle slot takes the next sample on its own: the samples a warp regenerates are
+        // scattered over the image, which is what costs PT+R its primary-ray coherence.
+        std::uint64_t s = atomicAddU64(&c.control->nextSample, 1ull);
+        if (s >= c.control->endSample) return;
+        startPath(c, paths, i, s);
+        alive[i] = 1;
+        atomicAddU64(&c.control->alive, 1ull);
+    }
+};
+
+struct InPlaceExtendStage {
+    Common c;
+    SoaView<PathState> paths;
+    const int* alive;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const {
+        if (!alive[i]) return;
+        addToCounter(&c.control->extensionRays, 1u);
+        PathState p = paths.load(i);
+        Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
+        hits[i] = traverse<false>(c.scene.bvh, r, c.probe(kSimdExtend));
+    }
+};
+
+struct InPlaceShadeStage {
+    Common c;
+    SoaView<PathState> paths;
+    int* alive;
+    const Hit* hits;
+    SoaView<ShadowRay> shadow;  ///< one slot per path; tMax < 0 marks "no shadow ray"
+    WF_CPU_GPU void operator()(int i) const {
+        ShadowRay none;
+        none.direction.w = -1.0f;
+        if (!alive[i]) {
+            shadow.store(i, none);
+            return;
+        }
+        c.probe(kSimdShade).sample();
+        ShadeOutput o = shadePath(c.scene, c.params, c.film, paths.load(i), hits[i]);
+        c.probe(kSimdShade).sample();
+        shadow.store(i, o.hasShadow ? o.shadow : none);
+        if (o.hasNext) {
+            paths.store(i, o.next);
+        } else {
+            alive[i] = 0;
+            atomicAddU64(&c.control->alive, ~0ull);  // decrement (two's complement)
+        }
+    }
+};
+
+struct InPlaceConnectStage {
+    Common c;
+    SoaView<ShadowRay> shadow;
+    WF_CPU_GPU void operator()(int i) const {
+        ShadowRay s = shadow.load(i);
+        if (s.direction.w < 0.0f) return;
+        addToCounter(&c.control->shadowRays, 1u);
+        traceShadowRay(c.scene, c.film, s, c.probe(kSimdConnect));
+    }
+};
+
+struct InPlaceBookkeepingStage {
+    Common c;
+    WF_CPU_GPU void operator()(int) const {
+        StreamControl& k = *c.control;
+        k.done = (k.alive == 0 && k.nextSample >= k.endSample) ? 1 : 0;
+    }
+};
+
+// ---- Megakernel: one thread runs a whole path ------------------------------------------------
+
+struct MegakernelStage {
+    Common c;
+    std::uint64_t firstSample;
+    WF_CPU_GPU void operator()(int i) const {
+        std::uint64_t s = firstSample + std::uint64_t(i);
+        PathState path = generateCameraPath(c.scene, c.params, s);
+        atomicAddU32(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
+        unsigned extension = 0, shadowRays = 0;
+        for (;;) {
+            c.probe(kSimdMegakernel).sample();
+            Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
+            Hit hit = traverse<false>(c.scene.bvh, r, c.probe(kSimdMegakernel));
+            ++extension;
+            c.probe(kSimdMegakernel).sample();
+            ShadeOutput o = shadePath(c.scene, c.params, c.film, path, hit);
+            c.probe(kSimdMegakernel).sample();
+            if (o.hasShadow) {
+                ++shadowRays;
+                traceShadowRay(c.scene, c.film, o.shadow, c.probe(kSimdMegakernel));
+            }
+            if (!o.hasNext) break;
+            path = o.next;
+        }
+        addToCounter(&c.control->extensionRays, extension);
+        addToCounter(&c.control->shadowRays, shadowRays);
+    }
+};
+
+struct ResetControlStage {
+    StreamControl* control;
+    unsigned long long firstSample, endSample;
+    WF_CPU_GPU void operator()(int) const {
+        StreamControl k{};
+        k.nextSample = firstSample;
+        k.endSample = endSample;
+        *control = k;
+    }
+};
+
+}  // namespace pt
+
+/// Bytes of stream state per sample slot for a variant (film excluded): Table 6 of the paper.
+inline std::size_t ptBytesPerSlot(PtVariant v) {
+    switch (v) {
+    case PtVariant::Megakernel: return 0;  // state lives in registers
+    case PtVariant::PtR: return sizeof(PathState) + sizeof(Hit) + sizeof(ShadowRay) + sizeof(int);
+    default: return 2 * sizeof(PathState) + sizeof(Hit) + sizeof(ShadowRay);
+    }
+}
+
+/// Runs the path tracer over a range of global sample indices.
+template <class Exec>
+class PathTracerDriver {
+public:
+    PathTracerDriver(Exec& exec, PtVariant variant, int capacity) : exec_(exec), variant_(variant), capacity_(capacity) {
+        control_ = exec_.template allocate<StreamControl>(1);
+        simd_ = exec_.template allocate<unsigned long long>(2 * kSimdSlots);
+        exec_.fill(simd_.data(), 0ull, 2 * kSimdSlots);
+        if (variant_ == PtVariant::Megakernel) return;
+        int buffers = variant_ == PtVariant::PtR ? 1 : 2;
+        for (int b = 0; b < buffers; ++b) pathWords_[b] = exec_.template allocate<Float4>(std::size_t(3) * capacity_);
+        shadowWords_ = exec_.template allocate<Float4>(std::size_t(3) * capacity_);
+        hits_ = exec_.template allocate<Hit>(capacity_);
+        if (variant_ == PtVariant::PtR) alive_ = exec_.template allocate<int>(capacity_);
+    }
+
+    /// Renders samples [first, first + count) into the film; `progress(done)` is called now and then.
+    template <class Progress>
+    void render(const SceneView& scene, const PtParams& params, const FilmView& film, std::uint64_t first,
+                std::uint64_t count, const Progress& progress) {
+        pt::Common c{scene, params, film, control_.data(), simd_.data()};
+        exec_.parallelFor("reset control", 1, pt::ResetControlStage{control_.data(), first, first + count});
+        switch (variant_) {
+        case PtVariant::Megakernel: renderMegakernel(c, first, count, progress); break;
+        case PtVariant::PtR: renderInPlace(c, progress); break;
+        case PtVariant::Spt: renderStreaming(c, true, progress); break;
+        case PtVariant::SptR: renderStreaming(c, false, progress); break;
+        }
+        exec_.synchronize();
+        StreamControl k;
+        exec_.download(&k, control_.data(), 1);
+        extensionRays_ += k.extensionRays;
+        shadowRays_ += k.shadowRays;
+    }
+
+    std::uint64_t extensionRays() const { return extensionRays_; }
+    std::uint64_t shadowRays() const { return shadowRays_; }
+    /// Average active-lane fraction per stage (negative where nothing was sampled).
+    std::vector<double> simdEfficiency() {
+        std::vector<unsigned long long> h(2 * kSimdSlots);
+        exec_.download(h.data(), simd_.data(), h.size());
+        std::vector<double> r(kSimdSlotCount, -1.0);
+        for (int s = 0; s < kSimdSlotCount; ++s)
+            if (h[2 * s + 1]) r[s] = double(h[2 * s]) / (32.0 * double(h[2 * s + 1]));
+        return r;
+    }
+
+private:
+    SoaView<PathState> paths(int b) const { return SoaView<PathState>{pathWords_[b].data(), capacity_}; }
+    SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), capacity_}; }
+
+    /// Polls the control block without stalling the GPU: a read is posted every few iterations and
+    /// picked up later; the host blocks only on the previous post, which bounds how far it runs ahead.
+    template <class Progress>
+    bool finished(int iteration, const Progress& progress) {
+        constexpr int kPollEvery = 4;
+        if (iteration % kPollEvery != kPollEvery - 1) return false;
+        StreamControl k;
+        bool have = exec_.tryRead(k, true);
+        exec_.postRead(control_.data());
+        if (!have) return false;
+        progress(k.nextSample);
+        return k.done != 0;
+    }
+
+    template <class Progress>
+    void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, const Progress& progress) {
+        int cur = 0;
+        StreamControl* k = control_.data();
+        for (int iteration = 0;; ++iteration) {
+            exec_.parallelFor("generate", capacity_, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
+            exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
+            ItemCount live{capacity_, &k->pathCount[cur]};
+            exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), hits_.data()});
+            pt::ShadeStage shade{c, paths(cur), hits_.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
+            exec_.compactingFor("shade", live, shade);
+            exec_.parallelFor("connect", ItemCount{capacity_, &k->shadowCount}, pt::ConnectStage{c, shadow()});
+            cur ^= 1;
+            if (finished(iteration, progress)) break;
+        }
+        // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
+    }
+
+    template <class Progress>
+    void renderInPlace(const pt::Common& c, const Progress& progress) {
+        exec_.fill(alive_.data(), 0, capacity_);
+        for (int iteration = 0;; ++iteration) {
+            exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive_.data()});
+            exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive_.data(), hits_.data()});
+            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage{c, paths(0), alive_.data(), hits_.data(), shadow()});
+            exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
+            exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
+            if (finished(iteration, progress)) break;
+        }
+    }
+
+    template <class Progress>
+    void renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, const Progress& progress) {
+        // One launch per `capacity` samples keeps launches short enough for progress reports.
+        std::uint64_t chunk = std::uint64_t(std::max(capacity_, 1));
+        for (std::uint64_t done = 0; done < count; done += chunk) {
+            int n = int(std::min<std::uint64_t>(chunk, count - done));
+            exec_.parallelFor("megakernel", n, pt::MegakernelStage{c, first + done});
+            exec_.synchronize();  // progress must report finished work, not queued launches
+            progress(first + done + n);
+        }
+    }
+
+    Exec& exec_;
+    PtVariant variant_;
+    int capacity_;
+    Buffer<StreamControl> control_;
+    Buffer<unsigned long long> simd_;
+    Buffer<Float4> pathWords_[2];
+    Buffer<Float4> shadowWords_;
+    Buffer<Hit> hits_;
+    Buffer<int> alive_;
+    std::uint64_t extensionRays_ = 0, shadowRays_ = 0;
+};
+
+}  // namespace wavefront

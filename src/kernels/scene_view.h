@@ -1,0 +1,88 @@
+// The scene as kernels see it: raw pointers into one exec's memory, plus the camera and the
+// light-selection distribution. Trivially copyable, passed by value into every stage.
+#pragma once
+#include <cstdint>
+
+#include "kernels/bvh.h"
+#include "kernels/sampler.h"
+
+namespace wavefront {
+
+/// 48 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior.
+struct MaterialData {
+    Float4 diffuse;
+    Float4 specular;
+    Float4 emission;
+    WF_CPU_GPU int type() const { return floatAsInt(diffuse.w); }
+    WF_CPU_GPU bool emissive() const { return emission.x > 0.0f || emission.y > 0.0f || emission.z > 0.0f; }
+};
+
+struct CameraData {
+    vec3 position;
+    vec3 right, up, forward;  ///< orthonormal
+    float tanHalfFovY;
+    float aspect;
+    float lensRadius;
+    float focusDistance;
+};
+
+/// Emissive primitives chosen in proportion to power (area x luminance of emission) through a
+/// normalised CDF, sampled by binary search.
+struct LightView {
+    const float* cdf = nullptr;       ///< numLights, inclusive, cdf[numLights - 1] == 1
+    const int* primIds = nullptr;     ///< numLights
+    const float* primPmf = nullptr;   ///< per primitive id: its selection probability (0 if not a light)
+    int numLights = 0;
+
+    /// Index of the light whose CDF interval contains u.
+    WF_CPU_GPU int sample(float u) const {
+        int lo = 0, hi = numLights - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (cdf[mid] <= u) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+};
+
+struct SceneView {
+    BvhView bvh;
+    const vec3* positions = nullptr;
+    const vec3* normals = nullptr;            ///< per vertex; valid where hasNormals[tri]
+    const uvec3* triangles = nullptr;
+    const int* triangleMaterial = nullptr;
+    const std::uint8_t* hasNormals = nullptr;
+    const Float4* spheres = nullptr;          ///< centre, radius
+    const int* sphereMaterial = nullptr;
+    const MaterialData* materials = nullptr;
+    LightView lights;
+    CameraData camera;
+    int numTriangles = 0;
+    int numSpheres = 0;
+    int width = 0, height = 0;
+
+    WF_CPU_GPU int materialOf(int prim) const {
+        return prim < numTriangles ? triangleMaterial[prim] : sphereMaterial[prim - numTriangles];
+    }
+};
+
+/// Where radiance estimates go: float RGB sums per pixel (atomics) and guards for bad samples.
+struct FilmView {
+    float* sum = nullptr;                  ///< 3 per pixel
+    unsigned* sampleCount = nullptr;       ///< per pixel
+    unsigned long long* nonFinite = nullptr;
+
+    /// Adds L to a pixel; NaN or infinite estimates are counted and dropped, never stored.
+    WF_CPU_GPU WF_INLINE void deposit(int pixel, vec3 L) const {
+        if (!isFinite(L)) {
+            atomicAddU64(nonFinite, 1ull);
+            return;
+        }
+        if (isBlack(L)) return;
+        atomicAddFloat(&sum[3 * pixel + 0], L.x);
+        atomicAddFloat(&sum[3 * pixel + 1], L.y);
+        atomicAddFloat(&sum[3 * pixel + 2], L.z);
+    }
+};
+
+}  // namespace wavefront
