@@ -10,7 +10,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/iterator/transform_input_iterator.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <cuda_runtime.h>
 
 #include "kernels/cuda_check.h"
@@ -145,9 +146,8 @@ public:
     template <class T, class Map, class Op>
     T transformReduce(int n, T init, const Map& map, const Op& op) {
         if (n <= 0) return init;
-        cub::CountingInputIterator<int> counting(0);
-        cub::TransformInputIterator<T, detail::IndexMap<T, Map>, cub::CountingInputIterator<int>> in(
-            counting, detail::IndexMap<T, Map>{map});
+        // CCCL 3 removed CUB's fancy iterators; Thrust's work with every CUB release.
+        auto in = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), detail::IndexMap<T, Map>{map});
         Buffer<T> result = allocate<T>(1);
         std::size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, result.data(), n, op, init, stream_));
@@ -171,13 +171,14 @@ public:
     std::string name() const;
     std::size_t freeMemoryBytes() const;
 
-private:
     template <class T>
-    struct FillOp {
+    struct FillOp {  // public: kernel template arguments may not be private types
         T* dst;
         T value;
         __device__ void operator()(int i) const { dst[i] = value; }
     };
+
+private:
     /// Records a start/stop event pair around a launch; resolved lazily in kernelStats().
     struct Timed {
         CudaExec& exec;

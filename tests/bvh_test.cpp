@@ -1,0 +1,175 @@
+// LBVH structure and traversal against brute force, on the CPU backend and (with a GPU) on CUDA.
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "host/bvh_api.h"
+#include "test_support.h"
+
+using namespace wavefront;
+
+namespace {
+
+PrimitiveArrays randomTriangles(int count, std::uint32_t seed, float spread = 10.0f, float size = 0.5f) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> pos(-spread, spread), off(-size, size);
+    PrimitiveArrays p;
+    for (int i = 0; i < count; ++i) {
+        vec3 c(pos(rng), pos(rng), pos(rng));
+        for (int k = 0; k < 3; ++k) p.positions.push_back(c + vec3(off(rng), off(rng), off(rng)));
+        p.triangles.push_back(uvec3(3 * i, 3 * i + 1, 3 * i + 2));
+    }
+    return p;
+}
+
+void addRandomSpheres(PrimitiveArrays& p, int count, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> pos(-10.0f, 10.0f), rad(0.05f, 0.8f);
+    for (int i = 0; i < count; ++i) p.spheres.push_back(Float4(vec3(pos(rng), pos(rng), pos(rng)), rad(rng)));
+}
+
+std::vector<Ray> randomRays(int count, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> pos(-12.0f, 12.0f);
+    std::normal_distribution<float> dir;
+    std::vector<Ray> rays;
+    for (int i = 0; i < count; ++i) {
+        vec3 d(dir(rng), dir(rng), dir(rng));
+        rays.push_back(Ray{vec3(pos(rng), pos(rng), pos(rng)), glm::normalize(d), FLT_MAX});
+    }
+    return rays;
+}
+
+/// Closest hit by testing every primitive, with the same ray/primitive tests traversal uses.
+Hit bruteForce(const BvhSnapshot& bvh, const Ray& ray) {
+    Hit hit{ray.tMax, -1};
+    WatertightRay wr(ray.direction);
+    for (int leaf = 0; leaf < bvh.numPrims; ++leaf) intersectLeaf(bvh.view(), leaf, wr, ray.origin, ray.direction, hit);
+    return hit;
+}
+
+void checkAgainstBruteForce(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays) {
+    BvhSnapshot reference = buildBvhSnapshot(Backend::Cpu, prims);
+    TraceResult closest = traceRays(backend, prims, rays, false);
+    TraceResult any = traceRays(backend, prims, rays, true);
+    int mismatches = 0, hits = 0;
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        Hit expect = bruteForce(reference, rays[i]);
+        Hit got = closest.hits[i];
+        hits += expect.prim >= 0;
+        bool same = got.prim == expect.prim &&
+                    (expect.prim < 0 || std::fabs(got.t - expect.t) <= 1e-5f * std::max(1.0f, std::fabs(expect.t)));
+        if (!same && mismatches++ < 5)
+            UNSCOPED_INFO("ray " << i << ": expected prim " << expect.prim << " t " << expect.t << ", got " << got.prim
+                                 << " t " << got.t);
+        // Any-hit must agree on whether something is hit.
+        if ((any.hits[i].prim >= 0) != (expect.prim >= 0)) ++mismatches;
+    }
+    CHECK(hits > int(rays.size()) / 10);  // the test is meaningless if rays mostly miss
+    CHECK(mismatches == 0);
+}
+
+}  // namespace
+
+TEST_CASE("LBVH is structurally valid for random and degenerate inputs", "[bvh]") {
+    for (int n : {1, 2, 3, 5, 17, 1000, 50000}) {
+        PrimitiveArrays p = randomTriangles(n, 42 + n);
+        BvhSnapshot bvh = buildBvhSnapshot(Backend::Cpu, p);
+        INFO("n = " << n);
+        CHECK(validateBvh(bvh) == "");
+    }
+    SECTION("all centroids equal: index tie-breaking keeps the tree balanced") {
+        PrimitiveArrays p;
+        for (int i = 0; i < 4096; ++i) {
+            p.positions.insert(p.positions.end(), {vec3(-1, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0)});
+            p.triangles.push_back(uvec3(3 * i, 3 * i + 1, 3 * i + 2));
+        }
+        BvhSnapshot bvh = buildBvhSnapshot(Backend::Cpu, p);
+        CHECK(validateBvh(bvh) == "");
+        CHECK(bvhDepth(bvh) <= 14);  // log2(4096) + 2
+    }
+    SECTION("triangles and spheres in one tree") {
+        PrimitiveArrays p = randomTriangles(300, 7);
+        addRandomSpheres(p, 200, 8);
+        BvhSnapshot bvh = buildBvhSnapshot(Backend::Cpu, p);
+        CHECK(validateBvh(bvh) == "");
+    }
+    SECTION("a single sphere") {
+        PrimitiveArrays p;
+        addRandomSpheres(p, 1, 3);
+        CHECK(validateBvh(buildBvhSnapshot(Backend::Cpu, p)) == "");
+    }
+}
+
+TEST_CASE("LBVH over one million triangles is valid", "[bvh][large]") {
+    PrimitiveArrays p = randomTriangles(1000000, 1, 100.0f, 0.2f);
+    BvhSnapshot bvh = buildBvhSnapshot(Backend::Cpu, p);
+    CHECK(validateBvh(bvh) == "");
+    CHECK(bvhDepth(bvh) <= kTraversalStackSize);
+}
+
+TEST_CASE("CPU traversal equals brute force on 100k random rays", "[bvh][traversal]") {
+    PrimitiveArrays p = randomTriangles(1500, 11, 10.0f, 1.5f);
+    addRandomSpheres(p, 100, 12);
+    checkAgainstBruteForce(Backend::Cpu, p, randomRays(100000, 13));
+}
+
+TEST_CASE("traversal of a closed mesh: no ray slips between triangles", "[bvh][traversal]") {
+    // A finely tessellated closed cube seen from inside: every ray must hit (watertightness).
+    PrimitiveArrays p;
+    const int k = 32;
+    for (int face = 0; face < 6; ++face) {
+        int axis = face / 2;
+        float side = face % 2 ? 1.0f : -1.0f;
+        int base = int(p.positions.size());
+        for (int j = 0; j <= k; ++j)
+            for (int i = 0; i <= k; ++i) {
+                vec3 v;
+                v[axis] = side;
+                v[(axis + 1) % 3] = -1.0f + 2.0f * i / k;
+                v[(axis + 2) % 3] = -1.0f + 2.0f * j / k;
+                p.positions.push_back(v);
+            }
+        for (int j = 0; j < k; ++j)
+            for (int i = 0; i < k; ++i) {
+                std::uint32_t a = base + j * (k + 1) + i, b = a + 1, c = a + k + 1, d = c + 1;
+                p.triangles.push_back(uvec3(a, b, d));
+                p.triangles.push_back(uvec3(a, d, c));
+            }
+    }
+    std::vector<Ray> rays = randomRays(20000, 5);
+    for (auto& r : rays) r.origin *= 0.05f;  // start inside the cube
+    TraceResult t = traceRays(Backend::Cpu, p, rays, false);
+    int misses = 0;
+    for (auto& h : t.hits) misses += h.prim < 0;
+    CHECK(misses == 0);
+}
+
+TEST_CASE("CUDA LBVH is valid and identical to the CPU tree", "[bvh][gpu]") {
+    if (!wftest::haveGpu()) return;
+    for (int n : {1, 2, 3, 1000, 100000, 1000000}) {
+        PrimitiveArrays p = randomTriangles(n, 99 + n);
+        if (n == 1000) addRandomSpheres(p, 300, 4);
+        BvhSnapshot gpu = buildBvhSnapshot(Backend::Cuda, p);
+        BvhSnapshot cpu = buildBvhSnapshot(Backend::Cpu, p);
+        INFO("n = " << n);
+        CHECK(validateBvh(gpu) == "");
+        REQUIRE(gpu.nodes.size() == cpu.nodes.size());
+        int differing = 0;
+        for (std::size_t i = 0; i < gpu.nodes.size(); ++i)
+            differing += std::memcmp(&gpu.nodes[i], &cpu.nodes[i], sizeof(BvhNode)) != 0;
+        CHECK(differing == 0);
+    }
+}
+
+TEST_CASE("CUDA traversal equals brute force and the CPU on 100k random rays", "[bvh][traversal][gpu]") {
+    if (!wftest::haveGpu()) return;
+    PrimitiveArrays p = randomTriangles(1500, 11, 10.0f, 1.5f);
+    addRandomSpheres(p, 100, 12);
+    std::vector<Ray> rays = randomRays(100000, 13);
+    checkAgainstBruteForce(Backend::Cuda, p, rays);
+    TraceResult gpu = traceRays(Backend::Cuda, p, rays, false), cpu = traceRays(Backend::Cpu, p, rays, false);
+    int differ = 0;
+    for (std::size_t i = 0; i < rays.size(); ++i) differ += gpu.hits[i].prim != cpu.hits[i].prim;
+    CHECK(differ == 0);
+}

@@ -1,0 +1,181 @@
+// Path-tracer estimator tests: variants agree, analytic scenes, CPU vs CUDA, non-finite guard.
+#include <catch2/catch.hpp>
+
+#include "kernels/scene_view.h"
+#include "test_support.h"
+
+using namespace wavefront;
+
+namespace {
+
+RenderOptions smallOptions(PtVariant v, Backend b = Backend::Cpu, int size = 32, int spp = 16) {
+    RenderOptions o;
+    o.backend = b;
+    o.variant = v;
+    o.width = size;
+    o.height = size;
+    o.samplesPerPixel = spp;
+    o.maxDepth = 16;
+    return o;
+}
+
+Image renderImage(const Scene& scene, const RenderOptions& o, RenderStats* stats = nullptr) {
+    Renderer r(scene, o);
+    r.render();
+    if (stats) *stats = r.stats();
+    return r.image();
+}
+
+const PtVariant kVariants[] = {PtVariant::Megakernel, PtVariant::PtR, PtVariant::Spt, PtVariant::SptR};
+
+}  // namespace
+
+TEST_CASE("all four path-tracer variants compute the same estimate per sample", "[pt]") {
+    // Same sampler, same primary-sample layout: each sample's contribution is identical whatever
+    // the schedule, so the images differ only by the order of float additions.
+    for (const char* name : {"cornell-box", "cornell-spheres"}) {
+        Scene scene = Scene::builtin(name);
+        Image reference = renderImage(scene, smallOptions(PtVariant::Megakernel));
+        for (PtVariant v : kVariants) {
+            RenderStats st;
+            Image img = renderImage(scene, smallOptions(v), &st);
+            INFO(name << " " << toString(v));
+            CHECK(st.samples == 32u * 32u * 16u);
+            CHECK(st.nonFiniteSamples == 0);
+            double worst = 0.0;
+            for (std::size_t i = 0; i < img.rgb.size(); ++i)
+                worst = std::max(worst, std::fabs(double(img.rgb[i]) - reference.rgb[i]) / (std::fabs(reference.rgb[i]) + 1e-3));
+            CHECK(worst < 1e-3);
+        }
+    }
+}
+
+TEST_CASE("variants converge to the same image: block means within a confidence bound", "[pt][statistical]") {
+    // Independent seeds per variant: a scheduling bug that drops or duplicates work shows up as a
+    // bias the block test catches even where the per-sample check above would be blind.
+    Scene scene = Scene::builtin("cornell-box");
+    wftest::BlockStats mega = wftest::renderBlockStats(scene, smallOptions(PtVariant::Megakernel, Backend::Cpu, 32, 8), 8, 8);
+    for (PtVariant v : {PtVariant::PtR, PtVariant::Spt, PtVariant::SptR}) {
+        RenderOptions o = smallOptions(v, Backend::Cpu, 32, 8);
+        wftest::BlockStats other = wftest::renderBlockStats(scene, o, 8, 8);
+        // Shift the seeds so the two sides are independent.
+        INFO(toString(v));
+        CHECK(wftest::maxZScore(mega, other) < 6.0);
+    }
+}
+
+TEST_CASE("white furnace: closed diffuse enclosure gives Le / (1 - a)", "[pt][analytic]") {
+    Scene scene = Scene::builtin("furnace");
+    RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cpu, 32, 32);
+    o.maxDepth = 255;
+    Image img = renderImage(scene, o);
+    CHECK(wftest::allFinite(img));
+    CHECK(wftest::imageMean(img) == Approx(2.0).epsilon(0.01));
+}
+
+TEST_CASE("inside an emitting diffuse sphere the radiance is Le / (1 - a) everywhere", "[pt][analytic]") {
+    Scene scene = Scene::builtin("sphere-inside");
+    RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cpu, 32, 64);
+    o.maxDepth = 255;
+    Image img = renderImage(scene, o);
+    CHECK(wftest::imageMean(img) == Approx(0.5 / 0.3).epsilon(0.01));
+}
+
+TEST_CASE("non-finite contributions are counted and dropped, never stored", "[pt]") {
+    std::vector<float> sum(3, 0.0f);
+    std::vector<unsigned> count(1, 0);
+    unsigned long long bad = 0;
+    FilmView film{sum.data(), count.data(), &bad};
+    film.deposit(0, vec3(1.0f, 2.0f, 3.0f));
+    film.deposit(0, vec3(std::nanf(""), 0.0f, 0.0f));
+    film.deposit(0, vec3(0.0f, INFINITY, 0.0f));
+    CHECK(bad == 2);
+    CHECK(sum[0] == 1.0f);
+    CHECK(sum[1] == 2.0f);
+    CHECK(sum[2] == 3.0f);
+}
+
+TEST_CASE("renders with every material and a thin lens stay finite", "[pt]") {
+    Scene scene = Scene::builtin("cornell-glossy");
+    Camera cam = scene.camera();
+    cam.lensRadius = 0.02f;
+    cam.focusDistance = glm::length(cam.target - cam.position);
+    scene.setCamera(cam);
+    RenderStats st;
+    Image img = renderImage(scene, smallOptions(PtVariant::SptR, Backend::Cpu, 32, 8), &st);
+    CHECK(wftest::allFinite(img));
+    CHECK(st.nonFiniteSamples == 0);
+    CHECK(wftest::imageMean(img) > 0.01);
+}
+
+TEST_CASE("the time limit renders whole passes", "[pt]") {
+    RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cpu, 16, 1);
+    o.timeLimitSeconds = 0.05;
+    Renderer r(Scene::builtin("cornell-box"), o);
+    r.render();
+    CHECK(r.stats().samples >= 256u);
+    CHECK(r.stats().samples % 256u == 0);
+    for (unsigned c : r.film().samples) CHECK(c == r.film().samples[0]);
+}
+
+TEST_CASE("CUDA variants agree with the CPU backend", "[pt][gpu]") {
+    if (!wftest::haveGpu()) return;
+    for (const char* name : {"cornell-box", "cornell-spheres"}) {
+        Scene scene = Scene::builtin(name);
+        wftest::BlockStats cpu = wftest::renderBlockStats(scene, smallOptions(PtVariant::SptR, Backend::Cpu, 32, 8), 8, 8);
+        for (PtVariant v : kVariants) {
+            wftest::BlockStats gpu = wftest::renderBlockStats(scene, smallOptions(v, Backend::Cuda, 32, 8), 8, 8);
+            INFO(name << " " << toString(v));
+            CHECK(wftest::maxZScore(cpu, gpu) < 6.0);
+        }
+    }
+}
+
+TEST_CASE("CUDA analytic scenes and no non-finite samples", "[pt][gpu][analytic]") {
+    if (!wftest::haveGpu()) return;
+    for (PtVariant v : kVariants) {
+        RenderOptions o = smallOptions(v, Backend::Cuda, 64, 64);
+        o.maxDepth = 255;
+        RenderStats st;
+        Image furnace = renderImage(Scene::builtin("furnace"), o, &st);
+        INFO(toString(v));
+        CHECK(st.nonFiniteSamples == 0);
+        CHECK(wftest::imageMean(furnace) == Approx(2.0).epsilon(0.01));
+        Image sphere = renderImage(Scene::builtin("sphere-inside"), o);
+        CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3).epsilon(0.01));
+    }
+}
+
+TEST_CASE("a CPU and a CUDA renderer live side by side in one process", "[gpu]") {
+    if (!wftest::haveGpu()) return;
+    Scene scene = Scene::builtin("cornell-box");
+    Renderer cpu(scene, smallOptions(PtVariant::SptR, Backend::Cpu, 16, 4));
+    Renderer gpu(scene, smallOptions(PtVariant::SptR, Backend::Cuda, 16, 4));
+    cpu.render();
+    gpu.render();
+    CHECK(cpu.backend() == Backend::Cpu);
+    CHECK(gpu.backend() == Backend::Cuda);
+    CHECK(gpu.stats().backend.find("cuda") == 0);
+}
+
+TEST_CASE("--backend cuda without a GPU is a clear error", "[pt]") {
+    if (cudaDeviceCount() > 0) return;
+    RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cuda, 16, 1);
+    CHECK_THROWS_AS(Renderer(Scene::builtin("cornell-box"), o), InputError);
+}
+
+TEST_CASE("a request larger than device memory names the sizes", "[gpu]") {
+    if (!wftest::haveGpu()) return;
+    RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cuda, 16, 1);
+    o.streamCapacity = 2000000000;  // ~300 GB of path state
+    o.samplesPerPixel = 1 << 20;
+    Renderer r(Scene::builtin("cornell-box"), o);
+    try {
+        r.render();
+        FAIL("expected an InputError");
+    } catch (const InputError& e) {
+        std::string msg = e.what();
+        CHECK(msg.find("MiB") != std::string::npos);
+        CHECK(msg.find("free") != std::string::npos);
+    }
+}

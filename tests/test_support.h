@@ -1,0 +1,81 @@
+// Shared helpers for the tests: GPU skipping and statistical image comparison.
+#pragma once
+#include <cmath>
+#include <iostream>
+#include <vector>
+
+#include "wavefront/wavefront.h"
+
+namespace wftest {
+
+/// True when CUDA tests can run; otherwise prints the marker ctest maps to "skipped".
+inline bool haveGpu() {
+    if (wavefront::cudaDeviceCount() > 0) return true;
+    std::cout << "SKIPPED: no CUDA device" << std::endl;
+    return false;
+}
+
+/// Mean luminance-free statistics of one image region over several independent renders.
+struct BlockStats {
+    std::vector<double> mean;      ///< per block, mean over renders of the block average (per channel)
+    std::vector<double> variance;  ///< per block, variance of that mean
+};
+
+/// Block averages of an image (blocks of `block` x `block` pixels, 3 channels each).
+inline std::vector<double> blockAverages(const wavefront::Image& img, int block) {
+    int bx = img.width / block, by = img.height / block;
+    std::vector<double> out(std::size_t(bx) * by * 3, 0.0);
+    for (int y = 0; y < by * block; ++y)
+        for (int x = 0; x < bx * block; ++x)
+            for (int c = 0; c < 3; ++c)
+                out[(std::size_t(y / block) * bx + x / block) * 3 + c] += img.pixel(x, y)[c] / double(block * block);
+    return out;
+}
+
+/// Renders `seeds` independent images and returns each block's mean and the variance of that mean.
+inline BlockStats renderBlockStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds, int block) {
+    std::vector<std::vector<double>> runs;
+    for (int s = 0; s < seeds; ++s) {
+        options.seed = 1000 + 7919u * unsigned(s);
+        wavefront::Renderer r(scene, options);
+        r.render();
+        runs.push_back(blockAverages(r.image(), block));
+    }
+    BlockStats st;
+    std::size_t n = runs[0].size();
+    st.mean.assign(n, 0.0);
+    st.variance.assign(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (auto& r : runs) st.mean[i] += r[i] / seeds;
+        double ss = 0.0;
+        for (auto& r : runs) ss += (r[i] - st.mean[i]) * (r[i] - st.mean[i]);
+        st.variance[i] = ss / (seeds - 1) / seeds;
+    }
+    return st;
+}
+
+/// Largest |difference| / standard error over all blocks and channels. With 8 renders per side
+/// (14 degrees of freedom) a bound of 6 is exceeded by chance with probability below 1e-4 per
+/// block; a biased estimator exceeds it by far.
+inline double maxZScore(const BlockStats& a, const BlockStats& b, double floor = 1e-4) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.mean.size(); ++i) {
+        double se = std::sqrt(a.variance[i] + b.variance[i] + floor * floor * (a.mean[i] * a.mean[i] + 1e-12));
+        worst = std::max(worst, std::fabs(a.mean[i] - b.mean[i]) / se);
+    }
+    return worst;
+}
+
+inline double imageMean(const wavefront::Image& img) {
+    double s = 0.0;
+    for (float v : img.rgb) s += v;
+    return s / img.rgb.size();
+}
+
+inline bool allFinite(const wavefront::Image& img) {
+    for (float v : img.rgb)
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
+}  // namespace wftest
