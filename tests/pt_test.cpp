@@ -158,7 +158,7 @@ TEST_CASE("a CPU and a CUDA renderer live side by side in one process", "[gpu]")
     CHECK(gpu.stats().backend.find("cuda") == 0);
 }
 
-TEST_CASE("--backend cuda without a GPU is a clear error", "[pt]") {
+TEST_CASE("the CUDA backend without a GPU is a clear error", "[pt]") {
     if (cudaDeviceCount() > 0) return;
     RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cuda, 16, 1);
     CHECK_THROWS_AS(Renderer(Scene::builtin("cornell-box"), o), InputError);
@@ -167,8 +167,8 @@ TEST_CASE("--backend cuda without a GPU is a clear error", "[pt]") {
 TEST_CASE("a request larger than device memory names the sizes", "[gpu]") {
     if (!wftest::haveGpu()) return;
     RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cuda, 16, 1);
-    o.streamCapacity = 2000000000;  // ~300 GB of path state
-    o.samplesPerPixel = 1 << 20;
+    o.streamCapacity = 2000000000;  // 2e9 slots x 152 bytes: ~300 GB of path state
+    o.samplesPerPixel = 1 << 24;    // enough samples that the capacity is not clamped
     Renderer r(Scene::builtin("cornell-box"), o);
     try {
         r.render();

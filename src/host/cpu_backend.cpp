@@ -37,7 +37,7 @@ BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims);
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
 #endif
 
-static void requireCudaBuild() {
+[[maybe_unused]] static void requireCudaBuild() {
 #if !defined(WAVEFRONT_HAS_CUDA)
     throw InputError("this build of wavefront has no CUDA backend (configure with WAVEFRONT_ENABLE_CUDA)");
 #endif
@@ -48,9 +48,11 @@ BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims) {
         CpuExec exec;
         return buildBvhSnapshotOn(exec, prims);
     }
-    requireCudaBuild();
 #if defined(WAVEFRONT_HAS_CUDA)
     return buildBvhSnapshotCuda(prims);
+#else
+    requireCudaBuild();
+    return {};
 #endif
 }
 
@@ -59,9 +61,11 @@ TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::
         CpuExec exec;
         return traceRaysOn(exec, prims, rays, anyHit);
     }
-    requireCudaBuild();
 #if defined(WAVEFRONT_HAS_CUDA)
     return traceRaysCuda(prims, rays, anyHit);
+#else
+    requireCudaBuild();
+    return {};
 #endif
 }
 

@@ -135,7 +135,7 @@ Scene Scene::loadObj(const std::string& path) {
         std::size_t offset = 0;
         for (std::size_t f = 0; f < mesh.num_face_vertices.size(); ++f) {
             const std::size_t corners = mesh.num_face_vertices[f];
-            const tinyobj::index_t* face = &mesh.indices[offset];
+            const tinyobj::index_t* face = mesh.indices.data() + offset;
             offset += corners;
             if (corners < 3)
                 continue;
@@ -158,7 +158,7 @@ Scene Scene::loadObj(const std::string& path) {
                 hasNormals = hasNormals && idx.normal_index >= 0;
             }
 
-            int material = mesh.material_ids.empty() ? -1 : mesh.material_ids[f];
+            int material = f < mesh.material_ids.size() ? mesh.material_ids[f] : -1;
             if (material >= 0 && std::size_t(material) < materialIndex.size()) {
                 material = materialIndex[material];
             } else {

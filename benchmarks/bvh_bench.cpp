@@ -1,0 +1,132 @@
+// LBVH build time and ray throughput (issue 2 benchmarks).
+//   bvh_bench [--backend cuda|cpu] [--quick]
+// Build: 100k, 1M, 10M random triangles, best of several builds after a warm-up (data already
+// on the device; Morton codes, CUB radix sort, Karras split, bottom-up refit).
+// Rays: primary, diffuse bounce (cosine directions from the primary hits, unsorted) and shadow
+// rays (hit point to a random point on a light) on built-in scenes, closest-hit or any-hit.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "host/bvh_api.h"
+#include "kernels/scene_upload.h"
+#include "wavefront/wavefront.h"
+
+using namespace wavefront;
+
+static PrimitiveArrays randomTriangles(int count, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> pos(-100.0f, 100.0f), off(-0.3f, 0.3f);
+    PrimitiveArrays p;
+    p.positions.reserve(std::size_t(3) * count);
+    p.triangles.reserve(count);
+    for (int i = 0; i < count; ++i) {
+        vec3 c(pos(rng), pos(rng), pos(rng));
+        for (int k = 0; k < 3; ++k) p.positions.push_back(c + vec3(off(rng), off(rng), off(rng)));
+        p.triangles.push_back(uvec3(3 * i, 3 * i + 1, 3 * i + 2));
+    }
+    return p;
+}
+
+static PrimitiveArrays sceneArrays(const Scene& s) {
+    PrimitiveArrays p;
+    p.positions = s.positions();
+    p.triangles = s.triangles();
+    for (const Sphere& sp : s.spheres()) p.spheres.push_back(Float4(sp.center, sp.radius));
+    return p;
+}
+
+int main(int argc, char** argv) {
+    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
+    bool quick = false;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = parseBackend(argv[++i]);
+        else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    }
+    std::printf("# bvh_bench on %s\n\n", toString(backend));
+    std::printf("| primitives | build ms (best) | build ms (median) | Mprims/s | depth |\n|---:|---:|---:|---:|---:|\n");
+    for (int n : {100000, 1000000, 10000000}) {
+        if (quick && n > 100000) break;
+        PrimitiveArrays p = randomTriangles(n, 1);
+        std::vector<double> ms;
+        int depth = 0;
+        int runs = backend == Backend::Cuda ? 7 : 2;
+        for (int r = 0; r < runs; ++r) {
+            BvhSnapshot s = buildBvhSnapshot(backend, p);
+            if (r == 0) { depth = bvhDepth(s); continue; }  // warm-up: allocations, module load
+            ms.push_back(s.buildMilliseconds);
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("| %d | %.3f | %.3f | %.1f | %d |\n", n, ms.front(), ms[ms.size() / 2], n / ms.front() / 1e3, depth);
+    }
+
+    std::printf("\n| scene | triangles | spheres | ray kind | rays | Mrays/s | hit fraction |\n|---|---:|---:|---|---:|---:|---:|\n");
+    for (const char* name : {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"}) {
+        Scene scene = Scene::builtin(name);
+        scene.validate();
+        PrimitiveArrays prims = sceneArrays(scene);
+        const int width = quick ? 256 : 1920, height = quick ? 256 : 1080;
+        // Primary rays through pixel centres with jitter, from the library's own camera code.
+        std::vector<Ray> primary;
+        CameraData cam = makeCamera(scene.camera());
+        cam.aspect = float(width) / height;
+        SceneView view;
+        view.camera = cam;
+        view.width = width;
+        view.height = height;
+        PtParams params;
+        params.numPixels = width * height;
+        for (int i = 0; i < width * height; ++i) {
+            PathState s = generateCameraPath(view, params, std::uint64_t(i));
+            primary.push_back(Ray{s.origin.xyz(), s.direction.xyz(), FLT_MAX});
+        }
+        TraceResult hits = traceRays(backend, prims, primary, false);
+        // Diffuse bounce and shadow rays from the primary hits.
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        std::vector<Ray> bounce, shadow;
+        std::vector<int> lights;
+        for (std::size_t t = 0; t < scene.triangles().size(); ++t)
+            if (scene.materials()[scene.triangleMaterials()[t]].isEmissive()) lights.push_back(int(t));
+        for (std::size_t i = 0; i < primary.size(); ++i) {
+            Hit h = hits.hits[i];
+            if (h.prim < 0) continue;
+            vec3 p = primary[i].origin + h.t * primary[i].direction;
+            vec3 n;
+            if (h.prim < int(scene.triangles().size())) {
+                uvec3 tri = scene.triangles()[h.prim];
+                n = glm::normalize(glm::cross(scene.positions()[tri.y] - scene.positions()[tri.x],
+                                              scene.positions()[tri.z] - scene.positions()[tri.x]));
+            } else {
+                n = glm::normalize(p - scene.spheres()[h.prim - scene.triangles().size()].center);
+            }
+            if (glm::dot(n, primary[i].direction) > 0) n = -n;
+            Frame f(n);
+            vec3 o = offsetRayOrigin(p, n);
+            bounce.push_back(Ray{o, glm::normalize(f.toWorld(sampleCosineHemisphere(vec2(u(rng), u(rng))))), FLT_MAX});
+            if (!lights.empty()) {
+                uvec3 lt = scene.triangles()[lights[std::size_t(u(rng) * lights.size()) % lights.size()]];
+                vec2 b = sampleUniformTriangle(vec2(u(rng), u(rng)));
+                vec3 q = (1 - b.x - b.y) * scene.positions()[lt.x] + b.x * scene.positions()[lt.y] + b.y * scene.positions()[lt.z];
+                float d = glm::length(q - o);
+                if (d > 0) shadow.push_back(Ray{o, (q - o) / d, d * 0.9999f});
+            }
+        }
+        auto report = [&](const char* kind, const std::vector<Ray>& rays, bool anyHit) {
+            if (rays.empty()) return;
+            TraceResult warm = traceRays(backend, prims, rays, anyHit);
+            TraceResult r = traceRays(backend, prims, rays, anyHit);
+            double best = std::min(warm.milliseconds, r.milliseconds);
+            std::size_t hit = 0;
+            for (auto& x : r.hits) hit += x.prim >= 0;
+            std::printf("| %s | %zu | %zu | %s | %zu | %.1f | %.3f |\n", name, scene.triangles().size(), scene.spheres().size(),
+                        kind, rays.size(), rays.size() / best / 1e3, double(hit) / rays.size());
+        };
+        report("primary (closest)", primary, false);
+        report("diffuse bounce (closest, incoherent)", bounce, false);
+        report("shadow (any-hit)", shadow, true);
+        std::fflush(stdout);
+    }
+    return 0;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the CUDA binaries here (sm_90) and gathers them, with the non-system shared libraries
+# they need, into .gpu/ (git-ignored) for the device machine, which has no Debian packages.
+# Usage: scripts/gpu-bundle.sh   then run scripts/gpu-check.sh OUTDIR there with .gpu carried.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${JOBS:-2}
+cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON >/dev/null
+cmake --build build-cuda -j"$jobs" --target wavefront_tests wavefront-render bvh_bench pt_variants
+cmake -S . -B build-stats -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON -DWAVEFRONT_STATS=ON \
+    -DWAVEFRONT_BUILD_TESTS=OFF >/dev/null
+cmake --build build-stats -j"$jobs" --target wavefront-render pt_variants
+rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/stats/bin .gpu/stats/lib
+cp build-cuda/tests/wavefront_tests build-cuda/examples/wavefront-render build-cuda/benchmarks/bvh_bench \
+   build-cuda/benchmarks/pt_variants .gpu/bin/
+cp -L build-cuda/libwavefront.so.0 .gpu/lib/
+cp build-stats/examples/wavefront-render build-stats/benchmarks/pt_variants .gpu/stats/bin/
+cp -L build-stats/libwavefront.so.0 .gpu/stats/lib/
+# Non-system libraries (the Debian packages' .so files) travel along.
+for lib in $(ldd build-cuda/libwavefront.so.0 | awk '/=>/ {print $3}' | grep -E 'tinyexr|tinyobj|libstb'); do
+    cp -L "$lib" .gpu/lib/
+    cp -L "$lib" .gpu/stats/lib/
+done
+git rev-parse --short HEAD > .gpu/commit
+du -sh .gpu

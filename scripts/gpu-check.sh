@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root with .gpu/ carried (scripts/gpu-bundle.sh):
+# CUDA tests, compute-sanitizer memcheck and racecheck, benchmarks, and the Nsight Compute
+# SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [quick]
+set -uo pipefail
+out=${1:?usage: gpu-check.sh OUTDIR}
+mode=${2:-full}
+mkdir -p "$out"
+root=$(pwd)
+log="$out/log.txt"
+run() { echo "+ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
+export LD_LIBRARY_PATH="$root/.gpu/lib:${LD_LIBRARY_PATH:-}"
+bin="$root/.gpu/bin"
+export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
+{ echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee "$out/device.txt"
+
+# 1. Every test (CPU and CUDA) on the GPU machine.
+run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
+tail -3 "$out/tests.txt" | tee -a "$log"
+
+# 2. Sanitizers on the CUDA paths: every variant of the path tracer, LBVH build and traversal.
+san="$out/sanitizer.txt"
+: > "$san"
+for tool in memcheck racecheck; do
+    for v in megakernel pt-r spt spt-r; do
+        echo "== $tool $v" >> "$san"
+        compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" cornell-spheres --backend cuda \
+            --variant $v --res 48x48 --spp 2 --out /tmp/san.pfm >> "$san" 2>&1
+        echo "exit $?" >> "$san"
+    done
+    echo "== $tool bvh/traversal tests" >> "$san"
+    compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "CUDA traversal equals brute force and the CPU on 100k random rays" >> "$san" 2>&1
+    echo "exit $?" >> "$san"
+done
+grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+[ "$mode" = quick ] && exit 0
+
+# 3. Benchmarks.
+run "$bin/bvh_bench" --backend cuda > "$out/bvh_bench.md" 2>&1
+run "$bin/pt_variants" --backend cuda > "$out/pt_variants.md" 2>&1
+LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/pt_variants" --backend cuda \
+    --scenes cornell-box,cornell-spheres,cornell-glossy > "$out/pt_variants_stats.md" 2>&1
+
+# 4. Nsight Compute cross-check of the SIMD counters: threads executed per instruction / 32.
+ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+    --kernel-name-base demangled -k regex:"ExtendStage|ShadeStage|ConnectStage|MegakernelStage" \
+    --launch-skip 20 --launch-count 16 "$bin/wavefront-render" cornell-box --backend cuda --res 512x512 --spp 4 \
+    --variant spt-r --out /tmp/ncu.pfm > "$out/ncu.txt" 2>&1
+ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio --kernel-name-base demangled \
+    -k regex:"MegakernelStage" --launch-count 2 "$bin/wavefront-render" cornell-box --backend cuda --res 512x512 \
+    --spp 4 --variant megakernel --out /tmp/ncu.pfm >> "$out/ncu.txt" 2>&1
+grep -E "Stage|ratio" "$out/ncu.txt" | head -60 >> "$log"
+LD_LIBRARY_PATH="$root/.gpu/stats/lib" "$root/.gpu/stats/bin/wavefront-render" cornell-box --backend cuda --res 512x512 \
+    --spp 4 --variant spt-r --stats --out /tmp/stats.pfm >> "$out/ncu.txt" 2>&1
+LD_LIBRARY_PATH="$root/.gpu/stats/lib" "$root/.gpu/stats/bin/wavefront-render" cornell-box --backend cuda --res 512x512 \
+    --spp 4 --variant megakernel --stats --out /tmp/stats.pfm >> "$out/ncu.txt" 2>&1
+run "$bin/wavefront-render" cornell-spheres --backend cuda --res 512x512 --spp 256 --out "$out/cornell-spheres.png" --stats
+echo "gpu-check finished" | tee -a "$log"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs the Debian packages wavefront needs to build, but only those that are missing:
+# when everything is present it touches neither the network nor apt.
+#   scripts/install-deps.sh
+# Set WAVEFRONT_SKIP_DEPS=1 to skip the check (e.g. on a non-Debian system with its own packages).
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev
+)
+
+if [[ "${WAVEFRONT_SKIP_DEPS:-0}" == 1 ]]; then
+  exit 0
+fi
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: no dpkg/apt here; make sure these (or their equivalents) are installed: ${PACKAGES[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  # "ii " = wanted install, currently installed. Anything else (absent, half-installed) counts as missing.
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)
+  if [[ "$status" != ii* ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=()
+if [[ "$(id -u)" -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    echo "install-deps: not root and sudo is not available; install them as root and re-run" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds everything and runs the whole test suite, then checks that an installed wavefront can be
+# used from a separate CMake project (examples/embed). Without a GPU the CUDA tests report as skipped.
+#   scripts/test.sh
+# Environment: WAVEFRONT_BUILD_DIR (default: build, relative to the repository root),
+#              WAVEFRONT_CMAKE_ARGS (extra arguments for the CMake configure step),
+#              WAVEFRONT_CTEST_ARGS (extra arguments for ctest, e.g. "-R cli").
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${WAVEFRONT_BUILD_DIR:-build}
+[[ "$BUILD_DIR" == /* ]] || BUILD_DIR="$ROOT/$BUILD_DIR"
+JOBS=$(nproc)
+START=$SECONDS
+
+step="starting"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/wavefront-test.XXXXXX")
+finish() {
+  local rc=$?
+  rm -rf "$TMP"
+  if [[ $rc -ne 0 ]]; then
+    echo "test.sh: FAILED while ${step} (exit code $rc) after $((SECONDS - START)) s"
+  fi
+}
+trap finish EXIT
+
+step="installing dependencies"
+"$ROOT/scripts/install-deps.sh"
+
+# Let CMake find nvcc in its usual place even when it is not on PATH.
+if [[ -z "${CUDACXX:-}" ]] && ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+
+step="configuring"
+# shellcheck disable=SC2086  # WAVEFRONT_CMAKE_ARGS is a list of words on purpose
+cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${WAVEFRONT_CMAKE_ARGS:-}
+
+step="building"
+cmake --build "$BUILD_DIR" -j"$JOBS"
+
+step="running the tests (ctest)"
+# shellcheck disable=SC2086
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" ${WAVEFRONT_CTEST_ARGS:-}
+
+step="installing to a temporary prefix"
+cmake --install "$BUILD_DIR" --prefix "$TMP/prefix" >/dev/null
+
+step="building examples/embed against the installed package"
+cmake -S "$ROOT/examples/embed" -B "$TMP/embed-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$TMP/prefix"
+cmake --build "$TMP/embed-build" -j"$JOBS"
+
+step="running the embed example"
+"$TMP/embed-build/wavefront-embed" "$TMP/embed.png"
+if [[ ! -s "$TMP/embed.png" ]]; then
+  echo "test.sh: the embed example did not write $TMP/embed.png"
+  exit 1
+fi
+
+echo "test.sh: all passed (build, ctest, install, embed example) in $((SECONDS - START)) s"

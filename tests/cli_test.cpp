@@ -1,0 +1,197 @@
+// Runs the built wavefront-render and checks its exit codes and error messages: bad input must
+// exit with 2 and one clear "wavefront-render: ..." line on stderr.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "wavefront/renderer.h"
+
+namespace fs = std::filesystem;
+
+#if defined(WAVEFRONT_RENDER_EXE)
+
+namespace {
+
+/// A fresh directory under the system temp directory, removed when the test ends.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        static std::atomic<int> counter{0};
+        path = fs::temp_directory_path() /
+               ("wavefront-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string file(const std::string& name, const std::string& contents = {}) const {
+        fs::path p = path / name;
+        if (!contents.empty()) std::ofstream(p) << contents;
+        return p.string();
+    }
+};
+
+std::string shellQuote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+struct CliResult {
+    int exitCode = -1;
+    std::string err;  ///< all of stderr
+    std::vector<std::string> errorLines;  ///< stderr lines starting with "wavefront-render:"
+};
+
+/// Runs wavefront-render with `args` (each one shell-quoted), stdout discarded, stderr captured.
+CliResult runCli(const TempDir& dir, std::initializer_list<std::string> args) {
+    // The build path is baked in; a relocated test binary (the GPU machine) names it in the environment.
+    const char* relocated = std::getenv("WAVEFRONT_RENDER_EXE");
+    std::string command = shellQuote(relocated ? relocated : WAVEFRONT_RENDER_EXE);
+    for (const auto& a : args) command += " " + shellQuote(a);
+    const std::string errPath = dir.file("stderr.txt");
+    command += " >/dev/null 2>" + shellQuote(errPath);
+    INFO("command: " << command);
+
+    CliResult result;
+    int status = std::system(command.c_str());
+    REQUIRE(status != -1);
+    REQUIRE(WIFEXITED(status));
+    result.exitCode = WEXITSTATUS(status);
+
+    std::ifstream in(errPath);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    result.err = ss.str();
+    std::istringstream lines(result.err);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("wavefront-render:", 0) == 0) result.errorLines.push_back(line);
+    return result;
+}
+
+/// Exit code 2 and exactly one error line that mentions every one of `words` (case-insensitive).
+void requireInputError(const CliResult& r, std::initializer_list<std::string> words) {
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exitCode == 2);
+    REQUIRE(r.errorLines.size() == 1);
+    for (const auto& w : words) {
+        INFO("expected the message to mention '" << w << "'");
+        CHECK(lower(r.errorLines[0]).find(lower(w)) != std::string::npos);
+    }
+}
+
+const std::string kTriangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+
+}  // namespace
+
+TEST_CASE("cli: a missing .obj file is reported", "[cli]") {
+    TempDir dir;
+    auto r = runCli(dir, {(dir.path / "does-not-exist.obj").string(), "--backend", "cpu", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"does-not-exist.obj"});
+}
+
+TEST_CASE("cli: a malformed OBJ face is reported", "[cli]") {
+    TempDir dir;
+    std::string obj = dir.file("bad.obj", kTriangle + "f 1 2 99\n");
+    auto r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"face 1", "99"});
+}
+
+TEST_CASE("cli: a NaN vertex names the face that uses it", "[cli]") {
+    TempDir dir;
+    std::string obj = dir.file("nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    auto r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"face 1"});
+}
+
+TEST_CASE("cli: a scene without an emitter is reported", "[cli]") {
+    TempDir dir;
+    std::string obj = dir.file("dark.obj", kTriangle + "f 1 2 3\n");
+    auto r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"emitter"});
+}
+
+TEST_CASE("cli: an unknown scene name is reported", "[cli]") {
+    TempDir dir;
+    auto r = runCli(dir, {"no-such-scene", "--backend", "cpu", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"no-such-scene"});
+}
+
+TEST_CASE("cli: bad resolutions are reported", "[cli]") {
+    TempDir dir;
+    const std::string out = dir.file("o.pfm");
+    SECTION("zero") { requireInputError(runCli(dir, {"--res", "0x10", "--backend", "cpu", "--out", out}), {"0x10"}); }
+    SECTION("absurd") {
+        requireInputError(runCli(dir, {"--res", "100000x100000", "--backend", "cpu", "--out", out}), {"100000x100000"});
+    }
+    SECTION("syntax") { requireInputError(runCli(dir, {"--res", "abc", "--backend", "cpu", "--out", out}), {"abc"}); }
+}
+
+TEST_CASE("cli: an unknown variant is reported", "[cli]") {
+    TempDir dir;
+    auto r = runCli(dir, {"--variant", "warp-drive", "--backend", "cpu", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"variant", "warp-drive"});
+}
+
+TEST_CASE("cli: an unknown backend is reported", "[cli]") {
+    TempDir dir;
+    auto r = runCli(dir, {"--backend", "vulkan", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"backend", "vulkan"});
+}
+
+TEST_CASE("cli: integrators that are not implemented say so", "[cli]") {
+    TempDir dir;
+    auto r = runCli(dir, {"--integrator", "bdpt", "--backend", "cpu", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"bdpt", "not available yet"});
+}
+
+TEST_CASE("cli: --backend cuda without a CUDA device is reported", "[cli]") {
+    if (wavefront::cudaDeviceCount() > 0) {
+        WARN("a CUDA device is present; nothing to check");
+        return;
+    }
+    TempDir dir;
+    auto r = runCli(dir, {"--backend", "cuda", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"CUDA"});
+    // "no CUDA device is available", or "no CUDA support" in a build without the CUDA backend.
+    CHECK((lower(r.errorLines.at(0)).find("device") != std::string::npos ||
+           lower(r.errorLines.at(0)).find("support") != std::string::npos));
+}
+
+TEST_CASE("cli: a tiny CPU render succeeds and writes its image", "[cli]") {
+    TempDir dir;
+    const std::string out = (dir.path / "x.pfm").string();
+    auto r = runCli(dir, {"cornell-box", "--res", "32x32", "--spp", "2", "--backend", "cpu", "--out", out});
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.errorLines.empty());
+    REQUIRE(fs::exists(out));
+    CHECK(fs::file_size(out) > 32u * 32u * 3u * sizeof(float));
+}
+
+#else
+
+TEST_CASE("cli: wavefront-render is not built", "[cli]") {
+    WARN("WAVEFRONT_RENDER_EXE is not defined (built without examples); CLI tests skipped");
+}
+
+#endif
