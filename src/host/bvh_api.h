@@ -19,7 +19,8 @@ struct BvhSnapshot {
     std::vector<Float4> primData;
     int numPrims = 0;
     int numTriangles = 0;
-    double buildMilliseconds = 0.0;  ///< build only (data already on the backend)
+    double buildMilliseconds = 0.0;  ///< build only (data already on the backend), wall clock
+    std::vector<KernelStats> stages; ///< per-stage kernel times of the build
     BvhView view() const { return BvhView{nodes.data(), primData.data(), numPrims, numTriangles}; }
 };
 

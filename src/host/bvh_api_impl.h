@@ -25,11 +25,13 @@ template <class Exec>
 BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims) {
     PrimitiveBuffers<Exec> buffers(exec, prims);
     exec.synchronize();
+    exec.clearStats();
     auto start = std::chrono::steady_clock::now();
     Bvh<Exec> bvh = buildLbvh(exec, buffers.source(prims));
     exec.synchronize();
     BvhSnapshot snap;
     snap.buildMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    snap.stages = exec.kernelStats();
     snap.numPrims = bvh.numPrims;
     snap.numTriangles = bvh.numTriangles;
     snap.nodes.resize(bvh.nodes.size());

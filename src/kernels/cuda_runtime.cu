@@ -63,15 +63,18 @@ std::size_t CudaExec::freeMemoryBytes() const {
 }
 
 void* CudaExec::allocateBytes(std::size_t bytes) {
-    std::size_t freeBytes = freeMemoryBytes();
-    if (bytes > freeBytes) {
+    void* p = nullptr;
+    cudaError_t status = cudaMalloc(&p, bytes);
+    if (status == cudaErrorMemoryAllocation) {
+        // Only a failed request pays for the free-memory query (it costs more than the allocation).
+        cudaGetLastError();
+        std::size_t freeBytes = freeMemoryBytes();
         char msg[256];
         std::snprintf(msg, sizeof msg, "request of %.1f MiB of device memory exceeds the %.1f MiB free on the GPU",
                       bytes / 1048576.0, freeBytes / 1048576.0);
         throw InputError(msg);
     }
-    void* p = nullptr;
-    WF_CUDA_CHECK(cudaMalloc(&p, bytes));
+    WF_CUDA_CHECK(status);
     return p;
 }
 
