@@ -12,7 +12,7 @@ run() { echo "+ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; return "${PIPEST
 export LD_LIBRARY_PATH="$root/.gpu/lib:${LD_LIBRARY_PATH:-}"
 bin="$root/.gpu/bin"
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
-{ echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee "$out/device.txt"
+{ echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
 
 # 1. Every test (CPU and CUDA) on the GPU machine.
 run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
