@@ -64,9 +64,13 @@ int main(int argc, char** argv) {
             std::string shares;
             for (auto& k : st.kernels) {
                 if (k.milliseconds < 0.01 * total) continue;
-                char buf[96];
-                if (k.simdEfficiency >= 0)
-                    std::snprintf(buf, sizeof buf, "%s %.0f%% (%.1f%%); ", k.label.c_str(), 100 * k.milliseconds / total, 100 * k.simdEfficiency);
+                char buf[128];
+                if (k.simdOccupancy >= 0 && k.simdEfficiency >= 0)
+                    std::snprintf(buf, sizeof buf, "%s %.0f%% (occ %.1f%%, steps %.1f%%); ", k.label.c_str(),
+                                  100 * k.milliseconds / total, 100 * k.simdOccupancy, 100 * k.simdEfficiency);
+                else if (k.simdOccupancy >= 0)
+                    std::snprintf(buf, sizeof buf, "%s %.0f%% (occ %.1f%%); ", k.label.c_str(), 100 * k.milliseconds / total,
+                                  100 * k.simdOccupancy);
                 else
                     std::snprintf(buf, sizeof buf, "%s %.0f%%; ", k.label.c_str(), 100 * k.milliseconds / total);
                 shares += buf;

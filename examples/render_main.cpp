@@ -122,12 +122,15 @@ int main(int argc, char** argv) {
         if (st.nonFiniteSamples)
             std::fprintf(stderr, "[wavefront] dropped %llu non-finite samples\n", (unsigned long long)st.nonFiniteSamples);
         if (stats) {
-            std::printf("%-24s %12s %10s %8s\n", "kernel", "ms", "launches", "simd");
-            for (const auto& k : st.kernels) {
-                char simd[16] = "-";
-                if (k.simdEfficiency >= 0) std::snprintf(simd, sizeof simd, "%.1f%%", 100.0 * k.simdEfficiency);
-                std::printf("%-24s %12.3f %10llu %8s\n", k.label.c_str(), k.milliseconds, (unsigned long long)k.launches, simd);
-            }
+            std::printf("%-24s %12s %10s %10s %10s\n", "kernel", "ms", "launches", "simd occ", "simd steps");
+            auto percent = [](double v) {
+                char b[16] = "-";
+                if (v >= 0) std::snprintf(b, sizeof b, "%.1f%%", 100.0 * v);
+                return std::string(b);
+            };
+            for (const auto& k : st.kernels)
+                std::printf("%-24s %12.3f %10llu %10s %10s\n", k.label.c_str(), k.milliseconds, (unsigned long long)k.launches,
+                            percent(k.simdOccupancy).c_str(), percent(k.simdEfficiency).c_str());
             std::printf("samples %llu, extension rays %llu, shadow rays %llu, %.1f M rays/s, stream capacity %d, %llu bytes/slot\n",
                         (unsigned long long)st.samples, (unsigned long long)st.extensionRays,
                         (unsigned long long)st.shadowRays, st.raysPerSecond() * 1e-6, st.streamCapacity,

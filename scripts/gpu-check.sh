@@ -41,18 +41,24 @@ run "$bin/pt_variants" --backend cuda > "$out/pt_variants.md" 2>&1
 LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/pt_variants" --backend cuda \
     --scenes cornell-box,cornell-spheres,cornell-glossy > "$out/pt_variants_stats.md" 2>&1
 
-# 4. Nsight Compute cross-check of the SIMD counters: threads executed per instruction / 32.
+# 4. Compaction in isolation and the stream-capacity sweep.
+run "$bin/compaction_bench" --backend cuda > "$out/extra.md" 2>&1
+for cap in 131072 262144 540672 1081344 2162688 4325376; do
+    "$bin/pt_variants" --backend cuda --scenes cornell-box,mesh-1m --variants spt-r --capacity $cap 2>&1 | tail -n +3 >> "$out/extra.md"
+done
+
+# 5. Nsight Compute cross-check of the SIMD counters (threads per warp instruction / 32), on the
+#    full-stream phase of a 16-spp render: launches 10 to 27 of extend/shade/connect (iterations 4 to 9).
 ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
-    --kernel-name-base demangled -k regex:"ExtendStage|ShadeStage|ConnectStage|MegakernelStage" \
-    --launch-skip 20 --launch-count 16 "$bin/wavefront-render" cornell-box --backend cuda --res 512x512 --spp 4 \
+    --kernel-name-base demangled -k regex:"ExtendStage|ShadeStage|ConnectStage" \
+    --launch-skip 9 --launch-count 18 "$bin/wavefront-render" cornell-box --backend cuda --res 1024x1024 --spp 16 \
     --variant spt-r --out /tmp/ncu.pfm > "$out/ncu.txt" 2>&1
 ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio --kernel-name-base demangled \
-    -k regex:"MegakernelStage" --launch-count 2 "$bin/wavefront-render" cornell-box --backend cuda --res 512x512 \
-    --spp 4 --variant megakernel --out /tmp/ncu.pfm >> "$out/ncu.txt" 2>&1
-grep -E "Stage|ratio" "$out/ncu.txt" | head -60 >> "$log"
-LD_LIBRARY_PATH="$root/.gpu/stats/lib" "$root/.gpu/stats/bin/wavefront-render" cornell-box --backend cuda --res 512x512 \
-    --spp 4 --variant spt-r --stats --out /tmp/stats.pfm >> "$out/ncu.txt" 2>&1
-LD_LIBRARY_PATH="$root/.gpu/stats/lib" "$root/.gpu/stats/bin/wavefront-render" cornell-box --backend cuda --res 512x512 \
-    --spp 4 --variant megakernel --stats --out /tmp/stats.pfm >> "$out/ncu.txt" 2>&1
-run "$bin/wavefront-render" cornell-spheres --backend cuda --res 512x512 --spp 256 --out "$out/cornell-spheres.png" --stats
+    -k regex:"MegakernelStage" --launch-count 4 "$bin/wavefront-render" cornell-box --backend cuda --res 1024x1024 \
+    --spp 16 --variant megakernel --out /tmp/ncu.pfm >> "$out/ncu.txt" 2>&1
+for v in spt-r pt-r megakernel; do
+    LD_LIBRARY_PATH="$root/.gpu/stats/lib" "$root/.gpu/stats/bin/wavefront-render" cornell-box --backend cuda \
+        --res 1024x1024 --spp 16 --variant $v --stats --out /tmp/stats.pfm >> "$out/ncu.txt" 2>&1
+done
+grep -E "^kernel|^(generate|extend|shade|connect|megakernel) " "$out/ncu.txt" | tee -a "$log"
 echo "gpu-check finished" | tee -a "$log"

@@ -48,8 +48,12 @@ struct KernelStats {
     std::string label;
     double milliseconds = 0.0;
     std::uint64_t launches = 0;
-    /// Average fraction of active lanes per warp, 0..1; negative when not measured
-    /// (built without WAVEFRONT_STATS, or the CPU backend).
+    /// SIMD efficiency, 0..1, negative when not measured (built without WAVEFRONT_STATS, or the
+    /// CPU backend). Occupancy: average fraction of a warp's lanes holding live work when the
+    /// kernel starts on it (the paper's Table 1 measure; for the megakernel, at every bounce).
+    double simdOccupancy = -1.0;
+    /// Average fraction of active lanes at every traversal step (kernels that trace rays): the
+    /// instruction-level figure, comparable to Nsight Compute's threads-per-instruction ratio / 32.
     double simdEfficiency = -1.0;
 };
 

@@ -32,6 +32,11 @@ struct TraceResult {
 BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims);
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
 
+struct CompactionTimes;
+/// Write-time compaction of n 32-byte items (a hash keeps `keepFraction` of them) against a plain
+/// copy and, on CUDA, flags + cub::DeviceSelect::Flagged (flaggedMs < 0 on the CPU).
+CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions);
+
 /// Structural check: every primitive in exactly one leaf, every child box inside its parent's,
 /// the root covering all primitives. Returns an empty string when valid, else the first problem.
 std::string validateBvh(const BvhSnapshot& bvh);

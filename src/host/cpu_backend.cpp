@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "host/bvh_api_impl.h"
+#include "kernels/compaction_bench.h"
 #include "host/exec_render_backend.h"
 #include "kernels/cpu_exec.h"
 
@@ -33,6 +34,7 @@ std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const Re
 }
 
 #if defined(WAVEFRONT_HAS_CUDA)
+CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
 BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims);
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
 #endif
@@ -63,6 +65,22 @@ TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::
     }
 #if defined(WAVEFRONT_HAS_CUDA)
     return traceRaysCuda(prims, rays, anyHit);
+#else
+    requireCudaBuild();
+    return {};
+#endif
+}
+
+CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions) {
+    if (backend == Backend::Cpu) {
+        CpuExec exec;
+        auto noFlagged = [](const CompactionItem*, const char*, CompactionItem*, int*, int) {};
+        CompactionTimes t = measureCompaction(exec, n, keepFraction, repetitions, noFlagged);
+        t.flaggedMs = -1;
+        return t;
+    }
+#if defined(WAVEFRONT_HAS_CUDA)
+    return measureCompactionCuda(n, keepFraction, repetitions);
 #else
     requireCudaBuild();
     return {};

@@ -86,8 +86,11 @@ public:
         stats.kernels = exec_.kernelStats();
         std::vector<double> simd = driver.simdEfficiency();
         for (KernelStats& k : stats.kernels)
-            for (int s = 0; s < kSimdSlotCount; ++s)
-                if (k.label == simdSlotLabel(s)) k.simdEfficiency = simd[s];
+            for (int kernel = 0; kernel < kSimdKernelCount; ++kernel)
+                if (k.label == simdKernelLabel(kernel)) {
+                    k.simdOccupancy = simd[2 * kernel];
+                    k.simdEfficiency = simd[2 * kernel + 1];
+                }
     }
 
 private:

@@ -27,7 +27,7 @@ public:
         if (count == 0) return Buffer<T>();
         void* p = ::operator new(count * sizeof(T), std::align_val_t(64), std::nothrow);
         if (!p) throw InputError("cannot allocate " + std::to_string(count * sizeof(T) >> 20) + " MiB of host memory");
-        return Buffer<T>(static_cast<T*>(p), count, [](void* q) { ::operator delete(q, std::align_val_t(64)); });
+        return Buffer<T>(static_cast<T*>(p), count, [](void*, void* q) { ::operator delete(q, std::align_val_t(64)); });
     }
     template <class T> void upload(T* dst, const T* src, std::size_t n) { if (n) std::memcpy(dst, src, n * sizeof(T)); }
     template <class T> void download(T* dst, const T* src, std::size_t n) { if (n) std::memcpy(dst, src, n * sizeof(T)); }
@@ -96,6 +96,11 @@ public:
         T r = init;
         for (const T& p : partial) r = op(r, p);
         return r;
+    }
+
+    template <class T, class Map, class Op>
+    void transformReduceDevice(int n, T init, const Map& map, const Op& op, T* result) {
+        *result = transformReduce(n, init, map, op);
     }
 
     /// Sorts (key, value) pairs by key; stable, so equal keys keep index order.

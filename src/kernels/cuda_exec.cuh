@@ -10,6 +10,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <cuda_runtime.h>
@@ -60,7 +61,7 @@ struct IndexMap {
 
 }  // namespace detail
 
-void cudaFreeDeleter(void* p);
+void cudaFreeDeleter(void* exec, void* p);
 
 class CudaExec {
 public:
@@ -80,7 +81,7 @@ public:
     Buffer<T> allocate(std::size_t count) {
         if (count == 0) return Buffer<T>();
         void* p = allocateBytes(count * sizeof(T));
-        return Buffer<T>(static_cast<T*>(p), count, &cudaFreeDeleter);
+        return Buffer<T>(static_cast<T*>(p), count, &cudaFreeDeleter, this);
     }
     template <class T> void upload(T* dst, const T* src, std::size_t n) {
         if (n) WF_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
@@ -143,22 +144,35 @@ public:
         WF_CUDA_CHECK_LAUNCH(label);
     }
 
+    /// Reduces map(i) over [0, n) into *dResult (device memory) without a host sync.
+    template <class T, class Map, class Op>
+    void transformReduceDevice(int n, T init, const Map& map, const Op& op, T* dResult) {
+        // CCCL 3 removed CUB's fancy iterators; Thrust's work with every CUB release.
+        auto in = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), detail::IndexMap<T, Map>{map});
+        std::size_t bytes = 0;
+        WF_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, dResult, n, op, init, stream_));
+        void* scratch = scratchSpace(bytes);
+        Timed t(*this, "reduce");
+        WF_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch, bytes, in, dResult, n, op, init, stream_));
+    }
     template <class T, class Map, class Op>
     T transformReduce(int n, T init, const Map& map, const Op& op) {
         if (n <= 0) return init;
-        // CCCL 3 removed CUB's fancy iterators; Thrust's work with every CUB release.
-        auto in = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), detail::IndexMap<T, Map>{map});
         Buffer<T> result = allocate<T>(1);
-        std::size_t bytes = 0;
-        WF_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, result.data(), n, op, init, stream_));
-        void* scratch = scratchSpace(bytes);
-        {
-            Timed t(*this, "reduce");
-            WF_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch, bytes, in, result.data(), n, op, init, stream_));
-        }
+        transformReduceDevice(n, init, map, op, result.data());
         T host;
         download(&host, result.data(), 1);
         return host;
+    }
+
+    /// cub::DeviceSelect::Flagged: the two-pass baseline that write-time compaction replaces.
+    template <class T>
+    void selectFlagged(const T* in, const char* flags, T* out, int* numSelected, int n) {
+        std::size_t bytes = 0;
+        WF_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, numSelected, n, stream_));
+        void* scratch = scratchSpace(bytes);
+        Timed t(*this, "cub select flagged");
+        WF_CUDA_CHECK(cub::DeviceSelect::Flagged(scratch, bytes, in, flags, out, numSelected, n, stream_));
     }
 
     /// CUB radix sort of (key, value) pairs in place (through a double buffer), over the low

@@ -18,23 +18,31 @@ namespace wavefront {
 template <class T>
 class Buffer {
 public:
-    using Deleter = void (*)(void*);
+    /// Frees `ptr`; `owner` is the exec that allocated it (CUDA frees stream-ordered on its stream).
+    using Deleter = void (*)(void* owner, void* ptr);
     Buffer() = default;
-    Buffer(T* ptr, std::size_t count, Deleter deleter) : ptr_(ptr), count_(count), deleter_(deleter) {}
+    Buffer(T* ptr, std::size_t count, Deleter deleter, void* owner = nullptr)
+        : ptr_(ptr), count_(count), deleter_(deleter), owner_(owner) {}
     Buffer(Buffer&& o) noexcept { swap(o); }
     Buffer& operator=(Buffer&& o) noexcept { Buffer tmp(std::move(o)); swap(tmp); return *this; }
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
-    ~Buffer() { if (ptr_) deleter_(ptr_); }
+    ~Buffer() { if (ptr_) deleter_(owner_, ptr_); }
     T* data() const { return ptr_; }
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
 
 private:
-    void swap(Buffer& o) { std::swap(ptr_, o.ptr_); std::swap(count_, o.count_); std::swap(deleter_, o.deleter_); }
+    void swap(Buffer& o) {
+        std::swap(ptr_, o.ptr_);
+        std::swap(count_, o.count_);
+        std::swap(deleter_, o.deleter_);
+        std::swap(owner_, o.owner_);
+    }
     T* ptr_ = nullptr;
     std::size_t count_ = 0;
     Deleter deleter_ = nullptr;
+    void* owner_ = nullptr;
 };
 
 /// Accumulates time and launch counts per label, in first-seen order.

@@ -64,11 +64,11 @@ struct Unite {
 };
 struct MortonStage {
     PrimitiveSource src;
-    Aabb centroidBounds;
+    const Aabb* centroidBounds;  ///< in exec memory: the reduction's result never visits the host
     std::uint64_t* codes;
     std::uint32_t* ids;
     WF_CPU_GPU void operator()(int i) const {
-        codes[i] = mortonCode63(src.bounds(i).center(), centroidBounds);
+        codes[i] = mortonCode63(src.bounds(i).center(), *centroidBounds);
         ids[i] = std::uint32_t(i);
     }
 };
@@ -113,10 +113,11 @@ Bvh<Exec> buildLbvh(Exec& exec, const PrimitiveSource& src) {
     if (n == 0) return bvh;
 
     // Morton codes of the centroids, quantised in the centroid bounds, sorted with their ids.
-    Aabb centroidBounds = exec.transformReduce(n, Aabb(), lbvh::CentroidBox{src}, lbvh::Unite{});
+    Buffer<Aabb> centroidBounds = exec.template allocate<Aabb>(1);
+    exec.transformReduceDevice(n, Aabb(), lbvh::CentroidBox{src}, lbvh::Unite{}, centroidBounds.data());
     Buffer<std::uint64_t> codes = exec.template allocate<std::uint64_t>(n);
     Buffer<std::uint32_t> ids = exec.template allocate<std::uint32_t>(n);
-    exec.parallelFor("bvh morton codes", n, lbvh::MortonStage{src, centroidBounds, codes.data(), ids.data()});
+    exec.parallelFor("bvh morton codes", n, lbvh::MortonStage{src, centroidBounds.data(), codes.data(), ids.data()});
     exec.sortPairs(codes.data(), ids.data(), n, 63);
 
     int numInternal = n > 1 ? n - 1 : 1;
@@ -135,7 +136,7 @@ Bvh<Exec> buildLbvh(Exec& exec, const PrimitiveSource& src) {
         exec.parallelFor("bvh internal nodes", n - 1, lbvh::InternalNodeStage{view});
         exec.parallelFor("bvh refit", n, lbvh::RefitStage{view, src.numTriangles});
     }
-    exec.synchronize();  // the temporaries die here
+    // No sync: the temporaries are released stream-ordered (CUDA) or the work is done (CPU).
     return bvh;
 }
 

@@ -1,5 +1,6 @@
 // CUDA instantiations of the LBVH build and the trace entry points used by tests and benchmarks.
 #include "host/bvh_api_impl.h"
+#include "kernels/compaction_bench.h"
 #include "kernels/cuda_exec.cuh"
 
 namespace wavefront {
@@ -7,6 +8,14 @@ namespace wavefront {
 BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims) {
     CudaExec exec;
     return buildBvhSnapshotOn(exec, prims);
+}
+
+CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions) {
+    CudaExec exec;
+    auto flagged = [&exec](const CompactionItem* in, const char* flags, CompactionItem* out, int* count, int items) {
+        exec.selectFlagged(in, flags, out, count, items);
+    };
+    return measureCompaction(exec, n, keepFraction, repetitions, flagged);
 }
 
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {

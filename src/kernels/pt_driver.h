@@ -23,12 +23,16 @@ struct StreamControl {
     unsigned long long alive;         ///< PT+R: paths in flight
 };
 
-/// SIMD-efficiency counter slots, one per stage.
-enum SimdSlot : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdSlotCount };
-inline const char* simdSlotLabel(int slot) {
+/// Kernels whose SIMD efficiency is counted. Each has two counter slots: occupancy (the paper's
+/// Table 1 measure: lanes of a warp holding live work when the stage starts on it; for the
+/// megakernel, at the start of every bounce) and steps (lanes active at every traversal step, the
+/// instruction-level figure that Nsight Compute's threads-per-instruction ratio also reflects).
+enum SimdKernel : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdKernelCount };
+inline const char* simdKernelLabel(int kernel) {
     static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel"};
-    return labels[slot];
+    return labels[kernel];
 }
+static_assert(2 * kSimdKernelCount <= kSimdSlots, "two counter slots per kernel");
 
 namespace pt {
 
@@ -38,7 +42,8 @@ struct Common {
     FilmView film;
     StreamControl* control;
     unsigned long long* simdCounters;
-    WF_CPU_GPU SimdProbe probe(int slot) const { return SimdProbe{simdCounters, slot}; }
+    WF_CPU_GPU SimdProbe entry(int kernel) const { return SimdProbe{simdCounters, 2 * kernel}; }
+    WF_CPU_GPU SimdProbe steps(int kernel) const { return SimdProbe{simdCounters, 2 * kernel + 1}; }
 };
 
 /// Starts a camera path for sample s in `slot` and counts the sample in its pixel.
@@ -57,7 +62,7 @@ struct RegenerateStage {
     WF_CPU_GPU void operator()(int i) const {
         int n = c.control->pathCount[buffer];
         if (i < n || (onlyWhenEmpty && n > 0)) return;
-        c.probe(kSimdGenerate).sample();
+        c.entry(kSimdGenerate).sample();
         std::uint64_t s = c.control->nextSample + std::uint64_t(i - n);
         if (s < c.control->endSample) startPath(c, paths, i, s);
     }
@@ -90,9 +95,10 @@ struct ExtendStage {
     SoaView<PathState> paths;
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const {
+        c.entry(kSimdExtend).sample();
         PathState p = paths.load(i);
         Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traverse<false>(c.scene.bvh, r, c.probe(kSimdExtend));
+        hits[i] = traverse<false>(c.scene.bvh, r, c.steps(kSimdExtend));
     }
 };
 
@@ -108,10 +114,8 @@ struct ShadeStage {
     SoaView<ShadowRay> outShadow;
     int* outCounter[kStreams];
     WF_CPU_GPU Output evaluate(int i) const {
-        c.probe(kSimdShade).sample();
-        Output o = shadePath(c.scene, c.params, c.film, in.load(i), hits[i]);
-        c.probe(kSimdShade).sample();
-        return o;
+        c.entry(kSimdShade).sample();
+        return shadePath(c.scene, c.params, c.film, in.load(i), hits[i]);
     }
     WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
         if (stream == ShadeOutput::kExtension) outPaths.store(slot, o.next);
@@ -122,7 +126,10 @@ struct ShadeStage {
 struct ConnectStage {
     Common c;
     SoaView<ShadowRay> shadow;
-    WF_CPU_GPU void operator()(int i) const { traceShadowRay(c.scene, c.film, shadow.load(i), c.probe(kSimdConnect)); }
+    WF_CPU_GPU void operator()(int i) const {
+        c.entry(kSimdConnect).sample();
+        traceShadowRay(c.scene, c.film, shadow.load(i), c.steps(kSimdConnect));
+    }
 };
 
 // ---- PT+R: fixed-length stream, in-place regeneration (Novak et al. 2010) --------------------
@@ -133,7 +140,7 @@ struct InPlaceRegenerateStage {
     int* alive;
     WF_CPU_GPU void operator()(int i) const {
         if (alive[i]) return;
-        c.probe(kSimdGenerate).sample();
+        c.entry(kSimdGenerate).sample();
         // Each idle slot takes the next sample on its own: the samples a warp regenerates are
         // scattered over the image, which is what costs PT+R its primary-ray coherence.
         std::uint64_t s = atomicAddU64(&c.control->nextSample, 1ull);
@@ -152,9 +159,10 @@ struct InPlaceExtendStage {
     WF_CPU_GPU void operator()(int i) const {
         if (!alive[i]) return;
         addToCounter(&c.control->extensionRays, 1u);
+        c.entry(kSimdExtend).sample();
         PathState p = paths.load(i);
         Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traverse<false>(c.scene.bvh, r, c.probe(kSimdExtend));
+        hits[i] = traverse<false>(c.scene.bvh, r, c.steps(kSimdExtend));
     }
 };
 
@@ -171,9 +179,8 @@ struct InPlaceShadeStage {
             shadow.store(i, none);
             return;
         }
-        c.probe(kSimdShade).sample();
+        c.entry(kSimdShade).sample();
         ShadeOutput o = shadePath(c.scene, c.params, c.film, paths.load(i), hits[i]);
-        c.probe(kSimdShade).sample();
         shadow.store(i, o.hasShadow ? o.shadow : none);
         if (o.hasNext) {
             paths.store(i, o.next);
@@ -191,7 +198,8 @@ struct InPlaceConnectStage {
         ShadowRay s = shadow.load(i);
         if (s.direction.w < 0.0f) return;
         addToCounter(&c.control->shadowRays, 1u);
-        traceShadowRay(c.scene, c.film, s, c.probe(kSimdConnect));
+        c.entry(kSimdConnect).sample();
+        traceShadowRay(c.scene, c.film, s, c.steps(kSimdConnect));
     }
 };
 
@@ -214,16 +222,14 @@ struct MegakernelStage {
         atomicAddU32(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
         unsigned extension = 0, shadowRays = 0;
         for (;;) {
-            c.probe(kSimdMegakernel).sample();
+            c.entry(kSimdMegakernel).sample();  // lanes whose path is still alive at this bounce
             Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-            Hit hit = traverse<false>(c.scene.bvh, r, c.probe(kSimdMegakernel));
+            Hit hit = traverse<false>(c.scene.bvh, r, c.steps(kSimdMegakernel));
             ++extension;
-            c.probe(kSimdMegakernel).sample();
             ShadeOutput o = shadePath(c.scene, c.params, c.film, path, hit);
-            c.probe(kSimdMegakernel).sample();
             if (o.hasShadow) {
                 ++shadowRays;
-                traceShadowRay(c.scene, c.film, o.shadow, c.probe(kSimdMegakernel));
+                traceShadowRay(c.scene, c.film, o.shadow, c.steps(kSimdMegakernel));
             }
             if (!o.hasNext) break;
             path = o.next;
@@ -292,12 +298,13 @@ public:
 
     std::uint64_t extensionRays() const { return extensionRays_; }
     std::uint64_t shadowRays() const { return shadowRays_; }
-    /// Average active-lane fraction per stage (negative where nothing was sampled).
+    /// Average active-lane fraction per counter slot (negative where nothing was sampled);
+    /// slot 2k is kernel k's occupancy, 2k + 1 its per-step figure.
     std::vector<double> simdEfficiency() {
         std::vector<unsigned long long> h(2 * kSimdSlots);
         exec_.download(h.data(), simd_.data(), h.size());
-        std::vector<double> r(kSimdSlotCount, -1.0);
-        for (int s = 0; s < kSimdSlotCount; ++s)
+        std::vector<double> r(kSimdSlots, -1.0);
+        for (int s = 0; s < kSimdSlots; ++s)
             if (h[2 * s + 1]) r[s] = double(h[2 * s]) / (32.0 * double(h[2 * s + 1]));
         return r;
     }

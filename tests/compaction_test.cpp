@@ -1,0 +1,34 @@
+// compactingFor keeps exactly the active items, once each, on both backends.
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+
+#include "host/bvh_api.h"
+#include "kernels/compaction_bench.h"
+#include "test_support.h"
+
+using namespace wavefront;
+
+static void checkCompaction(Backend backend) {
+    for (float keep : {0.0f, 0.3f, 0.7f, 1.0f}) {
+        const int n = 100003;  // not a multiple of any block or chunk size
+        CompactionTimes t = measureCompaction(backend, n, keep, 1);
+        std::vector<int> expected;
+        for (int i = 0; i < n; ++i)
+            if (compaction::kept(i, keep)) expected.push_back(i);
+        std::vector<int> got = t.keptIds;
+        std::sort(got.begin(), got.end());
+        INFO("keep " << keep);
+        CHECK(t.kept == int(expected.size()));
+        CHECK(got == expected);
+    }
+}
+
+TEST_CASE("write-time compaction keeps every active item exactly once (CPU)", "[compaction]") {
+    checkCompaction(Backend::Cpu);
+}
+
+TEST_CASE("write-time compaction keeps every active item exactly once (CUDA)", "[compaction][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkCompaction(Backend::Cuda);
+}
