@@ -51,6 +51,18 @@ struct CopyStage {
     WF_CPU_GPU void operator()(int i) const { out[i] = in[i]; }
 };
 
+/// The ideal scatter: destinations precomputed (untimed), so it moves the same bytes as write-time
+/// compaction without the block scan and the atomics. The difference is what compaction costs.
+struct IdealScatterStage {
+    const CompactionItem* in;
+    const int* destination;  ///< -1 for dropped items
+    CompactionItem* out;
+    WF_CPU_GPU void operator()(int i) const {
+        int d = destination[i];
+        if (d >= 0) out[d] = in[i];
+    }
+};
+
 struct FlagStage {
     float keepFraction;
     char* flags;
@@ -61,6 +73,7 @@ struct FlagStage {
 
 struct CompactionTimes {
     double writeTimeMs = 0, copyMs = 0, flaggedMs = -1;  ///< best of the repetitions
+    double idealScatterMs = 0;  ///< same bytes as write-time compaction, no scan or atomics
     int kept = 0;
     std::vector<int> keptIds;  ///< ids of the kept items, in output order (write-time scheme)
 };
@@ -72,8 +85,12 @@ CompactionTimes measureCompaction(Exec& exec, int n, float keepFraction, int rep
     Buffer<int> counter = exec.template allocate<int>(1);
     Buffer<char> flags = exec.template allocate<char>(n);
     exec.parallelFor("make items", n, compaction::MakeItems{in.data()});
+    std::vector<int> hostDestination(n);
+    for (int i = 0, next = 0; i < n; ++i) hostDestination[i] = compaction::kept(i, keepFraction) ? next++ : -1;
+    Buffer<int> destination = exec.template allocate<int>(n);
+    exec.upload(destination.data(), hostDestination.data(), n);
     CompactionTimes t;
-    t.writeTimeMs = t.copyMs = 1e30;
+    t.writeTimeMs = t.copyMs = t.idealScatterMs = 1e30;
     auto time = [&](auto&& body) {
         exec.synchronize();
         auto start = std::chrono::steady_clock::now();
@@ -88,6 +105,9 @@ CompactionTimes measureCompaction(Exec& exec, int n, float keepFraction, int rep
                                compaction::WriteTimeStage{in.data(), out.data(), keepFraction, {counter.data()}});
         }));
         t.copyMs = std::min(t.copyMs, time([&] { exec.parallelFor("plain copy", n, compaction::CopyStage{in.data(), out.data()}); }));
+        t.idealScatterMs = std::min(t.idealScatterMs, time([&] {
+            exec.parallelFor("ideal scatter", n, compaction::IdealScatterStage{in.data(), destination.data(), out.data()});
+        }));
         double f = time([&] {
             exec.parallelFor("flags", n, compaction::FlagStage{keepFraction, flags.data()});
             flagged(in.data(), flags.data(), out.data(), counter.data() , n);

@@ -62,7 +62,7 @@ int CudaExec::defaultStreamCapacity() const {
     int sms = 0, threadsPerSm = 0;
     WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
     WF_CUDA_CHECK(cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device_));
-    return 4 * sms * threadsPerSm;
+    return 8 * sms * threadsPerSm;
 }
 
 std::size_t CudaExec::freeMemoryBytes() const {
