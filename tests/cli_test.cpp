@@ -17,6 +17,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
 #include "wavefront/renderer.h"
 
 namespace fs = std::filesystem;
@@ -25,25 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using wftest::TempDir;
+
 /// A fresh directory under the system temp directory, removed when the test ends.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static std::atomic<int> counter{0};
-        path = fs::temp_directory_path() /
-               ("wavefront-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::string file(const std::string& name, const std::string& contents = {}) const {
-        fs::path p = path / name;
-        if (!contents.empty()) std::ofstream(p) << contents;
-        return p.string();
-    }
-};
 
 std::string shellQuote(const std::string& s) {
     std::string q = "'";
@@ -105,27 +90,27 @@ const std::string kTriangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
 
 TEST_CASE("cli: a missing .obj file is reported", "[cli]") {
     TempDir dir;
-    auto r = runCli(dir, {(dir.path / "does-not-exist.obj").string(), "--backend", "cpu", "--out", dir.file("o.pfm")});
+    auto r = runCli(dir, {(dir.path() / "does-not-exist.obj").string(), "--backend", "cpu", "--out", dir.file("o.pfm")});
     requireInputError(r, {"does-not-exist.obj"});
 }
 
 TEST_CASE("cli: a malformed OBJ face is reported", "[cli]") {
     TempDir dir;
-    std::string obj = dir.file("bad.obj", kTriangle + "f 1 2 99\n");
+    std::string obj = dir.write("bad.obj", kTriangle + "f 1 2 99\n");
     auto r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
     requireInputError(r, {"face 1", "99"});
 }
 
 TEST_CASE("cli: a NaN vertex names the face that uses it", "[cli]") {
     TempDir dir;
-    std::string obj = dir.file("nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    std::string obj = dir.write("nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     auto r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
     requireInputError(r, {"face 1"});
 }
 
 TEST_CASE("cli: a scene without an emitter is reported", "[cli]") {
     TempDir dir;
-    std::string obj = dir.file("dark.obj", kTriangle + "f 1 2 3\n");
+    std::string obj = dir.write("dark.obj", kTriangle + "f 1 2 3\n");
     auto r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
     requireInputError(r, {"emitter"});
 }
@@ -179,7 +164,7 @@ TEST_CASE("cli: --backend cuda without a CUDA device is reported", "[cli]") {
 
 TEST_CASE("cli: a tiny CPU render succeeds and writes its image", "[cli]") {
     TempDir dir;
-    const std::string out = (dir.path / "x.pfm").string();
+    const std::string out = (dir.path() / "x.pfm").string();
     auto r = runCli(dir, {"cornell-box", "--res", "32x32", "--spp", "2", "--backend", "cpu", "--out", out});
     INFO("stderr:\n" << r.err);
     CHECK(r.exitCode == 0);

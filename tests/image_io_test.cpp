@@ -1,6 +1,8 @@
 // Image files and film resolution.
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 #include <wavefront/error.h>
 #include <wavefront/image.h>
 
@@ -21,24 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        path_ = fs::temp_directory_path() /
-                ("wavefront-image-test-" + std::to_string(stamp) + "-" + std::to_string(counter++));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
+using wftest::TempDir;
+using wftest::inputErrorOf;
 
 std::vector<unsigned char> readBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -1,6 +1,8 @@
 // OBJ/MTL loading: geometry, material mapping and error reporting.
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
@@ -17,39 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory under the system temp dir, removed with its contents on destruction.
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        path_ = fs::temp_directory_path() /
-                ("wavefront-obj-test-" + std::to_string(stamp) + "-" + std::to_string(counter++));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string write(const std::string& name, const std::string& text) const {
-        fs::path file = path_ / name;
-        std::ofstream(file) << text;
-        return file.string();
-    }
+using wftest::TempDir;
+using wftest::inputErrorOf;
 
-private:
-    fs::path path_;
-};
-
-template <typename F>
-std::string inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "<no InputError thrown>";
-}
 
 const char* kMtl = R"(newmtl matte
 Kd 0.5 0.25 0.125

@@ -1,6 +1,8 @@
 // Scene construction, validation and the built-in scenes.
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
@@ -14,16 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// The message of the InputError thrown by `f`, or a marker that fails any Contains check.
-template <typename F>
-std::string inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "<no InputError thrown>";
-}
+using wftest::inputErrorOf;
+
 
 glm::vec3 faceNormal(const Scene& scene, std::size_t t) {
     const glm::uvec3& tri = scene.triangles()[t];

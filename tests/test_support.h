@@ -1,12 +1,57 @@
 // Shared helpers for the tests: GPU skipping and statistical image comparison.
 #pragma once
+#include <unistd.h>
+
+#include <atomic>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "wavefront/wavefront.h"
 
 namespace wftest {
+
+/// A fresh directory under the system temp dir, removed with its contents on destruction.
+class TempDir {
+public:
+    TempDir() {
+        static std::atomic<int> counter{0};
+        path_ = std::filesystem::temp_directory_path() /
+                ("wavefront-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        std::filesystem::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    /// Path of `name` inside the directory (nothing is created).
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+    /// Writes `text` to `name` and returns its path.
+    std::string write(const std::string& name, const std::string& text) const {
+        std::ofstream(path_ / name) << text;
+        return file(name);
+    }
+
+private:
+    std::filesystem::path path_;
+};
+
+/// The message of the InputError thrown by `f`, or a marker that fails any Contains check.
+template <typename F>
+std::string inputErrorOf(F&& f) {
+    try {
+        f();
+    } catch (const wavefront::InputError& e) {
+        return e.what();
+    }
+    return "<no InputError thrown>";
+}
 
 /// True when CUDA tests can run; otherwise prints the marker ctest maps to "skipped".
 inline bool haveGpu() {
