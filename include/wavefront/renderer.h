@@ -23,6 +23,15 @@ enum class PtVariant {
     SptR,        ///< compaction plus regeneration at the end of the stream (default)
 };
 
+/// How a light (or an environment-map texel) is chosen in proportion to power: all four return
+/// the same distribution; the three monotonic ones return the same index for the same number.
+enum class LightSampler {
+    BinarySearch,  ///< binary search over the CDF
+    GuideTable,    ///< cutpoint guide table, then binary search inside the cell
+    RadixForest,   ///< guide table + radix-tree forest (Binder and Keller)
+    Alias,         ///< Vose's alias table (not monotonic)
+};
+
 struct RenderOptions {
     IntegratorType integrator = IntegratorType::PathTracer;
     PtVariant variant = PtVariant::SptR;
@@ -34,6 +43,11 @@ struct RenderOptions {
     int maxDepth = 16;              ///< longest path, in segments from the camera
     int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
     std::uint32_t seed = 0;
+    LightSampler lightSampler = LightSampler::BinarySearch;
+    /// HDR latitude-longitude image (.exr or .pfm) lighting the scene from infinitely far away;
+    /// empty: none.
+    std::string environmentMap;
+    float environmentScale = 1.0f;
     /// Path-state slots in the stream; 0 picks a default that fills the device.
     int streamCapacity = 0;
     /// Called between passes with (samples done, samples total, seconds elapsed).
@@ -102,5 +116,7 @@ const char* toString(PtVariant variant);
 Backend parseBackend(const std::string& name);        ///< throws InputError
 PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
 IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
+const char* toString(LightSampler sampler);
+LightSampler parseLightSampler(const std::string& name);  ///< throws InputError
 
 }  // namespace wavefront

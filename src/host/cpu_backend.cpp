@@ -29,8 +29,8 @@ CameraData makeCamera(const Camera& c) {
     return d;
 }
 
-std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions&) {
-    return std::make_unique<ExecRenderBackend<CpuExec>>(scene, RenderOptions{});
+std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions& options) {
+    return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options);
 }
 
 #if defined(WAVEFRONT_HAS_CUDA)

@@ -14,7 +14,7 @@ class ExecRenderBackend : public RenderBackend {
 public:
     template <class... ExecArgs>
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
-        : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene)) {}
+        : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene, options.lightSampler)) {}
 
     std::string name() const override { return exec_.name(); }
 

@@ -100,6 +100,23 @@ PtVariant parsePtVariant(const std::string& name) {
     throw InputError("unknown variant '" + name + "' (expected megakernel, pt-r, spt or spt-r)");
 }
 
+const char* toString(LightSampler sampler) {
+    switch (sampler) {
+    case LightSampler::BinarySearch: return "binary";
+    case LightSampler::GuideTable: return "guide";
+    case LightSampler::RadixForest: return "forest";
+    case LightSampler::Alias: return "alias";
+    }
+    return "?";
+}
+
+LightSampler parseLightSampler(const std::string& name) {
+    std::string n = lower(name);
+    for (LightSampler s : {LightSampler::BinarySearch, LightSampler::GuideTable, LightSampler::RadixForest, LightSampler::Alias})
+        if (n == toString(s)) return s;
+    throw InputError("unknown light sampler '" + name + "' (expected binary, guide, forest or alias)");
+}
+
 IntegratorType parseIntegrator(const std::string& name) {
     std::string n = lower(name);
     if (n == "pt") return IntegratorType::PathTracer;

@@ -4,8 +4,8 @@
 
 namespace wavefront {
 
-std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const RenderOptions&) {
-    return std::make_unique<ExecRenderBackend<CudaExec>>(scene, RenderOptions{});
+std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const RenderOptions& options) {
+    return std::make_unique<ExecRenderBackend<CudaExec>>(scene, options);
 }
 
 }  // namespace wavefront

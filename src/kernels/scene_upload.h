@@ -21,19 +21,12 @@ struct WeightStage {
         weights[k] = double(primitiveArea(scene, prim)) * double(luminance(Le));
     }
 };
-/// Normalises the inclusive sums into the CDF and each light's selection probability.
-struct NormaliseStage {
-    const double* sums;
+/// Scatters each light's selection probability to its primitive id (for MIS at emitter hits).
+struct PrimPmfStage {
+    DistributionView distribution;
     const int* primIds;
-    int numLights;
-    float* cdf;
     float* primPmf;
-    WF_CPU_GPU void operator()(int k) const {
-        double total = sums[numLights - 1];
-        double prev = k > 0 ? sums[k - 1] : 0.0;
-        cdf[k] = k == numLights - 1 ? 1.0f : float(sums[k] / total);
-        primPmf[primIds[k]] = float((sums[k] - prev) / total);
-    }
+    WF_CPU_GPU void operator()(int k) const { primPmf[primIds[k]] = distribution.probability(0, k); }
 };
 }  // namespace lights
 
@@ -46,7 +39,8 @@ struct SceneBuffers {
     Buffer<Float4> spheres;
     Buffer<int> sphereMaterial;
     Buffer<MaterialData> materials;
-    Buffer<float> lightCdf, primPmf;
+    Distribution<Exec> lightDistribution;
+    Buffer<float> primPmf;
     Buffer<int> lightPrims;
     Bvh<Exec> bvh;
     CameraData camera{};
@@ -63,7 +57,7 @@ struct SceneBuffers {
         v.spheres = spheres.data();
         v.sphereMaterial = sphereMaterial.data();
         v.materials = materials.data();
-        v.lights = LightView{lightCdf.data(), lightPrims.data(), primPmf.data(), numLights};
+        v.lights = LightView{lightDistribution.view(), lightPrims.data(), primPmf.data(), numLights};
         v.camera = camera;
         v.camera.aspect = float(width) / float(height);
         v.numTriangles = numTriangles;
@@ -86,7 +80,7 @@ Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
 
 /// `scene` must be validated.
 template <class Exec>
-SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene) {
+SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler lightSampler = LightSampler::BinarySearch) {
     SceneBuffers<Exec> s;
     s.numTriangles = int(scene.triangles().size());
     s.numSpheres = int(scene.spheres().size());
@@ -123,14 +117,12 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene) {
     int numPrims = s.numTriangles + s.numSpheres;
     s.primPmf = exec.template allocate<float>(numPrims);
     exec.fill(s.primPmf.data(), 0.0f, numPrims);
-    s.lightCdf = exec.template allocate<float>(s.numLights);
     if (s.numLights > 0) {
         Buffer<double> weights = exec.template allocate<double>(s.numLights);
-        Buffer<double> sums = exec.template allocate<double>(s.numLights);
         exec.parallelFor("light weights", s.numLights, lights::WeightStage{s.view(1, 1), s.lightPrims.data(), weights.data()});
-        exec.inclusiveScan(weights.data(), sums.data(), s.numLights);
-        exec.parallelFor("light cdf", s.numLights,
-                         lights::NormaliseStage{sums.data(), s.lightPrims.data(), s.numLights, s.lightCdf.data(), s.primPmf.data()});
+        s.lightDistribution.build(exec, weights.data(), s.numLights, 1, lightSampler);
+        exec.parallelFor("light pmf", s.numLights,
+                         lights::PrimPmfStage{s.lightDistribution.view(), s.lightPrims.data(), s.primPmf.data()});
         exec.synchronize();
     }
     return s;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/bvh.h"
+#include "kernels/distribution.h"
 #include "kernels/sampler.h"
 
 namespace wavefront {
@@ -26,23 +27,16 @@ struct CameraData {
     float focusDistance;
 };
 
-/// Emissive primitives chosen in proportion to power (area x luminance of emission) through a
-/// normalised CDF, sampled by binary search.
+/// Emissive primitives chosen in proportion to power (area x luminance of emission) through the
+/// chosen sampler over one distribution.
 struct LightView {
-    const float* cdf = nullptr;       ///< numLights, inclusive, cdf[numLights - 1] == 1
+    DistributionView distribution;    ///< one distribution over numLights entries
     const int* primIds = nullptr;     ///< numLights
     const float* primPmf = nullptr;   ///< per primitive id: its selection probability (0 if not a light)
     int numLights = 0;
 
-    /// Index of the light whose CDF interval contains u.
-    WF_CPU_GPU int sample(float u) const {
-        int lo = 0, hi = numLights - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >> 1;
-            if (cdf[mid] <= u) lo = mid + 1; else hi = mid;
-        }
-        return lo;
-    }
+    /// Index (into primIds) of the light chosen by u.
+    WF_CPU_GPU int sample(float u) const { return distribution.sample(0, u).index; }
 };
 
 struct SceneView {
