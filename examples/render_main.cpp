@@ -61,7 +61,8 @@ private:
 int main(int argc, char** argv) {
     CLI::App app{"wavefront-render: GPU/CPU wavefront path tracing"};
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
-    std::string res = "512x512", out = "wavefront.png";
+    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap;
+    float envScale = 1.0f;
     int spp = 16, maxDepth = 16, capacity = 0;
     double seconds = 0.0;
     float exposure = 0.0f;
@@ -80,6 +81,9 @@ int main(int argc, char** argv) {
     app.add_option("--out", out, "output image: .png, .exr or .pfm")->capture_default_str();
     app.add_option("--exposure", exposure, "PNG exposure in stops")->capture_default_str();
     app.add_option("--stream-capacity", capacity, "path-state slots per stream (0: fill the device)");
+    app.add_option("--light-sampler", lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
+    app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr or .pfm)");
+    app.add_option("--envmap-scale", envScale, "multiplies the environment map")->capture_default_str();
     app.add_flag("--stats", stats, "print per-kernel times, rays/s and SIMD efficiency");
     app.add_flag("--list-scenes", listScenes, "list the built-in scenes and exit");
     try {
@@ -106,6 +110,9 @@ int main(int argc, char** argv) {
         options.maxDepth = maxDepth;
         options.seed = seed;
         options.streamCapacity = capacity;
+        options.lightSampler = wavefront::parseLightSampler(lightSampler);
+        options.environmentMap = envmap;
+        options.environmentScale = envScale;
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         options.validate();
         if (options.integrator != wavefront::IntegratorType::PathTracer)

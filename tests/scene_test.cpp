@@ -51,7 +51,7 @@ Scene litScene() {
 
 TEST_CASE("every built-in scene validates and has an emitter", "[scene]") {
     const auto names = Scene::builtinSceneNames();
-    REQUIRE(names.size() == 7);
+    REQUIRE(names.size() == 8);
     for (const std::string& name : names) {
         INFO("scene " << name);
         Scene scene = Scene::builtin(name);
@@ -73,6 +73,7 @@ TEST_CASE("every built-in scene validates and has an emitter", "[scene]") {
 TEST_CASE("built-in scenes have the expected sizes", "[scene]") {
     CHECK(Scene::builtin("cornell-box").triangles().size() > 30);
     CHECK(Scene::builtin("cornell-spheres").spheres().size() == 2);
+    CHECK(Scene::builtin("many-lights").triangles().size() >= 100000);
     CHECK(Scene::builtin("furnace").triangles().size() == 12);
 
     Scene rtiow = Scene::builtin("rtiow-final");

@@ -70,10 +70,10 @@ public:
     void addSphere(const Sphere& sphere);
     void setCamera(const Camera& camera) { camera_ = camera; }
 
-    /// Checks the whole scene (geometry present, at least one emitter, valid camera) and
-    /// removes zero-area triangles, counting them in `skippedDegenerateTriangles()`.
-    /// Renderers call it; calling it twice is harmless.
-    void validate();
+    /// Checks the whole scene (geometry present, at least one emitter unless `requireEmitter` is
+    /// false because an environment map lights it, valid camera) and removes zero-area triangles,
+    /// counting them in `skippedDegenerateTriangles()`. Renderers call it; calling it twice is harmless.
+    void validate(bool requireEmitter = true);
 
     const std::vector<Material>& materials() const { return materials_; }
     const std::vector<glm::vec3>& positions() const { return positions_; }

@@ -118,6 +118,38 @@ Scene cornellBox() {
     return scene;
 }
 
+// Many lights: the Cornell box whose ceiling carries a 256 x 256 grid of small emitting quads
+// (131,072 emissive triangles) in 64 emission levels spread by a hash, so the power distribution
+// over the lights is far from uniform: a test and benchmark scene for light selection.
+Scene manyLights() {
+    Scene scene;
+    int white = 0;
+    addCornellShell(scene, addClassicWalls(scene, &white));
+    addCornellBlocks(scene, white, white);
+    int levels[64];
+    for (int k = 0; k < 64; ++k) {
+        float t = float(k) / 63.0f;
+        glm::vec3 tint(0.6f + 0.4f * std::cos(6.0f * t), 0.6f + 0.4f * std::cos(6.0f * t + 2.1f), 0.6f + 0.4f * std::cos(6.0f * t + 4.2f));
+        levels[k] = scene.addMaterial(Material::lambertian(glm::vec3(0.5f), tint * (0.5f + 40.0f * t * t * t)));
+    }
+    const int grid = 256;
+    const float lo = 0.1f, size = 0.8f / grid, gap = 0.15f * size;
+    TriangleMesh tiles[64];
+    for (int k = 0; k < 64; ++k) tiles[k].material = levels[k];
+    for (int j = 0; j < grid; ++j)
+        for (int i = 0; i < grid; ++i) {
+            std::uint32_t h = std::uint32_t(i * 73856093u) ^ std::uint32_t(j * 19349663u);
+            h ^= h >> 13;
+            h *= 0x5bd1e995u;
+            h ^= h >> 15;
+            glm::vec3 corner(lo + i * size + gap, 0.999f, lo + j * size + gap);
+            addQuad(tiles[h % 64], corner, glm::vec3(size - 2 * gap, 0, 0), glm::vec3(0, 0, size - 2 * gap), glm::vec3(0, -1, 0));
+        }
+    for (auto& t : tiles) scene.addMesh(t);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
 Scene cornellSpheres() {
     Scene scene;
     int white = 0;
@@ -380,7 +412,7 @@ struct BuiltinScene {
 const BuiltinScene kBuiltinScenes[] = {
     {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
-    {"sphere-inside", sphereInside},
+    {"sphere-inside", sphereInside}, {"many-lights", manyLights},
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // RenderBackend over one exec type: owns the exec, the uploaded scene and the driver.
 #pragma once
 #include <chrono>
+#include <cmath>
 
 #include "host/render_backend.h"
 #include "wavefront/error.h"
@@ -14,7 +15,17 @@ class ExecRenderBackend : public RenderBackend {
 public:
     template <class... ExecArgs>
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
-        : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene, options.lightSampler)) {}
+        : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene, options.lightSampler)) {
+        if (!options.environmentMap.empty()) {
+            Image env = readImage(options.environmentMap);
+            if (env.width < 1 || env.height < 1)
+                throw InputError("environment map '" + options.environmentMap + "' is empty");
+            for (float v : env.rgb)
+                if (!std::isfinite(v) || v < 0.0f)
+                    throw InputError("environment map '" + options.environmentMap + "' has negative or non-finite texels");
+            scene_.environment.build(exec_, env.rgb, env.width, env.height, options.environmentScale, options.lightSampler);
+        }
+    }
 
     std::string name() const override { return exec_.name(); }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "host/render_backend.h"
 #include "wavefront/error.h"
@@ -27,6 +28,8 @@ void RenderOptions::validate() const {
     if (maxDepth < 1 || maxDepth > 255) throw InputError("max depth must be in 1..255");
     if (rouletteDepth < 1) throw InputError("roulette depth must be at least 1");
     if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");
+    if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
+        throw InputError("environment scale must be a finite non-negative number");
 }
 
 class Renderer::Impl {
@@ -40,7 +43,7 @@ public:
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
     options.validate();
-    scene.validate();
+    scene.validate(options.environmentMap.empty());
     impl_->options = options;
     Backend kind = options.backend;
     if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;

@@ -225,7 +225,7 @@ void Scene::addSphere(const Sphere& sphere) {
     validated_ = false;
 }
 
-void Scene::validate() {
+void Scene::validate(bool requireEmitter) {
     if (validated_)
         return;
 
@@ -257,9 +257,9 @@ void Scene::validate() {
     for (const Sphere& s : spheres_)
         used.insert(s.material);
     bool hasEmitter = std::any_of(used.begin(), used.end(), [&](int m) { return materials_[m].isEmissive(); });
-    if (!hasEmitter)
+    if (!hasEmitter && requireEmitter)
         throw InputError("scene has no emitter: none of the " + std::to_string(used.size()) +
-                         " materials used by its primitives has a non-zero emission");
+                         " materials used by its primitives has a non-zero emission (and no environment map is given)");
 
     const Camera& c = camera_;
     if (!isFinite(c.position) || !isFinite(c.target) || !isFinite(c.up))

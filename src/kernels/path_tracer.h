@@ -128,7 +128,8 @@ struct LightSample {
     float pdfArea;  ///< selection probability / area
 };
 
-/// Picks a light in proportion to power, then a uniform point on it.
+/// Picks an area light in proportion to power, then a uniform point on it. `pdfArea` includes the
+/// probability of choosing area lights over the environment.
 WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice, vec2 u) {
     LightSample ls;
     int k = scene.lights.sample(uChoice);
@@ -145,7 +146,7 @@ WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice,
         ls.p = s.xyz() + s.w * ls.n;
     }
     ls.Le = scene.materials[scene.materialOf(prim)].emission.xyz();
-    ls.pdfArea = scene.lights.primPmf[prim] / primitiveArea(scene, prim);
+    ls.pdfArea = (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
     return ls;
 }
 
@@ -165,9 +166,18 @@ struct ShadeOutput {
 WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& params, const FilmView& film,
                                         const PathState& path, Hit hit) {
     ShadeOutput out;
-    if (hit.prim < 0) return out;  // no environment light (yet): escaped paths end
     std::uint64_t sample = path.sampleIndex();
     int pixel = int(sample % std::uint64_t(params.numPixels));
+    if (hit.prim < 0) {
+        // Escaped: the environment, weighted against sampling it at the previous vertex.
+        if (scene.environment.present()) {
+            vec3 d = path.direction.xyz();
+            float prevPdf = path.origin.w;
+            float w = prevPdf > 0.0f ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d)) : 1.0f;
+            film.deposit(pixel, path.throughput.xyz() * scene.environment.radiance(d) * w);
+        }
+        return out;
+    }
     int depth = path.depth() + 1;  // segments including the ray that made this hit
     vec3 rayDir = path.direction.xyz();
     vec3 beta = path.throughput.xyz();
@@ -183,7 +193,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             float w = 1.0f;
             if (prevPdf > 0.0f) {
                 float cosL = glm::dot(sh.ng, wo);
-                float pdfLight = scene.lights.primPmf[hit.prim] / primitiveArea(scene, hit.prim) * hit.t * hit.t / cosL;
+                float pdfLight = (1.0f - scene.environmentSelect) * scene.lights.primPmf[hit.prim] /
+                                 primitiveArea(scene, hit.prim) * hit.t * hit.t / cosL;
                 w = powerHeuristic(prevPdf, pdfLight);
             }
             film.deposit(pixel, beta * Le * w);
@@ -201,25 +212,37 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     vec3 woLocal = frame.toLocal(wo);
     int vertex = depth - 1;
 
-    // Next-event estimation towards a light chosen by power.
-    if (!isSpecular(m) && scene.lights.numLights > 0) {
-        LightSample ls = sampleLight(scene, params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
-                                     params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
-        vec3 toLight = ls.p - sh.p;
-        float dist2 = glm::dot(toLight, toLight);
-        float dist = std::sqrt(dist2);
-        vec3 wi = toLight / dist;
-        float cosL = -glm::dot(ls.n, wi);
-        if (cosL > 0.0f && glm::dot(wi, ng) > 0.0f && dist > 0.0f) {
+    // Next-event estimation: the environment or an area light chosen by power.
+    if (!isSpecular(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
+        float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
+        vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
+        vec3 wi, Le;
+        float pdfLight = 0.0f, tMax = FLT_MAX;
+        if (uLight < scene.environmentSelect) {
+            EnvironmentView::Sample es = scene.environment.sample(uPos);
+            wi = es.direction;
+            Le = es.radiance;
+            pdfLight = scene.environmentSelect * es.pdf;
+        } else {
+            float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
+            LightSample ls = sampleLight(scene, glm::min(u, 0.99999994f), uPos);
+            vec3 toLight = ls.p - sh.p;
+            float dist2 = glm::dot(toLight, toLight);
+            float dist = std::sqrt(dist2);
+            wi = dist > 0.0f ? toLight / dist : vec3(0.0f, 0.0f, 1.0f);
+            float cosL = -glm::dot(ls.n, wi);
+            Le = ls.Le;
+            pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
+            tMax = glm::length(ls.p - offsetRayOrigin(sh.p, ng)) * (1.0f - 1e-4f);
+        }
+        if (pdfLight > 0.0f && glm::dot(wi, ng) > 0.0f) {
             vec3 wiLocal = frame.toLocal(wi);
             vec3 f = evalBsdf(m, woLocal, wiLocal);
-            if (!isBlack(f)) {
-                float pdfLight = ls.pdfArea * dist2 / cosL;
+            if (!isBlack(f) && !isBlack(Le)) {
                 float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
-                vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * ls.Le;
-                vec3 o = offsetRayOrigin(sh.p, ng);
-                out.shadow.origin = Float4(o, intAsFloat(pixel));
-                out.shadow.direction = Float4(wi, glm::length(ls.p - o) * (1.0f - 1e-4f));
+                vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
+                out.shadow.origin = Float4(offsetRayOrigin(sh.p, ng), intAsFloat(pixel));
+                out.shadow.direction = Float4(wi, tMax);
                 out.shadow.contribution = Float4(contribution, 0.0f);
                 out.hasShadow = true;
             }

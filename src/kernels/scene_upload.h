@@ -43,6 +43,7 @@ struct SceneBuffers {
     Buffer<float> primPmf;
     Buffer<int> lightPrims;
     Bvh<Exec> bvh;
+    EnvironmentBuffers<Exec> environment;
     CameraData camera{};
     int numTriangles = 0, numSpheres = 0, numLights = 0;
 
@@ -58,6 +59,9 @@ struct SceneBuffers {
         v.sphereMaterial = sphereMaterial.data();
         v.materials = materials.data();
         v.lights = LightView{lightDistribution.view(), lightPrims.data(), primPmf.data(), numLights};
+        v.environment = environment.view();
+        bool env = v.environment.present();
+        v.environmentSelect = !env ? 0.0f : (numLights == 0 ? 1.0f : 0.5f);
         v.camera = camera;
         v.camera.aspect = float(width) / float(height);
         v.numTriangles = numTriangles;

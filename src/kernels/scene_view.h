@@ -5,6 +5,7 @@
 
 #include "kernels/bvh.h"
 #include "kernels/distribution.h"
+#include "kernels/environment.h"
 #include "kernels/sampler.h"
 
 namespace wavefront {
@@ -50,6 +51,10 @@ struct SceneView {
     const int* sphereMaterial = nullptr;
     const MaterialData* materials = nullptr;
     LightView lights;
+    EnvironmentView environment;
+    /// Probability that next-event estimation samples the environment rather than an area light:
+    /// 0 without an environment map, 1 without area lights, else 1/2.
+    float environmentSelect = 0.0f;
     CameraData camera;
     int numTriangles = 0;
     int numSpheres = 0;
