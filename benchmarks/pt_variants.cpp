@@ -1,6 +1,6 @@
 // Path-tracer variants (van Antwerpen 2011, Tables 1, 2 and 6):
 //   pt_variants [--backend cuda|cpu] [--scenes a,b,...] [--variants a,b,...] [--res WxH] [--spp N]
-//               [--max-depth N] [--capacity N]
+//               [--max-depth N] [--capacity N] [--light-samplers binary,guide,forest,alias]
 // Per scene and variant: samples/s (completed paths), rays/s (extension + shadow), time share
 // and SIMD efficiency per kernel (SIMD needs a WAVEFRONT_STATS build), state bytes per slot.
 // rtiow-final always renders at 1280x720, 30 spp, max depth 50 (the megakernel blog's setup).
@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "cornell-glossy", "mesh-1m", "rtiow-final"};
     std::vector<std::string> variants = {"megakernel", "pt-r", "spt", "spt-r"};
     int width = 1024, height = 1024, spp = 16, maxDepth = 16, capacity = 0;
+    std::vector<std::string> samplers = {"binary"};
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--backend") backend = parseBackend(v);
@@ -35,11 +36,13 @@ int main(int argc, char** argv) {
         else if (a == "--spp") spp = std::stoi(v);
         else if (a == "--max-depth") maxDepth = std::stoi(v);
         else if (a == "--capacity") capacity = std::stoi(v);
+        else if (a == "--light-samplers") samplers = split(v);
     }
-    std::printf("| scene | variant | res | spp | depth | M samples/s | M rays/s | s | capacity | bytes/slot | kernel time share (SIMD efficiency) |\n");
-    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    std::printf("| scene | variant | light sampler | res | spp | depth | M samples/s | M rays/s | s | capacity | bytes/slot | kernel time share (SIMD efficiency) |\n");
+    std::printf("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (const std::string& name : scenes) {
         Scene scene = Scene::builtin(name);
+        for (const std::string& sampler : samplers)
         for (const std::string& vname : variants) {
             RenderOptions o;
             o.backend = backend;
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
             o.samplesPerPixel = rtiow ? 30 : spp;
             o.maxDepth = rtiow ? 50 : maxDepth;
             o.streamCapacity = capacity;
+            o.lightSampler = parseLightSampler(sampler);
             Renderer r(scene, o);
             { // warm-up pass: module load, first-touch allocations
                 RenderOptions w = o;
@@ -75,7 +79,7 @@ int main(int argc, char** argv) {
                     std::snprintf(buf, sizeof buf, "%s %.0f%%; ", k.label.c_str(), 100 * k.milliseconds / total);
                 shares += buf;
             }
-            std::printf("| %s | %s | %dx%d | %d | %d | %.2f | %.1f | %.3f | %d | %llu | %s|\n", name.c_str(), vname.c_str(),
+            std::printf("| %s | %s | %s | %dx%d | %d | %d | %.2f | %.1f | %.3f | %d | %llu | %s|\n", name.c_str(), vname.c_str(), sampler.c_str(),
                         o.width, o.height, o.samplesPerPixel, o.maxDepth, st.samplesPerSecond() * 1e-6,
                         st.raysPerSecond() * 1e-6, st.seconds, st.streamCapacity,
                         (unsigned long long)st.bytesPerSampleSlot, shares.c_str());

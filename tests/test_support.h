@@ -78,10 +78,13 @@ inline std::vector<double> blockAverages(const wavefront::Image& img, int block)
 }
 
 /// Renders `seeds` independent images and returns each block's mean and the variance of that mean.
-inline BlockStats renderBlockStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds, int block) {
+/// Two sides of a comparison must pass different `seedBase`s, or equal estimators compare equal
+/// sample by sample and the test could not fail.
+inline BlockStats renderBlockStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds, int block,
+                                   unsigned seedBase) {
     std::vector<std::vector<double>> runs;
     for (int s = 0; s < seeds; ++s) {
-        options.seed = 1000 + 7919u * unsigned(s);
+        options.seed = seedBase + 7919u * unsigned(s);
         wavefront::Renderer r(scene, options);
         r.render();
         runs.push_back(blockAverages(r.image(), block));
@@ -109,6 +112,17 @@ inline double maxZScore(const BlockStats& a, const BlockStats& b, double floor =
         worst = std::max(worst, std::fabs(a.mean[i] - b.mean[i]) / se);
     }
     return worst;
+}
+
+/// |difference of the all-block means| / its standard error: sensitive to a small bias that is
+/// spread over the whole image, which the per-block bound would miss.
+inline double globalZScore(const BlockStats& a, const BlockStats& b) {
+    double diff = 0.0, var = 0.0;
+    for (std::size_t i = 0; i < a.mean.size(); ++i) {
+        diff += a.mean[i] - b.mean[i];
+        var += a.variance[i] + b.variance[i];
+    }
+    return var > 0.0 ? std::fabs(diff) / std::sqrt(var) : (diff == 0.0 ? 0.0 : 1e30);
 }
 
 inline double imageMean(const wavefront::Image& img) {
