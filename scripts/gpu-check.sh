@@ -31,6 +31,15 @@ for tool in memcheck racecheck; do
     echo "== $tool bvh/traversal tests" >> "$san"
     compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "CUDA traversal equals brute force and the CPU on 100k random rays" >> "$san" 2>&1
     echo "exit $?" >> "$san"
+    echo "== $tool environment, compaction and distribution GPU tests" >> "$san"
+    compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "[gpu][environment],[gpu][compaction],[gpu][distribution]" >> "$san" 2>&1
+    echo "exit $?" >> "$san"
+    for ls in guide forest alias; do
+        echo "== $tool many-lights $ls" >> "$san"
+        compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" many-lights --backend cuda \
+            --light-sampler $ls --res 32x32 --spp 2 --out /tmp/san.pfm >> "$san" 2>&1
+        echo "exit $?" >> "$san"
+    done
 done
 grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 [ "$mode" = quick ] && exit 0
@@ -41,8 +50,12 @@ run "$bin/pt_variants" --backend cuda > "$out/pt_variants.md" 2>&1
 LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/pt_variants" --backend cuda \
     --scenes cornell-box,cornell-spheres,cornell-glossy > "$out/pt_variants_stats.md" 2>&1
 
-# 4. Compaction in isolation and the stream-capacity sweep.
+# 4. Compaction in isolation, light sampling, the path tracer per light sampler, and the
+#    stream-capacity sweep.
 run "$bin/compaction_bench" --backend cuda > "$out/extra.md" 2>&1
+[ -x "$bin/light_sampling" ] && run "$bin/light_sampling" --backend cuda >> "$out/extra.md" 2>&1
+"$bin/pt_variants" --backend cuda --scenes many-lights --variants megakernel,spt-r \
+    --light-samplers binary,guide,forest,alias >> "$out/extra.md" 2>&1
 for cap in 131072 262144 540672 1081344 2162688 4325376; do
     "$bin/pt_variants" --backend cuda --scenes cornell-box,mesh-1m --variants spt-r --capacity $cap 2>&1 | tail -n +3 >> "$out/extra.md"
 done
