@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "[wavefront] %s on %s: %llu samples in %.3f s (%.2f M samples/s, %.1f M rays/s); wrote %s\n",
                      toString(options.variant), st.backend.c_str(), (unsigned long long)st.samples, st.seconds,
                      st.samplesPerSecond() * 1e-6, st.raysPerSecond() * 1e-6, out.c_str());
+        if (st.skippedDegenerateTriangles)
+            std::fprintf(stderr, "[wavefront] skipped %llu degenerate (zero-area) triangles\n",
+                         (unsigned long long)st.skippedDegenerateTriangles);
         if (st.nonFiniteSamples)
             std::fprintf(stderr, "[wavefront] dropped %llu non-finite samples\n", (unsigned long long)st.nonFiniteSamples);
         if (stats) {

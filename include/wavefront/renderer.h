@@ -78,6 +78,7 @@ struct RenderStats {
     std::uint64_t extensionRays = 0;
     std::uint64_t shadowRays = 0;
     std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
+    std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles removed from the scene
     std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
     int streamCapacity = 0;
     std::vector<KernelStats> kernels;

@@ -39,11 +39,13 @@ public:
     Backend kind = Backend::Cpu;
     Film film;
     RenderStats stats;
+    std::uint64_t skippedDegenerate = 0;
 };
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
     options.validate();
     scene.validate(options.environmentMap.empty());
+    impl_->skippedDegenerate = scene.skippedDegenerateTriangles();
     impl_->options = options;
     Backend kind = options.backend;
     if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
@@ -58,6 +60,7 @@ Renderer& Renderer::operator=(Renderer&&) noexcept = default;
 void Renderer::render() {
     impl_->stats = RenderStats{};
     impl_->backend->render(impl_->options, impl_->film, impl_->stats);
+    impl_->stats.skippedDegenerateTriangles = impl_->skippedDegenerate;
 }
 const Film& Renderer::film() const { return impl_->film; }
 const RenderStats& Renderer::stats() const { return impl_->stats; }
