@@ -31,6 +31,16 @@ WF_CPU_GPU WF_INLINE unsigned atomicAddU32(unsigned* p, unsigned v) {
 #endif
 }
 
+/// Swaps in v and returns the old value (radix-forest construction: the second of two siblings
+/// to arrive at their parent receives the other's range bound through the exchange itself).
+WF_CPU_GPU WF_INLINE int atomicExchInt(int* p, int v) {
+#if defined(WF_IS_GPU_CODE)
+    return atomicExch(p, v);
+#else
+    return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
+#endif
+}
+
 WF_CPU_GPU WF_INLINE void atomicAddFloat(float* p, float v) {
 #if defined(WF_IS_GPU_CODE)
     atomicAdd(p, v);
