@@ -34,7 +34,7 @@ std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const Re
     return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options);
 }
 
-#if defined(WAVEFRONT_HAS_CUDA)
+// The CUDA translation units' entry points (lbvh_cuda.cu, distribution_cuda.cu).
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
 BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims);
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
@@ -45,54 +45,42 @@ DistributionSamples sampleDistributionCuda(const std::vector<double>& weights, i
                                            const std::vector<int>& distributions, bool countLoads);
 double samplingRateCuda(const std::vector<double>& weights, int n, LightSampler kind, int guideSize, int samples,
                         int repetitions);
-#endif
 
-[[maybe_unused]] static void requireCudaBuild() {
-#if !defined(WAVEFRONT_HAS_CUDA)
+/// Runs `onCpu` with a fresh CpuExec, or `onCuda`, which calls a CUDA entry point; a build
+/// without the CUDA backend refuses the latter with an InputError.
+template <class OnCpu, class OnCuda>
+static auto onBackend(Backend backend, const OnCpu& onCpu, const OnCuda& onCuda) {
+    if (backend == Backend::Cpu) {
+        CpuExec exec;
+        return onCpu(exec);
+    }
+#if defined(WAVEFRONT_HAS_CUDA)
+    return onCuda();
+#else
+    (void)onCuda;  // never called, so the CUDA entry points it names are not needed at link time
     throw InputError("this build of wavefront has no CUDA backend (configure with WAVEFRONT_ENABLE_CUDA)");
 #endif
 }
 
 BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims) {
-    if (backend == Backend::Cpu) {
-        CpuExec exec;
-        return buildBvhSnapshotOn(exec, prims);
-    }
-#if defined(WAVEFRONT_HAS_CUDA)
-    return buildBvhSnapshotCuda(prims);
-#else
-    requireCudaBuild();
-    return {};
-#endif
+    return onBackend(
+        backend, [&](CpuExec& exec) { return buildBvhSnapshotOn(exec, prims); },
+        [&] { return buildBvhSnapshotCuda(prims); });
 }
 
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {
-    if (backend == Backend::Cpu) {
-        CpuExec exec;
-        return traceRaysOn(exec, prims, rays, anyHit);
-    }
-#if defined(WAVEFRONT_HAS_CUDA)
-    return traceRaysCuda(prims, rays, anyHit);
-#else
-    requireCudaBuild();
-    return {};
-#endif
+    return onBackend(
+        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit); },
+        [&] { return traceRaysCuda(prims, rays, anyHit); });
 }
 
 CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions) {
-    if (backend == Backend::Cpu) {
-        CpuExec exec;
-        auto noFlagged = [](const CompactionItem*, const char*, CompactionItem*, int*, int) {};
-        CompactionTimes t = measureCompaction(exec, n, keepFraction, repetitions, noFlagged);
-        t.flaggedMs = -1;
-        return t;
-    }
-#if defined(WAVEFRONT_HAS_CUDA)
-    return measureCompactionCuda(n, keepFraction, repetitions);
-#else
-    requireCudaBuild();
-    return {};
-#endif
+    return onBackend(
+        backend, [&](CpuExec& exec) { auto noFlagged = [](const CompactionItem*, const char*, CompactionItem*, int*, int) {};
+            CompactionTimes t = measureCompaction(exec, n, keepFraction, repetitions, noFlagged);
+            t.flaggedMs = -1;
+            return t; },
+        [&] { return measureCompactionCuda(n, keepFraction, repetitions); });
 }
 
 std::string validateBvh(const BvhSnapshot& bvh) {
@@ -169,16 +157,9 @@ int bvhDepth(const BvhSnapshot& bvh) {
 DistributionSnapshot buildDistribution(Backend backend, const std::vector<double>& weights, int n, int count,
                                        LightSampler kind, int guideSize, int repetitions) {
     if (weights.size() != std::size_t(n) * count) throw InputError("distribution weights must be n x count");
-    if (backend == Backend::Cpu) {
-        CpuExec exec;
-        return buildDistributionOn(exec, weights, n, count, kind, guideSize, repetitions);
-    }
-#if defined(WAVEFRONT_HAS_CUDA)
-    return buildDistributionCuda(weights, n, count, kind, guideSize, repetitions);
-#else
-    requireCudaBuild();
-    return {};
-#endif
+    return onBackend(
+        backend, [&](CpuExec& exec) { return buildDistributionOn(exec, weights, n, count, kind, guideSize, repetitions); },
+        [&] { return buildDistributionCuda(weights, n, count, kind, guideSize, repetitions); });
 }
 
 DistributionSamples sampleDistribution(Backend backend, const std::vector<double>& weights, int n, int count,
@@ -186,30 +167,16 @@ DistributionSamples sampleDistribution(Backend backend, const std::vector<double
                                        const std::vector<int>& distributions, bool countLoads) {
     if (weights.size() != std::size_t(n) * count) throw InputError("distribution weights must be n x count");
     if (!distributions.empty() && distributions.size() != us.size()) throw InputError("one distribution per sample");
-    if (backend == Backend::Cpu) {
-        CpuExec exec;
-        return sampleDistributionOn(exec, weights, n, count, kind, guideSize, us, distributions, countLoads);
-    }
-#if defined(WAVEFRONT_HAS_CUDA)
-    return sampleDistributionCuda(weights, n, count, kind, guideSize, us, distributions, countLoads);
-#else
-    requireCudaBuild();
-    return {};
-#endif
+    return onBackend(
+        backend, [&](CpuExec& exec) { return sampleDistributionOn(exec, weights, n, count, kind, guideSize, us, distributions, countLoads); },
+        [&] { return sampleDistributionCuda(weights, n, count, kind, guideSize, us, distributions, countLoads); });
 }
 
 double samplingRate(Backend backend, const std::vector<double>& weights, int n, LightSampler kind, int guideSize,
                     int samples, int repetitions) {
-    if (backend == Backend::Cpu) {
-        CpuExec exec;
-        return samplingRateOn(exec, weights, n, kind, guideSize, samples, repetitions);
-    }
-#if defined(WAVEFRONT_HAS_CUDA)
-    return samplingRateCuda(weights, n, kind, guideSize, samples, repetitions);
-#else
-    requireCudaBuild();
-    return 0.0;
-#endif
+    return onBackend(
+        backend, [&](CpuExec& exec) { return samplingRateOn(exec, weights, n, kind, guideSize, samples, repetitions); },
+        [&] { return samplingRateCuda(weights, n, kind, guideSize, samples, repetitions); });
 }
 
 namespace {
