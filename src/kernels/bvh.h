@@ -215,42 +215,60 @@ WF_CPU_GPU WF_INLINE bool intersectLeaf(const BvhView& bvh, int leaf, const Wate
 }
 
 /// Closest hit along the ray in (0, ray.tMax), or any hit when kAnyHit (shadow rays).
+/// While-while traversal with postponed leaves (Aila and Laine 2009): a lane that reaches a leaf
+/// keeps it aside and goes on through internal nodes until every active lane of its warp holds a
+/// leaf; then the warp tests primitives together. Primitive tests are the expensive part, so this
+/// keeps them from running with a few lanes at a time. On the CPU the vote is absent and the loop
+/// is an ordinary stack traversal.
 template <bool kAnyHit>
 WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
     Hit hit{ray.tMax, -1};
     if (bvh.numPrims == 0) return hit;
+    constexpr int kNone = 0x7fffffff;  // empty stack / no postponed leaf (internal indices are smaller)
     WatertightRay wr(ray.direction);
     vec3 invDir = 1.0f / ray.direction;  // +-inf for zero components is what the slab test wants
     int stack[kTraversalStackSize];
     int top = 0;
-    int node = 0;
+    int node = 0;       // internal node (>= 0), leaf (~index, < 0) or kNone
+    int leaf = kNone;   // postponed leaf
     for (;;) {
-        probe.sample();
-        const BvhNode& n = bvh.nodes[node];
-        Float4 lo0 = n.lo0, hi0 = n.hi0, lo1 = n.lo1, hi1 = n.hi1;
-        float t0 = intersectBox(lo0.xyz(), hi0.xyz(), ray.origin, invDir, hit.t);
-        float t1 = intersectBox(lo1.xyz(), hi1.xyz(), ray.origin, invDir, hit.t);
-        int c0 = floatAsInt(lo0.w), c1 = floatAsInt(hi0.w);
-        // Leaves are intersected at once; internal children are visited near first.
-        if (t0 != FLT_MAX && c0 < 0) {
-            if (intersectLeaf(bvh, ~c0, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
-            t0 = FLT_MAX;
+        // Internal nodes, until this lane has a postponed leaf and so have all others.
+        while (node >= 0 && node != kNone) {
+            probe.sample();
+            const BvhNode& n = bvh.nodes[node];
+            Float4 lo0 = n.lo0, hi0 = n.hi0, lo1 = n.lo1, hi1 = n.hi1;
+            float t0 = intersectBox(lo0.xyz(), hi0.xyz(), ray.origin, invDir, hit.t);
+            float t1 = intersectBox(lo1.xyz(), hi1.xyz(), ray.origin, invDir, hit.t);
+            int c0 = floatAsInt(lo0.w), c1 = floatAsInt(hi0.w);
+            bool go0 = t0 < hit.t, go1 = t1 < hit.t;
+            if (go0 && go1) {
+                bool nearFirst = t0 <= t1;
+                stack[top++] = nearFirst ? c1 : c0;
+                node = nearFirst ? c0 : c1;
+            } else if (go0 || go1) {
+                node = go0 ? c0 : c1;
+            } else {
+                node = top > 0 ? stack[--top] : kNone;
+            }
+            if (node < 0 && leaf == kNone) {
+                leaf = node;
+                node = top > 0 ? stack[--top] : kNone;
+            }
+#if defined(WF_IS_GPU_CODE)
+            if (__all_sync(__activemask(), leaf != kNone)) break;
+#endif
         }
-        if (t1 != FLT_MAX && c1 < 0) {
-            if (intersectLeaf(bvh, ~c1, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
-            t1 = FLT_MAX;
+        // Postponed leaf, then any leaves that come next on the stack.
+        while (leaf != kNone) {
+            probe.sample();
+            if (intersectLeaf(bvh, ~leaf, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
+            leaf = kNone;
+            if (node < 0) {
+                leaf = node;
+                node = top > 0 ? stack[--top] : kNone;
+            }
         }
-        bool go0 = t0 < hit.t, go1 = t1 < hit.t;
-        if (go0 && go1) {
-            int nearChild = t0 <= t1 ? c0 : c1, farChild = t0 <= t1 ? c1 : c0;
-            stack[top++] = farChild;
-            node = nearChild;
-        } else if (go0 || go1) {
-            node = go0 ? c0 : c1;
-        } else {
-            if (top == 0) break;
-            node = stack[--top];
-        }
+        if (node == kNone) break;
     }
     return hit;
 }
