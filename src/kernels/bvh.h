@@ -218,8 +218,8 @@ WF_CPU_GPU WF_INLINE bool intersectLeaf(const BvhView& bvh, int leaf, const Wate
 /// While-while traversal with postponed leaves (Aila and Laine 2009): a lane that reaches a leaf
 /// keeps it aside and goes on through internal nodes until every active lane of its warp holds a
 /// leaf; then the warp tests primitives together. Primitive tests are the expensive part, so this
-/// keeps them from running with a few lanes at a time. On the CPU the vote is absent and the loop
-/// is an ordinary stack traversal.
+/// keeps them from running with a few lanes at a time. Any-hit queries test leaves at once instead.
+/// On the CPU the vote is absent and the loop is an ordinary stack traversal.
 template <bool kAnyHit>
 WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
     Hit hit{ray.tMax, -1};
@@ -250,13 +250,22 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
             } else {
                 node = top > 0 ? stack[--top] : kNone;
             }
-            if (node < 0 && leaf == kNone) {
-                leaf = node;
-                node = top > 0 ? stack[--top] : kNone;
-            }
+            if constexpr (kAnyHit) {
+                // Shadow rays test leaves at once: postponing delays the early exit of an occluded
+                // ray (measured: -11% any-hit rays/s on mesh-1m) and did not raise connect's SIMD use.
+                while (node < 0) {
+                    if (intersectLeaf(bvh, ~node, wr, ray.origin, ray.direction, hit)) return hit;
+                    node = top > 0 ? stack[--top] : kNone;
+                }
+            } else {
+                if (node < 0 && leaf == kNone) {
+                    leaf = node;
+                    node = top > 0 ? stack[--top] : kNone;
+                }
 #if defined(WF_IS_GPU_CODE)
-            if (__all_sync(__activemask(), leaf != kNone)) break;
+                if (__all_sync(__activemask(), leaf != kNone)) break;
 #endif
+            }
         }
         // Postponed leaf, then any leaves that come next on the stack.
         while (leaf != kNone) {
