@@ -28,17 +28,8 @@ struct DistributionSnapshot {
 
     /// A view over the host copies: sampling it on the host runs the same code as the kernels.
     DistributionView view() const {
-        DistributionView v;
-        v.n = n;
-        v.count = count;
-        v.kind = kind;
-        v.cdf = cdf.data();
-        v.pmf = pmf.data();
-        v.guideSize = guideSize;
-        v.guide = guide.empty() ? nullptr : guide.data();
-        v.nodes = nodes.empty() ? nullptr : nodes.data();
-        v.alias = alias.empty() ? nullptr : alias.data();
-        return v;
+        auto ptr = [](const auto& v) { return v.empty() ? nullptr : v.data(); };
+        return DistributionView{n, count, kind, cdf.data(), pmf.data(), guideSize, ptr(guide), ptr(nodes), ptr(alias)};
     }
 };
 

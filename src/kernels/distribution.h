@@ -90,6 +90,7 @@ WF_CPU_GPU WF_INLINE int searchCdf(const Cdf& c, int lo, int hi, float u, int& l
 
 }  // namespace distribution
 
+/// Aggregate: the owners (Distribution, DistributionSnapshot) fill it in declaration order.
 struct DistributionView {
     int n = 0;       ///< entries per distribution
     int count = 0;   ///< number of distributions
@@ -433,17 +434,7 @@ public:
         }
     }
     DistributionView view() const {
-        DistributionView v;
-        v.n = n_;
-        v.count = count_;
-        v.kind = kind_;
-        v.cdf = cdf_.data();
-        v.pmf = pmf_.data();
-        v.guideSize = m_;
-        v.guide = guide_.data();
-        v.nodes = nodes_.data();
-        v.alias = alias_.data();
-        return v;
+        return DistributionView{n_, count_, kind_, cdf_.data(), pmf_.data(), m_, guide_.data(), nodes_.data(), alias_.data()};
     }
     int guideSize() const { return m_; }
 
