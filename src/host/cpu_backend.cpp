@@ -91,7 +91,7 @@ std::string validateBvh(const BvhSnapshot& bvh) {
     Aabb all;
     for (int leaf = 0; leaf < n; ++leaf) {
         const Float4* p = &bvh.primData[kPrimWords * leaf];
-        bool sphere = p[1].w == 0.0f && floatAsInt(p[2].w) == 1;
+        bool sphere = isSphereLeaf(p);
         int id = sphere ? floatAsInt(p[1].x) : floatAsInt(p[0].w);
         if (id < 0 || id >= n) return "leaf " + std::to_string(leaf) + " holds invalid primitive id " + std::to_string(id);
         if (sphere != (id >= bvh.numTriangles)) return "leaf " + std::to_string(leaf) + " has the wrong primitive type";
@@ -119,7 +119,7 @@ std::string validateBvh(const BvhSnapshot& bvh) {
             if (leaf >= n) return "child names leaf " + std::to_string(leaf) + " out of range";
             if (leafSeen[leaf]++) return "leaf " + std::to_string(leaf) + " is reached twice";
             const Float4* p = &bvh.primData[kPrimWords * leaf];
-            bool sphere = p[1].w == 0.0f && floatAsInt(p[2].w) == 1;
+            bool sphere = isSphereLeaf(p);
             if (!parentBox.contains(primDataBounds(p, !sphere))) return "leaf " + std::to_string(leaf) + " sticks out of its box";
             continue;
         }

@@ -7,27 +7,14 @@
 
 namespace wavefront {
 
-WF_CPU_GPU WF_INLINE int atomicAddInt(int* p, int v) {
+/// Adds v and returns the old value, for the integer types CUDA's atomicAdd takes (int, unsigned,
+/// unsigned long long). Acquire-release on the CPU: the BVH refit's arrival flag relies on it.
+template <class T>
+WF_CPU_GPU WF_INLINE T atomicFetchAdd(T* p, T v) {
 #if defined(WF_IS_GPU_CODE)
     return atomicAdd(p, v);
 #else
     return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
-#endif
-}
-
-WF_CPU_GPU WF_INLINE unsigned long long atomicAddU64(unsigned long long* p, unsigned long long v) {
-#if defined(WF_IS_GPU_CODE)
-    return atomicAdd(p, v);
-#else
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
-
-WF_CPU_GPU WF_INLINE unsigned atomicAddU32(unsigned* p, unsigned v) {
-#if defined(WF_IS_GPU_CODE)
-    return atomicAdd(p, v);
-#else
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 #endif
 }
 

@@ -180,7 +180,7 @@ WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int num
     while (node >= 0) {
         storeChildBox(v.nodes[node], child, box);
         memoryFence();  // publish the box before the flag that lets the sibling read it
-        if (atomicAddInt(&v.visits[node], 1) == 0) return;  // first arrival: the sibling finishes
+        if (atomicFetchAdd(&v.visits[node], 1) == 0) return;  // first arrival: the sibling finishes
         memoryFence();
         box = loadNodeBounds(&v.nodes[node]);
         child = node;
@@ -190,6 +190,9 @@ WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int num
 
 // ---- Traversal -----------------------------------------------------------------------------
 
+/// Whether leaf data `p` holds a sphere (packSphere's marker) rather than a triangle.
+WF_CPU_GPU WF_INLINE bool isSphereLeaf(const Float4* p) { return p[1].w == 0.0f && floatAsInt(p[2].w) == 1; }
+
 /// Intersects one leaf primitive; updates `hit` if closer than hit.t.
 WF_CPU_GPU WF_INLINE bool intersectLeaf(const BvhView& bvh, int leaf, const WatertightRay& wr, vec3 org, vec3 dir,
                                         Hit& hit) {
@@ -198,7 +201,7 @@ WF_CPU_GPU WF_INLINE bool intersectLeaf(const BvhView& bvh, int leaf, const Wate
     int id;
     float t;
     bool found;
-    if (p[1].w == 0.0f && floatAsInt(p[2].w) == 1) {  // sphere marker, see packSphere
+    if (isSphereLeaf(p)) {
         id = floatAsInt(p[1].x);
         found = intersectSphere(org, dir, hit.t, a.xyz(), a.w, t);
     } else {

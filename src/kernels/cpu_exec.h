@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/thread_pool.h"
+#include "kernels/atomics.h"
 #include "kernels/exec.h"
 #include "wavefront/error.h"
 
@@ -77,15 +78,16 @@ public:
                 int active = 0;
                 for (int i = begin; i < end; ++i) active += outputs[i - begin].active(stream);
                 if (!active) continue;
-                int slot = __atomic_fetch_add(stage.outCounter[stream], active, __ATOMIC_RELAXED);
+                int slot = atomicFetchAdd(stage.outCounter[stream], active);
                 for (int i = begin; i < end; ++i)
                     if (outputs[i - begin].active(stream)) stage.emit(stream, slot++, outputs[i - begin], i);
             }
         });
     }
 
+    /// Reduces map(i) over [0, n) into *result (host memory for this exec).
     template <class T, class Map, class Op>
-    T transformReduce(int n, T init, const Map& map, const Op& op) {
+    void transformReduceDevice(int n, T init, const Map& map, const Op& op, T* result) {
         int chunks = std::max(1, std::min(n / 4096 + 1, 4 * pool_.size()));
         std::vector<T> partial(chunks, init);
         int per = (n + chunks - 1) / chunks;
@@ -95,12 +97,7 @@ public:
         });
         T r = init;
         for (const T& p : partial) r = op(r, p);
-        return r;
-    }
-
-    template <class T, class Map, class Op>
-    void transformReduceDevice(int n, T init, const Map& map, const Op& op, T* result) {
-        *result = transformReduce(n, init, map, op);
+        *result = r;
     }
 
     /// Sorts (key, value) pairs by key; stable, so equal keys keep index order.

@@ -156,15 +156,6 @@ public:
         Timed t(*this, "reduce");
         WF_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch, bytes, in, dResult, n, op, init, stream_));
     }
-    template <class T, class Map, class Op>
-    T transformReduce(int n, T init, const Map& map, const Op& op) {
-        if (n <= 0) return init;
-        Buffer<T> result = allocate<T>(1);
-        transformReduceDevice(n, init, map, op, result.data());
-        T host;
-        download(&host, result.data(), 1);
-        return host;
-    }
 
     /// cub::DeviceSelect::Flagged: the two-pass baseline that write-time compaction replaces.
     template <class T>

@@ -216,6 +216,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     if (!isSpecular(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
         float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
         vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
+        vec3 origin = offsetRayOrigin(sh.p, ng);
         vec3 wi, Le;
         float pdfLight = 0.0f, tMax = FLT_MAX;
         if (uLight < scene.environmentSelect) {
@@ -233,7 +234,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             float cosL = -glm::dot(ls.n, wi);
             Le = ls.Le;
             pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
-            tMax = glm::length(ls.p - offsetRayOrigin(sh.p, ng)) * (1.0f - 1e-4f);
+            tMax = glm::length(ls.p - origin) * (1.0f - 1e-4f);
         }
         if (pdfLight > 0.0f && glm::dot(wi, ng) > 0.0f) {
             vec3 wiLocal = frame.toLocal(wi);
@@ -241,7 +242,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             if (!isBlack(f) && !isBlack(Le)) {
                 float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
                 vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
-                out.shadow.origin = Float4(offsetRayOrigin(sh.p, ng), intAsFloat(pixel));
+                out.shadow.origin = Float4(origin, intAsFloat(pixel));
                 out.shadow.direction = Float4(wi, tMax);
                 out.shadow.contribution = Float4(contribution, 0.0f);
                 out.hasShadow = true;

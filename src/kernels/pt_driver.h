@@ -46,10 +46,15 @@ struct Common {
     WF_CPU_GPU SimdProbe steps(int kernel) const { return SimdProbe{simdCounters, 2 * kernel + 1}; }
 };
 
-/// Starts a camera path for sample s in `slot` and counts the sample in its pixel.
+/// Counts sample s in its pixel (once, when its camera path starts).
+WF_CPU_GPU WF_INLINE void countSample(const Common& c, std::uint64_t s) {
+    atomicFetchAdd(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
+}
+
+/// Starts a camera path for sample s in `slot`.
 WF_CPU_GPU WF_INLINE void startPath(const Common& c, const SoaView<PathState>& paths, int slot, std::uint64_t s) {
     paths.store(slot, generateCameraPath(c.scene, c.params, s));
-    atomicAddU32(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
+    countSample(c, s);
 }
 
 /// SPT+R / SPT: fills [pathCount, capacity) with new samples, side by side at the end of the
@@ -143,11 +148,11 @@ struct InPlaceRegenerateStage {
         c.entry(kSimdGenerate).sample();
         // Each idle slot takes the next sample on its own: the samples a warp regenerates are
         // scattered over the image, which is what costs PT+R its primary-ray coherence.
-        std::uint64_t s = atomicAddU64(&c.control->nextSample, 1ull);
+        std::uint64_t s = atomicFetchAdd(&c.control->nextSample, 1ull);
         if (s >= c.control->endSample) return;
         startPath(c, paths, i, s);
         alive[i] = 1;
-        atomicAddU64(&c.control->alive, 1ull);
+        atomicFetchAdd(&c.control->alive, 1ull);
     }
 };
 
@@ -186,7 +191,7 @@ struct InPlaceShadeStage {
             paths.store(i, o.next);
         } else {
             alive[i] = 0;
-            atomicAddU64(&c.control->alive, ~0ull);  // decrement (two's complement)
+            atomicFetchAdd(&c.control->alive, ~0ull);  // decrement (two's complement)
         }
     }
 };
@@ -219,7 +224,7 @@ struct MegakernelStage {
     WF_CPU_GPU void operator()(int i) const {
         std::uint64_t s = firstSample + std::uint64_t(i);
         PathState path = generateCameraPath(c.scene, c.params, s);
-        atomicAddU32(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
+        countSample(c, s);
         unsigned extension = 0, shadowRays = 0;
         for (;;) {
             c.entry(kSimdMegakernel).sample();  // lanes whose path is still alive at this bounce

@@ -74,7 +74,7 @@ struct FilmView {
     /// Adds L to a pixel; NaN or infinite estimates are counted and dropped, never stored.
     WF_CPU_GPU WF_INLINE void deposit(int pixel, vec3 L) const {
         if (!isFinite(L)) {
-            atomicAddU64(nonFinite, 1ull);
+            atomicFetchAdd(nonFinite, 1ull);
             return;
         }
         if (isBlack(L)) return;
