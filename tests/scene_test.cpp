@@ -51,7 +51,7 @@ Scene litScene() {
 
 TEST_CASE("every built-in scene validates and has an emitter", "[scene]") {
     const auto names = Scene::builtinSceneNames();
-    REQUIRE(names.size() == 8);
+    REQUIRE(names.size() == 10);
     for (const std::string& name : names) {
         INFO("scene " << name);
         Scene scene = Scene::builtin(name);
@@ -83,6 +83,11 @@ TEST_CASE("built-in scenes have the expected sizes", "[scene]") {
     Scene mesh = Scene::builtin("mesh-1m");
     CHECK(mesh.triangles().size() >= 900000);
     CHECK(mesh.normals().size() == mesh.positions().size());
+
+    Scene caustic = Scene::builtin("glass-caustic");
+    REQUIRE(caustic.spheres().size() == 1);
+    CHECK(caustic.materials()[caustic.spheres()[0].material].type == MaterialType::Dielectric);
+    CHECK(Scene::builtin("door-ajar").triangles().size() < 200);
 }
 
 TEST_CASE("built-in scenes are deterministic", "[scene]") {
@@ -306,4 +311,42 @@ TEST_CASE("vertex normals stay aligned with positions across meshes", "[scene]")
     bad.normals = {{0, 0, 1}, {0, 0, 0}, {0, 0, 1}};
     scene.addMesh(bad);
     CHECK(scene.triangleHasNormals().back() == 0);
+}
+
+namespace {
+
+RenderOptions smallCpuRender(int size, int spp) {
+    RenderOptions o;
+    o.backend = Backend::Cpu;
+    o.width = size;
+    o.height = size;
+    o.samplesPerPixel = spp;
+    return o;
+}
+
+Image renderImage(const Scene& scene, const RenderOptions& options) {
+    Renderer r(scene, options);
+    r.render();
+    return r.image();
+}
+
+}  // namespace
+
+TEST_CASE("door-ajar hides its light from the camera: depth 1 is black, full paths are not", "[scene]") {
+    Scene scene = Scene::builtin("door-ajar");
+    RenderOptions direct = smallCpuRender(64, 4);
+    direct.maxDepth = 1;  // camera ray only: nothing but directly visible emission
+    Image seen = renderImage(scene, direct);
+    REQUIRE(wftest::allFinite(seen));
+    CHECK(wftest::imageMean(seen) == 0.0);
+
+    Image lit = renderImage(scene, smallCpuRender(32, 16));
+    REQUIRE(wftest::allFinite(lit));
+    CHECK(wftest::imageMean(lit) > 0.0);
+}
+
+TEST_CASE("glass-caustic renders with a finite non-zero mean", "[scene]") {
+    Image img = renderImage(Scene::builtin("glass-caustic"), smallCpuRender(32, 16));
+    REQUIRE(wftest::allFinite(img));
+    CHECK(wftest::imageMean(img) > 0.0);
 }

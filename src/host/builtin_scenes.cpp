@@ -47,7 +47,8 @@ struct CornellWalls {
     int floor, ceiling, back, left, right;
 };
 
-void addCornellShell(Scene& scene, const CornellWalls& m) {
+// The five walls, each its own mesh, facing into the box.
+void addCornellWalls(Scene& scene, const CornellWalls& m) {
     const glm::vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
     auto wall = [&](int material, glm::vec3 corner, glm::vec3 u, glm::vec3 v, glm::vec3 inward) {
         TriangleMesh mesh;
@@ -60,14 +61,23 @@ void addCornellShell(Scene& scene, const CornellWalls& m) {
     wall(m.back, glm::vec3(0, 0, 0), x, y, z);
     wall(m.left, glm::vec3(0, 0, 0), y, z, x);
     wall(m.right, glm::vec3(1, 0, 0), y, z, -x);
+}
 
-    // The classic 130 x 105 light, just below the ceiling, facing down.
-    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), glm::vec3(17.0f, 12.0f, 4.0f)));
-    const float sx = 130.0f / 555.0f, sz = 105.0f / 555.0f, height = 1.0f - 0.002f;
+// An sx x sz light centred just below the ceiling, facing down.
+void addCeilingLight(Scene& scene, float sx, float sz, glm::vec3 emission) {
+    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), emission));
+    const float height = 1.0f - 0.002f;
     TriangleMesh mesh;
     mesh.material = light;
-    addQuad(mesh, glm::vec3(0.5f - sx / 2, height, 0.5f - sz / 2), sx * x, sz * z, -y);
+    addQuad(mesh, glm::vec3(0.5f - sx / 2, height, 0.5f - sz / 2), glm::vec3(sx, 0, 0), glm::vec3(0, 0, sz),
+            glm::vec3(0, -1, 0));
     scene.addMesh(mesh);
+}
+
+void addCornellShell(Scene& scene, const CornellWalls& m) {
+    addCornellWalls(scene, m);
+    // The classic 130 x 105 light.
+    addCeilingLight(scene, 130.0f / 555.0f, 105.0f / 555.0f, glm::vec3(17.0f, 12.0f, 4.0f));
 }
 
 // A box standing on the floor, rotated about y; four sides and the top (the bottom is never seen).
@@ -171,6 +181,70 @@ Scene cornellGlossy() {
     addCornellShell(scene, CornellWalls{floor, walls, walls, red, green});
     addCornellBlocks(scene, blocks, blocks);
     scene.setCamera(cornellCamera());
+    return scene;
+}
+
+// Caustics, for comparing PT, BDPT and MLT: a Cornell room lit by a small light through a glass ball.
+Scene glassCaustic() {
+    Scene scene;
+    int white = 0;
+    addCornellWalls(scene, addClassicWalls(scene, &white));
+    // 0.12 x 0.12 at 40: about the classic light's power (0.0144 x 40 against 0.0443 x 12.5 in
+    // luminance). The ball lens (f = nR / 2(n - 1) = 0.24 from its centre) images it near the floor.
+    addCeilingLight(scene, 0.12f, 0.12f, glm::vec3(40.0f));
+    scene.addSphere(Sphere{glm::vec3(0.5f, 0.55f, 0.5f), 0.16f, scene.addMaterial(Material::dielectric(1.5f))});
+    addBlock(scene, white, glm::vec2(0.24f, 0.3f), glm::vec3(0.18f, 0.3f, 0.18f), 20.0f);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+// Door ajar (after Veach): hard visibility. One closed 1 x 1 x 2.1 box, split at z = 0 by a wall
+// with a 0.3 x 0.7 doorway whose door is opened 8 degrees into the dark far room (z < 0), leaving a
+// wedge-shaped gap about 0.04 wide at its free edge. The only light is on the far room's ceiling;
+// the camera, in the near room (z > 0), sits above the doorway's top (y = 0.85 > 0.7), so every
+// camera ray that gets through the doorway heads down and can never see the light: the near room
+// is lit only by light that came through the gap.
+Scene doorAjar() {
+    Scene scene;
+    int white = scene.addMaterial(Material::lambertian(glm::vec3(0.75f)));
+    const glm::vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    const float farEnd = -0.6f, nearEnd = 1.5f, length = nearEnd - farEnd;
+    TriangleMesh walls;
+    walls.material = white;
+    // The shell: floor, ceiling and side walls run the length of both rooms.
+    addQuad(walls, glm::vec3(0, 0, farEnd), x, length * z, y);
+    addQuad(walls, glm::vec3(0, 1, farEnd), x, length * z, -y);
+    addQuad(walls, glm::vec3(0, 0, farEnd), y, length * z, x);
+    addQuad(walls, glm::vec3(1, 0, farEnd), y, length * z, -x);
+    addQuad(walls, glm::vec3(0, 0, farEnd), x, y, z);
+    addQuad(walls, glm::vec3(0, 0, nearEnd), x, y, -z);
+    // The dividing wall at z = 0: both sides of the doorway, and one lintel strip across the
+    // whole width above it, so the only seams are below the camera's height.
+    const float doorLeft = 0.55f, doorRight = 0.85f, doorTop = 0.7f;
+    addQuad(walls, glm::vec3(0, 0, 0), doorLeft * x, doorTop * y, z);
+    addQuad(walls, glm::vec3(doorRight, 0, 0), (1.0f - doorRight) * x, doorTop * y, z);
+    addQuad(walls, glm::vec3(0, doorTop, 0), x, (1.0f - doorTop) * y, z);
+    // The door: hinged at the doorway's left edge, turned 8 degrees into the far room.
+    const float a = radians(8.0f), width = doorRight - doorLeft;
+    addQuad(walls, glm::vec3(doorLeft, 0, 0), width * glm::vec3(std::cos(a), 0, -std::sin(a)), doorTop * y, z);
+    // The head of the door frame, a strip the door swings under: it closes the top of the wedge
+    // between the door and the doorway, so that the gap at the free edge is the only way through.
+    addQuad(walls, glm::vec3(doorLeft, doorTop, -0.06f), width * x, 0.06f * z, -y);
+    scene.addMesh(walls);
+    // Something in the near room for the light to fall on.
+    addBlock(scene, white, glm::vec2(0.3f, 0.75f), glm::vec3(0.2f, 0.35f, 0.2f), 25.0f);
+
+    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), glm::vec3(100.0f)));
+    TriangleMesh lamp;
+    lamp.material = light;
+    addQuad(lamp, glm::vec3(0.15f, 0.998f, -0.5f), 0.7f * x, 0.4f * z, -y);
+    scene.addMesh(lamp);
+
+    Camera camera;
+    camera.position = glm::vec3(0.5f, 0.85f, 1.45f);
+    camera.target = glm::vec3(0.6f, 0.3f, 0.0f);
+    camera.verticalFovDegrees = 55.0f;
+    scene.setCamera(camera);
     return scene;
 }
 
@@ -412,7 +486,8 @@ struct BuiltinScene {
 const BuiltinScene kBuiltinScenes[] = {
     {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
-    {"sphere-inside", sphereInside}, {"many-lights", manyLights},
+    {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
+    {"door-ajar", doorAjar},
 };
 
 }  // namespace
