@@ -61,7 +61,9 @@ private:
 int main(int argc, char** argv) {
     CLI::App app{"wavefront-render: GPU/CPU wavefront path tracing"};
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
-    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap;
+    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
+    std::string strategy;
+    float connectThreshold = 0.6f;
     float envScale = 1.0f;
     int spp = 16, maxDepth = 16, capacity = 0;
     double seconds = 0.0;
@@ -84,6 +86,10 @@ int main(int argc, char** argv) {
     app.add_option("--light-sampler", lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
     app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr or .pfm)");
     app.add_option("--envmap-scale", envScale, "multiplies the environment map")->capture_default_str();
+    app.add_option("--bdpt-variant", bdptVariant, "BDPT schedule: streaming or naive")->capture_default_str();
+    app.add_option("--connect-threshold", connectThreshold,
+                   "BDPT: fraction of complete samples that starts a connect phase")->capture_default_str();
+    app.add_option("--strategy", strategy, "BDPT: render only strategy S,T (MIS-weighted)");
     app.add_flag("--stats", stats, "print per-kernel times, rays/s and SIMD efficiency");
     app.add_flag("--list-scenes", listScenes, "list the built-in scenes and exit");
     try {
@@ -113,18 +119,26 @@ int main(int argc, char** argv) {
         options.lightSampler = wavefront::parseLightSampler(lightSampler);
         options.environmentMap = envmap;
         options.environmentScale = envScale;
+        options.bdptVariant = wavefront::parseBdptVariant(bdptVariant);
+        options.connectThreshold = connectThreshold;
+        if (!strategy.empty()) {
+            char extra = 0;
+            if (std::sscanf(strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
+                throw wavefront::InputError("strategy '" + strategy + "' is not of the form S,T");
+        }
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         options.validate();
-        if (options.integrator != wavefront::IntegratorType::PathTracer)
-            throw wavefront::InputError("integrator '" + integrator + "' is not available yet; use --integrator pt");
 
         wavefront::Renderer renderer(wavefront::Scene::fromNameOrPath(scene), options);
         renderer.render();
         progress.finish();
         wavefront::writeImage(out, renderer.image(), exposure);
         const auto& st = renderer.stats();
+        std::string schedule = options.integrator == wavefront::IntegratorType::PathTracer
+                                   ? std::string(toString(options.variant))
+                                   : integrator + " " + toString(options.bdptVariant);
         std::fprintf(stderr, "[wavefront] %s on %s: %llu samples in %.3f s (%.2f M samples/s, %.1f M rays/s); wrote %s\n",
-                     toString(options.variant), st.backend.c_str(), (unsigned long long)st.samples, st.seconds,
+                     schedule.c_str(), st.backend.c_str(), (unsigned long long)st.samples, st.seconds,
                      st.samplesPerSecond() * 1e-6, st.raysPerSecond() * 1e-6, out.c_str());
         if (st.skippedDegenerateTriangles)
             std::fprintf(stderr, "[wavefront] skipped %llu degenerate (zero-area) triangles\n",
@@ -145,6 +159,10 @@ int main(int argc, char** argv) {
                         (unsigned long long)st.samples, (unsigned long long)st.extensionRays,
                         (unsigned long long)st.shadowRays, st.raysPerSecond() * 1e-6, st.streamCapacity,
                         (unsigned long long)st.bytesPerSampleSlot);
+            if (options.integrator == wavefront::IntegratorType::Bdpt)
+                std::printf("connections %llu in %llu connect phases; SIMD occupancy: random walk %s, connect %s\n",
+                            (unsigned long long)st.connections, (unsigned long long)st.connectPhases,
+                            percent(st.walkSimdEfficiency).c_str(), percent(st.connectSimdEfficiency).c_str());
         }
         return 0;
     } catch (const wavefront::InputError& e) {

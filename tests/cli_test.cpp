@@ -48,7 +48,7 @@ struct CliResult {
 };
 
 /// Runs wavefront-render with `args` (each one shell-quoted), stdout discarded, stderr captured.
-CliResult runCli(const TempDir& dir, std::initializer_list<std::string> args) {
+CliResult runCli(const TempDir& dir, const std::vector<std::string>& args) {
     // The build path is baked in; a relocated test binary (the GPU machine) names it in the environment.
     const char* relocated = std::getenv("WAVEFRONT_RENDER_EXE");
     std::string command = shellQuote(relocated ? relocated : WAVEFRONT_RENDER_EXE);
@@ -145,8 +145,35 @@ TEST_CASE("cli: an unknown backend is reported", "[cli]") {
 
 TEST_CASE("cli: integrators that are not implemented say so", "[cli]") {
     TempDir dir;
-    auto r = runCli(dir, {"--integrator", "bdpt", "--backend", "cpu", "--out", dir.file("o.pfm")});
-    requireInputError(r, {"bdpt", "not available yet"});
+    auto r = runCli(dir, {"--integrator", "mlt", "--backend", "cpu", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"mlt", "not available yet"});
+}
+
+TEST_CASE("cli: bdpt renders with both schedules", "[cli][bdpt]") {
+    TempDir dir;
+    for (const char* variant : {"streaming", "naive"}) {
+        auto r = runCli(dir, {"cornell-box", "--integrator", "bdpt", "--bdpt-variant", variant, "--backend", "cpu", "--res",
+                              "16x16", "--spp", "2", "--out", dir.file("o.pfm")});
+        CHECK(r.exitCode == 0);
+        CHECK(std::filesystem::exists(dir.file("o.pfm")));
+    }
+}
+
+TEST_CASE("cli: bad BDPT options are reported", "[cli][bdpt]") {
+    TempDir dir;
+    auto bdpt = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"--integrator", "bdpt", "--backend", "cpu", "--res", "8x8", "--spp", "1",
+                                         "--out", dir.file("o.pfm")};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runCli(dir, args);
+    };
+    requireInputError(bdpt({"--connect-threshold", "1.5"}), {"connect threshold"});
+    requireInputError(bdpt({"--connect-threshold", "0"}), {"connect threshold"});
+    requireInputError(bdpt({"--strategy", "2"}), {"strategy", "S,T"});
+    requireInputError(bdpt({"--strategy", "1,0"}), {"t >= 1"});
+    requireInputError(bdpt({"--bdpt-variant", "fast"}), {"BDPT variant", "fast"});
+    requireInputError(runCli(dir, {"--strategy", "1,1", "--backend", "cpu", "--out", dir.file("o.pfm")}),
+                      {"--integrator bdpt"});
 }
 
 TEST_CASE("cli: --backend cuda without a CUDA device is reported", "[cli]") {

@@ -23,6 +23,12 @@ enum class PtVariant {
     SptR,        ///< compaction plus regeneration at the end of the stream (default)
 };
 
+/// How BDPT schedules its work; both compute the same estimator (van Antwerpen 2011, section 5).
+enum class BdptVariant {
+    Streaming,  ///< eye and light walks compacted and regenerated, one thread per connection (default)
+    Naive,      ///< one thread per sample: both walks, then every connection in turn (the baseline)
+};
+
 /// How a light (or an environment-map texel) is chosen in proportion to power: all four return
 /// the same distribution; the three monotonic ones return the same index for the same number.
 enum class LightSampler {
@@ -48,8 +54,18 @@ struct RenderOptions {
     /// empty: none.
     std::string environmentMap;
     float environmentScale = 1.0f;
-    /// Path-state slots in the stream; 0 picks a default that fills the device.
+    /// Path-state slots in the stream (BDPT: sample slots); 0 picks a default that fills the device.
     int streamCapacity = 0;
+    /// BDPT (pinhole cameras and area lights only): how it is scheduled, and the fraction of
+    /// samples that must be complete before a connect phase runs (streaming; 1: all of them).
+    BdptVariant bdptVariant = BdptVariant::Streaming;
+    float connectThreshold = 0.6f;
+    /// BDPT: >= 0 renders only the MIS-weighted contributions of strategy (s, t): s light-subpath
+    /// vertices, t eye-subpath vertices; the images of all strategies sum to the full image.
+    int strategyS = -1, strategyT = -1;
+    /// BDPT: write new path vertices through a warp transpose in shared memory (CUDA); false:
+    /// each thread writes its own vertex (kept to measure the difference).
+    bool coalescedVertexWrites = true;
     /// Called between passes with (samples done, samples total, seconds elapsed).
     std::function<void(std::uint64_t, std::uint64_t, double)> progress;
 
@@ -82,6 +98,10 @@ struct RenderStats {
     std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
     int streamCapacity = 0;
     std::vector<KernelStats> kernels;
+    std::uint64_t connections = 0;       ///< BDPT: eye/light vertex pairs connected in the connect phase
+    std::uint64_t connectPhases = 0;     ///< BDPT streaming: connect phases run
+    /// BDPT: SIMD occupancy of the random-walk and connect phases (0..1; negative when not measured).
+    double walkSimdEfficiency = -1.0, connectSimdEfficiency = -1.0;
     double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
     double raysPerSecond() const { return seconds > 0 ? (extensionRays + shadowRays) / seconds : 0.0; }
 };
@@ -117,6 +137,8 @@ const char* toString(PtVariant variant);
 Backend parseBackend(const std::string& name);        ///< throws InputError
 PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
 IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
+const char* toString(BdptVariant variant);
+BdptVariant parseBdptVariant(const std::string& name);  ///< throws InputError
 const char* toString(LightSampler sampler);
 LightSampler parseLightSampler(const std::string& name);  ///< throws InputError
 

@@ -2,9 +2,11 @@
 #pragma once
 #include <chrono>
 #include <cmath>
+#include <tuple>
 
 #include "host/render_backend.h"
 #include "wavefront/error.h"
+#include "kernels/bdpt_driver.h"
 #include "kernels/pt_driver.h"
 #include "kernels/scene_upload.h"
 
@@ -30,9 +32,8 @@ public:
     std::string name() const override { return exec_.name(); }
 
     void render(const RenderOptions& options, Film& film, RenderStats& stats) override {
-        if (options.integrator != IntegratorType::PathTracer)
-            throw InputError(std::string("integrator '") + (options.integrator == IntegratorType::Bdpt ? "bdpt" : "mlt") +
-                             "' is not available yet; use --integrator pt");
+        if (options.integrator == IntegratorType::Mlt)
+            throw InputError("integrator 'mlt' is not available yet; use --integrator pt or bdpt");
         auto start = std::chrono::steady_clock::now();
         exec_.clearStats();
         const int numPixels = options.width * options.height;
@@ -43,12 +44,6 @@ public:
         exec_.fill(counts.data(), 0u, numPixels);
         exec_.fill(nonFinite.data(), 0ull, 1);
         FilmView filmView{sum.data(), counts.data(), nonFinite.data()};
-
-        PtParams params;
-        params.sampler = HashSampler(options.seed);
-        params.maxDepth = options.maxDepth;
-        params.rouletteDepth = options.rouletteDepth;
-        params.numPixels = numPixels;
         SceneView view = scene_.view(options.width, options.height);
 
         const std::uint64_t perPass = std::uint64_t(numPixels);
@@ -56,27 +51,76 @@ public:
         const std::uint64_t total = timed ? 0 : perPass * std::uint64_t(options.samplesPerPixel);
         int capacity = options.streamCapacity > 0 ? options.streamCapacity : exec_.defaultStreamCapacity();
         if (!timed) capacity = int(std::min<std::uint64_t>(std::uint64_t(capacity), std::max<std::uint64_t>(total, 1)));
-        PathTracerDriver<Exec> driver(exec_, options.variant, capacity);
 
         auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-        std::uint64_t done = 0;
         auto report = [&](std::uint64_t generated) {
             if (options.progress) options.progress(generated, timed ? 0 : total, elapsed());
         };
-        if (timed) {
-            // Whole passes (one sample per pixel each) until the time is up, so every pixel has
-            // the same count.
-            do {
-                driver.render(view, params, filmView, done, perPass, [&](std::uint64_t g) { report(g); });
-                done += perPass;
-            } while (elapsed() < options.timeLimitSeconds);
+        // Whole passes (one sample per pixel each) until the time is up, so every pixel has the
+        // same count; or all samples in one go.
+        std::uint64_t done = 0;
+        auto renderAll = [&](auto&& renderRange) {
+            if (timed) {
+                do {
+                    renderRange(done, perPass, report);
+                    done += perPass;
+                } while (elapsed() < options.timeLimitSeconds);
+            } else {
+                renderRange(0, total, report);
+                done = total;
+            }
+            exec_.synchronize();
+            stats.seconds = elapsed();
+            report(done);
+        };
+
+        std::vector<double> simd;
+        const char* (*simdLabel)(int) = nullptr;
+        int simdKernels = 0;
+        if (options.integrator == IntegratorType::PathTracer) {
+            PtParams params;
+            params.sampler = HashSampler(options.seed);
+            params.maxDepth = options.maxDepth;
+            params.rouletteDepth = options.rouletteDepth;
+            params.numPixels = numPixels;
+            PathTracerDriver<Exec> driver(exec_, options.variant, capacity);
+            renderAll([&](std::uint64_t first, std::uint64_t count, const auto& progress) {
+                driver.render(view, params, filmView, first, count, progress);
+            });
+            stats.extensionRays = driver.extensionRays();
+            stats.shadowRays = driver.shadowRays();
+            stats.streamCapacity = options.variant == PtVariant::Megakernel ? 0 : capacity;
+            stats.bytesPerSampleSlot = ptBytesPerSlot(options.variant);
+            simd = driver.simdEfficiency();
+            simdLabel = simdKernelLabel;
+            simdKernels = kSimdKernelCount;
         } else {
-            driver.render(view, params, filmView, 0, total, [&](std::uint64_t g) { report(g); });
-            done = total;
+            if (view.camera.lensRadius > 0.0f)
+                throw InputError("BDPT supports pinhole cameras only (this scene's camera has a lens radius)");
+            if (view.environment.present())
+                throw InputError("BDPT supports area lights only; render environment maps with --integrator pt");
+            BdptParams params = makeBdptParams(view, options.maxDepth);
+            params.onlyS = options.strategyS;
+            params.onlyT = options.strategyT;
+            capacity = std::max(1, std::min(capacity, bdptSlotLimit(exec_.freeMemoryBytes(), options.maxDepth,
+                                                                    options.bdptVariant)));
+            BdptDriver<Exec> driver(exec_, options.bdptVariant, capacity, options.maxDepth, options.connectThreshold,
+                                    options.coalescedVertexWrites);
+            HashSampler sampler(options.seed);
+            renderAll([&](std::uint64_t first, std::uint64_t count, const auto& progress) {
+                driver.render(view, params, sampler, filmView, first, count, progress);
+            });
+            stats.extensionRays = driver.extensionRays();
+            stats.shadowRays = driver.shadowRays();
+            stats.connections = driver.connections();
+            stats.connectPhases = driver.connectPhases();
+            stats.streamCapacity = capacity;
+            stats.bytesPerSampleSlot = bdptBytesPerSlot(options.bdptVariant, options.maxDepth);
+            std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = driver.phaseSimdEfficiency();
+            simd = driver.simdEfficiency();
+            simdLabel = bdptSimdLabel;
+            simdKernels = kBdptSimdKernelCount;
         }
-        exec_.synchronize();
-        stats.seconds = elapsed();
-        report(done);
 
         film.width = options.width;
         film.height = options.height;
@@ -89,16 +133,11 @@ public:
 
         stats.backend = exec_.name();
         stats.samples = done;
-        stats.extensionRays = driver.extensionRays();
-        stats.shadowRays = driver.shadowRays();
         stats.nonFiniteSamples = bad;
-        stats.streamCapacity = options.variant == PtVariant::Megakernel ? 0 : capacity;
-        stats.bytesPerSampleSlot = ptBytesPerSlot(options.variant);
         stats.kernels = exec_.kernelStats();
-        std::vector<double> simd = driver.simdEfficiency();
         for (KernelStats& k : stats.kernels)
-            for (int kernel = 0; kernel < kSimdKernelCount; ++kernel)
-                if (k.label == simdKernelLabel(kernel)) {
+            for (int kernel = 0; kernel < simdKernels; ++kernel)
+                if (k.label == simdLabel(kernel)) {
                     k.simdOccupancy = simd[2 * kernel];
                     k.simdEfficiency = simd[2 * kernel + 1];
                 }

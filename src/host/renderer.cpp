@@ -28,6 +28,12 @@ void RenderOptions::validate() const {
     if (maxDepth < 1 || maxDepth > 255) throw InputError("max depth must be in 1..255");
     if (rouletteDepth < 1) throw InputError("roulette depth must be at least 1");
     if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");
+    if (!(connectThreshold > 0.0f && connectThreshold <= 1.0f))
+        throw InputError("connect threshold must be in (0, 1]");
+    if ((strategyS < 0) != (strategyT < 0) || (strategyS >= 0 && strategyT < 1))
+        throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
+    if (strategyS >= 0 && integrator != IntegratorType::Bdpt)
+        throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
 }
@@ -104,6 +110,17 @@ PtVariant parsePtVariant(const std::string& name) {
     for (PtVariant v : {PtVariant::Megakernel, PtVariant::PtR, PtVariant::Spt, PtVariant::SptR})
         if (n == toString(v)) return v;
     throw InputError("unknown variant '" + name + "' (expected megakernel, pt-r, spt or spt-r)");
+}
+
+const char* toString(BdptVariant variant) {
+    return variant == BdptVariant::Naive ? "naive" : "streaming";
+}
+
+BdptVariant parseBdptVariant(const std::string& name) {
+    std::string n = lower(name);
+    for (BdptVariant v : {BdptVariant::Streaming, BdptVariant::Naive})
+        if (n == toString(v)) return v;
+    throw InputError("unknown BDPT variant '" + name + "' (expected streaming or naive)");
 }
 
 const char* toString(LightSampler sampler) {

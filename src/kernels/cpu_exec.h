@@ -12,6 +12,7 @@
 #include "host/thread_pool.h"
 #include "kernels/atomics.h"
 #include "kernels/exec.h"
+#include "kernels/math.h"
 #include "wavefront/error.h"
 
 namespace wavefront {
@@ -74,6 +75,11 @@ public:
         pool_.parallelFor(n, kChunk, [&](int begin, int end) {
             typename Stage::Output outputs[kChunk];
             for (int i = begin; i < end; ++i) outputs[i - begin] = stage.evaluate(i);
+            if constexpr (ScatterWords<Stage>::value > 0) {
+                for (int i = begin; i < end; ++i)
+                    if (Float4* dst = stage.scatterTarget(outputs[i - begin], i))
+                        std::memcpy(dst, stage.scatterSource(outputs[i - begin]), ScatterWords<Stage>::value * sizeof(Float4));
+            }
             for (int stream = 0; stream < Stage::kStreams; ++stream) {
                 int active = 0;
                 for (int i = begin; i < end; ++i) active += outputs[i - begin].active(stream);
@@ -109,12 +115,8 @@ public:
         for (int i = 0; i < n; ++i) { keys[i] = kv[i].first; values[i] = kv[i].second; }
     }
 
-    void inclusiveScan(const double* in, double* out, int n) {
-        Scope s(*this, "inclusive scan");
-        // Double precision: with millions of lights a float running sum loses the small ones.
-        double acc = 0.0;
-        for (int i = 0; i < n; ++i) { acc += in[i]; out[i] = acc; }
-    }
+    void inclusiveScan(const double* in, double* out, int n) { scan(in, out, n); }
+    void inclusiveScan(const int* in, int* out, int n) { scan(in, out, n); }
 
     std::vector<KernelStats> kernelStats() { return timings_.entries(); }
     void clearStats() { timings_.clear(); }
@@ -122,6 +124,12 @@ public:
     std::size_t freeMemoryBytes() const { return std::size_t(-1); }
 
 private:
+    template <class T>
+    void scan(const T* in, T* out, int n) {
+        Scope s(*this, "inclusive scan");
+        T acc = 0;
+        for (int i = 0; i < n; ++i) { acc += in[i]; out[i] = acc; }
+    }
     struct Scope {
         CpuExec& exec;
         int slot;

@@ -160,7 +160,8 @@ void CudaExec::sortPairs(std::uint64_t* keys, std::uint32_t* values, int n, int 
     // The alternate buffers are freed stream-ordered on return: no sync needed.
 }
 
-void CudaExec::inclusiveScan(const double* in, double* out, int n) {
+template <class T>
+void CudaExec::scan(const T* in, T* out, int n) {
     if (n <= 0) return;
     std::size_t bytes = 0;
     WF_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, n, stream_));
@@ -168,5 +169,7 @@ void CudaExec::inclusiveScan(const double* in, double* out, int n) {
     Timed t(*this, "inclusive scan");
     WF_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scratch, bytes, in, out, n, stream_));
 }
+void CudaExec::inclusiveScan(const double* in, double* out, int n) { scan(in, out, n); }
+void CudaExec::inclusiveScan(const int* in, int* out, int n) { scan(in, out, n); }
 
 }  // namespace wavefront

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,14 @@ struct SimdProbe {
 #endif
     }
 };
+
+/// Stages of compactingFor may also scatter one item of kScatterWords 16-byte words per input to
+/// an arbitrary address (BDPT path vertices): they declare kScatterWords and scatterTarget(out, i)
+/// (nullptr: nothing to write) and scatterSource(out). This trait reads kScatterWords, 0 if absent.
+template <class Stage, class = void>
+struct ScatterWords { static constexpr int value = 0; };
+template <class Stage>
+struct ScatterWords<Stage, std::void_t<decltype(Stage::kScatterWords)>> { static constexpr int value = Stage::kScatterWords; };
 
 /// Number of items a launch covers: a fixed count, or a count that lives in exec memory
 /// (read inside the kernel, so stream sizes never travel to the host in the render loop).

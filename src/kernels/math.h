@@ -29,6 +29,17 @@ struct alignas(16) Float4 {
 };
 static_assert(sizeof(Float4) == 16 && alignof(Float4) == 16, "Float4 must be one 16-byte load");
 
+/// A load through the read-only (texture) cache on the GPU, for data no thread of the kernel
+/// writes and several threads read (BDPT's connect phase reads each stored vertex many times).
+WF_CPU_GPU WF_INLINE Float4 loadReadOnly(const Float4* p) {
+#if defined(WF_IS_GPU_CODE)
+    float4 v = __ldg(reinterpret_cast<const float4*>(p));
+    return Float4(v.x, v.y, v.z, v.w);
+#else
+    return *p;
+#endif
+}
+
 WF_CPU_GPU WF_INLINE float intAsFloat(int i) {
 #if defined(WF_IS_GPU_CODE)
     return __int_as_float(i);

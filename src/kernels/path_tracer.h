@@ -40,25 +40,34 @@ struct ShadowRay {
 };
 static_assert(sizeof(ShadowRay) == 48, "shadow ray is three 16-byte words");
 
-/// Camera ray for global sample `sample`: pixel = sample mod numPixels, so consecutive samples
-/// are neighbouring pixels and regenerated rays stay coherent.
-WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
-    int pixel = int(sample % std::uint64_t(params.numPixels));
+/// Pixel of global sample `sample`: sample mod numPixels, so consecutive samples are
+/// neighbouring pixels and regenerated rays stay coherent.
+WF_CPU_GPU WF_INLINE int pixelOfSample(std::uint64_t sample, int numPixels) { return int(sample % std::uint64_t(numPixels)); }
+
+/// Camera ray of global sample `sample` (every integrator's eye path starts here).
+template <class Sampler>
+WF_CPU_GPU inline Ray cameraRay(const SceneView& scene, const Sampler& sampler, int numPixels, std::uint64_t sample) {
+    int pixel = pixelOfSample(sample, numPixels);
     int px = pixel % scene.width, py = pixel / scene.width;
-    vec2 jitter = params.sampler.get2(sample, dims::kPixel);
+    vec2 jitter = sampler.get2(sample, dims::kPixel);
     const CameraData& cam = scene.camera;
     float sx = (2.0f * (px + jitter.x) / scene.width - 1.0f) * cam.tanHalfFovY * cam.aspect;
     float sy = (1.0f - 2.0f * (py + jitter.y) / scene.height) * cam.tanHalfFovY;
     vec3 dir = glm::normalize(cam.forward + sx * cam.right + sy * cam.up);
     vec3 origin = cam.position;
     if (cam.lensRadius > 0.0f) {
-        vec2 lens = cam.lensRadius * sampleConcentricDisk(params.sampler.get2(sample, dims::kLens));
+        vec2 lens = cam.lensRadius * sampleConcentricDisk(sampler.get2(sample, dims::kLens));
         vec3 focus = cam.position + dir * (cam.focusDistance / glm::dot(dir, cam.forward));
         origin = cam.position + lens.x * cam.right + lens.y * cam.up;
         dir = glm::normalize(focus - origin);
     }
+    return Ray{origin, dir, FLT_MAX};
+}
+
+WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
+    Ray r = cameraRay(scene, params.sampler, params.numPixels, sample);
     PathState s;
-    s.set(origin, dir, vec3(1.0f), 0.0f, sample, 0);
+    s.set(r.origin, r.direction, vec3(1.0f), 0.0f, sample, 0);
     return s;
 }
 
@@ -167,7 +176,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
                                         const PathState& path, Hit hit) {
     ShadeOutput out;
     std::uint64_t sample = path.sampleIndex();
-    int pixel = int(sample % std::uint64_t(params.numPixels));
+    int pixel = pixelOfSample(sample, params.numPixels);
     if (hit.prim < 0) {
         // Escaped: the environment, weighted against sampling it at the previous vertex.
         if (scene.environment.present()) {

@@ -48,7 +48,7 @@ struct Common {
 
 /// Counts sample s in its pixel (once, when its camera path starts).
 WF_CPU_GPU WF_INLINE void countSample(const Common& c, std::uint64_t s) {
-    atomicFetchAdd(&c.film.sampleCount[int(s % std::uint64_t(c.params.numPixels))], 1u);
+    atomicFetchAdd(&c.film.sampleCount[pixelOfSample(s, c.params.numPixels)], 1u);
 }
 
 /// Starts a camera path for sample s in `slot`.

@@ -1,0 +1,494 @@
+// BDPT drivers over one estimator (bdpt.h): the streaming version of van Antwerpen (2011),
+// section 5 (eye and light walks compacted at write time, a parallel connection stream,
+// regeneration at the end of both streams), and the naive one-thread-per-sample baseline.
+// Templates over the exec type; instantiated for CpuExec and CudaExec.
+#pragma once
+#include <algorithm>
+#include <climits>
+
+#include "kernels/bdpt.h"
+#include "kernels/stream.h"
+
+namespace wavefront {
+
+/// Device-resident control block of a streaming BDPT render.
+struct BdptControl {
+    int eyeCount[2];              ///< eye walks in each walk buffer (ping-pong)
+    int lightCount[2];            ///< light walks in each walk buffer
+    int shadowCount;              ///< s = 1 and t = 1 shadow rays of this iteration
+    int complete;                 ///< slots whose two walks ended since the last connect phase
+    int activeSlots;              ///< slots holding a sample
+    int regenerated;              ///< complete slots visited by the running regeneration
+    unsigned long long nextSample, endSample;
+    unsigned long long extensionRays, shadowRays, connections;
+};
+
+/// Kernels whose SIMD efficiency is counted (two counter slots each: occupancy and per traversal
+/// step, as for the path tracer).
+enum BdptSimdKernel : int {
+    kBdptRegenerate = 0, kBdptExtend, kBdptShade, kBdptTrace, kBdptConnect, kBdptNaiveWalk, kBdptNaiveConnect,
+    kBdptSimdKernelCount
+};
+inline const char* bdptSimdLabel(int kernel) {
+    static const char* labels[] = {"bdpt regenerate", "bdpt extend", "bdpt shade", "bdpt trace",
+                                   "bdpt connect", "naive bdpt walk", "naive bdpt connect"};
+    return labels[kernel];
+}
+static_assert(2 * kBdptSimdKernelCount <= kSimdSlots, "two counter slots per kernel");
+
+namespace bdpt {
+
+/// What every stage sees: the scene, the per-slot sample records and the stored subpaths.
+struct Common {
+    SceneView scene;
+    BdptParams params;
+    HashSampler sampler;
+    FilmView film;
+    BdptControl* control;
+    unsigned long long* simdCounters;
+    std::uint64_t* slotSample;   ///< global sample index held by each slot
+    int* eyeStored;              ///< stored eye vertices per slot (final once the eye walk ends)
+    int* lightStored;
+    int* status;                 ///< walks still running (2, 1, 0 = complete); -1: slot idle
+    PathVertex* eyeVertices;     ///< slot * storedVertices + k
+    PathVertex* lightVertices;
+    WF_CPU_GPU SimdProbe entry(int kernel) const { return SimdProbe{simdCounters, 2 * kernel}; }
+    WF_CPU_GPU SimdProbe steps(int kernel) const { return SimdProbe{simdCounters, 2 * kernel + 1}; }
+    WF_CPU_GPU PathVertex* vertexAddress(bool eye, int slot, int k) const {
+        return (eye ? eyeVertices : lightVertices) + std::size_t(slot) * params.storedVertices() + k;
+    }
+};
+
+WF_CPU_GPU WF_INLINE void countSample(const Common& c, std::uint64_t s) {
+    atomicFetchAdd(&c.film.sampleCount[pixelOfSample(s, c.params.numPixels)], 1u);
+}
+
+WF_CPU_GPU WF_INLINE Hit traceWalk(const Common& c, const WalkState& w, const SimdProbe& probe) {
+    return traverse<false>(c.scene.bvh, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
+}
+
+/// Reads a stored vertex through the read-only cache.
+WF_CPU_GPU WF_INLINE PathVertex loadVertex(const PathVertex* v) {
+    const Float4* w = &v->position;
+    PathVertex r;
+    r.position = loadReadOnly(w);
+    r.throughput = loadReadOnly(w + 1);
+    r.wo = loadReadOnly(w + 2);
+    r.normal = loadReadOnly(w + 3);
+    return r;
+}
+
+/// A walk ended: record its stored vertex count; the second walk of a slot to end completes it.
+WF_CPU_GPU WF_INLINE void finishWalk(const Common& c, bool eye, int slot, int stored) {
+    (eye ? c.eyeStored : c.lightStored)[slot] = stored;
+    if (atomicFetchAdd(&c.status[slot], -1) == 1) atomicFetchAdd(&c.control->complete, 1);
+}
+
+/// Connect phase, regeneration half: every complete slot takes the next sample (or goes idle when
+/// there is none); its new eye and light walks are appended at the end of both walk streams.
+/// Compaction over the slots gives each regenerated slot its rank k: sample nextSample + k.
+struct RegenerateStage {
+    static constexpr int kStreams = 1;
+    struct Output {
+        bool complete;
+        WF_CPU_GPU bool active(int) const { return complete; }
+    };
+    Common c;
+    SoaView<WalkState> eyeWalks, lightWalks;
+    int buffer;
+    int* outCounter[kStreams];
+    WF_CPU_GPU Output evaluate(int i) const { return Output{c.status[i] == 0}; }
+    WF_CPU_GPU void emit(int, int k, const Output&, int i) const {
+        const BdptControl& k0 = *c.control;
+        std::uint64_t s = k0.nextSample + std::uint64_t(k);
+        if (s >= k0.endSample) {
+            c.status[i] = -1;
+            return;
+        }
+        c.entry(kBdptRegenerate).sample();
+        eyeWalks.store(k0.eyeCount[buffer] + k, startEyeWalk(c.scene, c.params, c.sampler, s, i));
+        lightWalks.store(k0.lightCount[buffer] + k, startLightWalk(c.scene, c.params, c.sampler, s, i));
+        c.slotSample[i] = s;
+        c.eyeStored[i] = 0;
+        c.lightStored[i] = 0;
+        c.status[i] = 2;
+        countSample(c, s);
+    }
+};
+
+/// One thread after regeneration: the new walks join the streams.
+struct RegenerateBookkeepingStage {
+    Common c;
+    int buffer;
+    WF_CPU_GPU void operator()(int) const {
+        BdptControl& k = *c.control;
+        unsigned long long remaining = k.endSample > k.nextSample ? k.endSample - k.nextSample : 0;
+        int added = int(std::min<unsigned long long>(remaining, (unsigned long long)k.regenerated));
+        k.eyeCount[buffer] += added;
+        k.lightCount[buffer] += added;
+        k.nextSample += (unsigned long long)added;
+        k.activeSlots += added - k.regenerated;
+        k.regenerated = 0;
+        k.complete = 0;
+    }
+};
+
+/// One thread before each walk iteration: empties the output streams.
+struct WalkBookkeepingStage {
+    Common c;
+    int buffer;
+    WF_CPU_GPU void operator()(int) const {
+        BdptControl& k = *c.control;
+        k.eyeCount[buffer ^ 1] = 0;
+        k.lightCount[buffer ^ 1] = 0;
+        k.shadowCount = 0;
+    }
+};
+
+struct ExtendStage {
+    Common c;
+    SoaView<WalkState> walks;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const {
+        c.entry(kBdptExtend).sample();
+        addToCounter(&c.control->extensionRays, 1u);
+        hits[i] = traceWalk(c, walks.load(i), c.steps(kBdptExtend));
+    }
+};
+
+/// Shades one vertex of every eye (kEye) or light walk: continued walks go to the other walk
+/// buffer and shadow rays to the connection stream, both compacted at write time; the new path
+/// vertex is scattered to its sample's storage, coalesced through a warp transpose.
+template <bool kEye>
+struct ShadeStage {
+    static constexpr int kStreams = 2;
+    static constexpr int kScatterWords = PathVertex::kWords;
+    using Output = WalkOutput;
+    Common c;
+    SoaView<WalkState> in;
+    const Hit* hits;
+    SoaView<WalkState> out;
+    SoaView<ShadowRay> shadow;
+    int* outCounter[kStreams];
+    bool coalescedScatter;
+    WF_CPU_GPU Output evaluate(int i) const {
+        c.entry(kBdptShade).sample();
+        WalkState w = in.load(i);
+        WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.film, w, hits[i])
+                            : shadeLightVertex(c.scene, c.params, c.sampler, w, hits[i]);
+        if (!o.hasNext) finishWalk(c, kEye, o.slot, o.storedCount);
+        return o;
+    }
+    WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
+        if (stream == WalkOutput::kNext) out.store(slot, o.next);
+        else shadow.store(slot, o.shadow);
+    }
+    WF_CPU_GPU Float4* scatterTarget(const Output& o, int) const {
+        return o.hasVertex ? &c.vertexAddress(kEye, o.slot, o.vertexIndex)->position : nullptr;
+    }
+    WF_CPU_GPU const Float4* scatterSource(const Output& o) const { return &o.vertex.position; }
+};
+
+/// Traces the s = 1 and t = 1 shadow rays of an iteration and deposits (splats) what is visible.
+struct TraceStage {
+    Common c;
+    SoaView<ShadowRay> shadow;
+    WF_CPU_GPU void operator()(int i) const {
+        c.entry(kBdptTrace).sample();
+        addToCounter(&c.control->shadowRays, 1u);
+        traceShadowRay(c.scene, c.film, shadow.load(i), c.steps(kBdptTrace));
+    }
+};
+
+/// Algorithm 1, first half: the number of connections of each complete slot (0 for the others).
+struct CountStage {
+    Common c;
+    int* counts;
+    WF_CPU_GPU void operator()(int i) const {
+        counts[i] = c.status[i] == 0 ? c.eyeStored[i] * c.lightStored[i] : 0;
+    }
+};
+
+/// Algorithm 1, second half: one thread per connection finds its slot by binary search in the
+/// inclusive scan (the first slot whose prefix sum exceeds j), then evaluates one vertex pair.
+/// Neighbouring threads share the eye vertex and search for the same slot.
+struct ConnectStage {
+    Common c;
+    const int* prefix;  ///< inclusive scan of the counts
+    int slots;
+    WF_CPU_GPU void operator()(int j) const {
+        c.entry(kBdptConnect).sample();
+        int lo = 0, hi = slots - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (prefix[mid] > j) hi = mid;
+            else lo = mid + 1;
+        }
+        int slot = lo;
+        int nLight = c.lightStored[slot];
+        int n = c.eyeStored[slot] * nLight;
+        int k = j - (prefix[slot] - n);
+        PathVertex e = loadVertex(c.vertexAddress(true, slot, k / nLight));
+        PathVertex l = loadVertex(c.vertexAddress(false, slot, k % nLight));
+        ShadowRay r;
+        if (!connectVertices(c.scene, c.params, e, l, pixelOfSample(c.slotSample[slot], c.params.numPixels), r)) return;
+        addToCounter(&c.control->connections, 1u);
+        traceShadowRay(c.scene, c.film, r, c.steps(kBdptConnect));
+    }
+};
+
+/// The naive baseline (the paper's Table 3 setup): one thread builds a whole sample, both walks
+/// then every connection one after another, with the same estimator functions.
+struct NaiveStage {
+    Common c;
+    std::uint64_t firstSample;
+    template <bool kEye>
+    WF_CPU_GPU int walk(WalkState w, unsigned& extension, unsigned& shadowRays) const {
+        for (;;) {
+            c.entry(kBdptNaiveWalk).sample();  // lanes whose walk is still alive at this step
+            Hit hit = traceWalk(c, w, c.steps(kBdptNaiveWalk));
+            ++extension;
+            WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.film, w, hit)
+                                : shadeLightVertex(c.scene, c.params, c.sampler, w, hit);
+            if (o.hasShadow) {
+                ++shadowRays;
+                traceShadowRay(c.scene, c.film, o.shadow, c.steps(kBdptNaiveWalk));
+            }
+            if (o.hasVertex) *c.vertexAddress(kEye, o.slot, o.vertexIndex) = o.vertex;
+            if (!o.hasNext) return o.storedCount;
+            w = o.next;
+        }
+    }
+    WF_CPU_GPU void operator()(int i) const {
+        std::uint64_t s = firstSample + std::uint64_t(i);
+        countSample(c, s);
+        unsigned extension = 0, shadowRays = 0, connections = 0;
+        int nEye = walk<true>(startEyeWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
+        int nLight = walk<false>(startLightWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
+        int pixel = pixelOfSample(s, c.params.numPixels);
+        for (int a = 0; a < nEye; ++a)
+            for (int b = 0; b < nLight; ++b) {
+                c.entry(kBdptNaiveConnect).sample();
+                ShadowRay r;
+                if (!connectVertices(c.scene, c.params, *c.vertexAddress(true, i, a), *c.vertexAddress(false, i, b),
+                                     pixel, r))
+                    continue;
+                ++connections;
+                traceShadowRay(c.scene, c.film, r, c.steps(kBdptNaiveConnect));
+            }
+        addToCounter(&c.control->extensionRays, extension);
+        addToCounter(&c.control->shadowRays, shadowRays);
+        addToCounter(&c.control->connections, connections);
+    }
+};
+
+struct ResetStage {
+    BdptControl* control;
+    unsigned long long firstSample, endSample;
+    int slots;
+    WF_CPU_GPU void operator()(int) const {
+        BdptControl k{};
+        k.nextSample = firstSample;
+        k.endSample = endSample;
+        k.activeSlots = slots;
+        *control = k;
+    }
+};
+
+}  // namespace bdpt
+
+/// Bytes per sample slot (film excluded), the paper's Table 6 measure.
+inline std::size_t bdptBytesPerSlot(BdptVariant variant, int maxDepth) {
+    BdptParams p;
+    p.maxDepth = maxDepth;
+    std::size_t vertices = 2 * std::size_t(p.storedVertices()) * sizeof(PathVertex);
+    if (variant == BdptVariant::Naive) return vertices;
+    return vertices + 4 * sizeof(WalkState) + 2 * sizeof(Hit) + 2 * sizeof(ShadowRay) + sizeof(std::uint64_t) +
+           5 * sizeof(int);
+}
+
+/// Slots for a BDPT render: the requested stream capacity, bounded by memory (half of what is
+/// free) and by the connection count fitting an int.
+inline int bdptSlotLimit(std::size_t freeBytes, int maxDepth, BdptVariant variant) {
+    BdptParams p;
+    p.maxDepth = maxDepth;
+    std::size_t byMemory = freeBytes / 2 / std::max<std::size_t>(bdptBytesPerSlot(variant, maxDepth), 1);
+    std::size_t s = std::max(p.storedVertices(), 1);
+    std::size_t byConnections = std::size_t(INT_MAX) / (s * s);
+    return int(std::min<std::size_t>({byMemory, byConnections, std::size_t(INT_MAX / 4)}));
+}
+
+template <class Exec>
+class BdptDriver {
+public:
+    BdptDriver(Exec& exec, BdptVariant variant, int slots, int maxDepth, float connectThreshold, bool coalescedScatter)
+        : exec_(exec), variant_(variant), slots_(slots), threshold_(connectThreshold), coalesced_(coalescedScatter) {
+        BdptParams p;
+        p.maxDepth = maxDepth;
+        std::size_t vertices = std::size_t(slots_) * p.storedVertices();
+        control_ = exec_.template allocate<BdptControl>(1);
+        simd_ = exec_.template allocate<unsigned long long>(2 * kSimdSlots);
+        exec_.fill(simd_.data(), 0ull, 2 * kSimdSlots);
+        eyeVertices_ = exec_.template allocate<PathVertex>(std::max<std::size_t>(vertices, 1));
+        lightVertices_ = exec_.template allocate<PathVertex>(std::max<std::size_t>(vertices, 1));
+        if (variant_ == BdptVariant::Naive) return;
+        for (int b = 0; b < 2; ++b) {
+            eyeWalkWords_[b] = exec_.template allocate<Float4>(std::size_t(4) * slots_);
+            lightWalkWords_[b] = exec_.template allocate<Float4>(std::size_t(4) * slots_);
+        }
+        eyeHits_ = exec_.template allocate<Hit>(slots_);
+        lightHits_ = exec_.template allocate<Hit>(slots_);
+        shadowWords_ = exec_.template allocate<Float4>(std::size_t(3) * 2 * slots_);
+        slotSample_ = exec_.template allocate<std::uint64_t>(slots_);
+        eyeStored_ = exec_.template allocate<int>(slots_);
+        lightStored_ = exec_.template allocate<int>(slots_);
+        status_ = exec_.template allocate<int>(slots_);
+        counts_ = exec_.template allocate<int>(slots_);
+        prefix_ = exec_.template allocate<int>(slots_);
+    }
+
+    /// Renders samples [first, first + count) into the film; `progress(done)` now and then.
+    template <class Progress>
+    void render(const SceneView& scene, const BdptParams& params, const HashSampler& sampler, const FilmView& film,
+                std::uint64_t first, std::uint64_t count, const Progress& progress) {
+        bdpt::Common c{scene, params, sampler, film, control_.data(), simd_.data(), slotSample_.data(),
+                       eyeStored_.data(), lightStored_.data(), status_.data(), eyeVertices_.data(), lightVertices_.data()};
+        exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
+        if (variant_ == BdptVariant::Naive) renderNaive(c, first, count, progress);
+        else renderStreaming(c, progress);
+        exec_.synchronize();
+        BdptControl k;
+        exec_.download(&k, control_.data(), 1);
+        extensionRays_ += k.extensionRays;
+        shadowRays_ += k.shadowRays;
+        connections_ += k.connections;
+    }
+
+    std::uint64_t extensionRays() const { return extensionRays_; }
+    /// Shadow rays of the walks (s = 1, t = 1) and of the connect phase.
+    std::uint64_t shadowRays() const { return shadowRays_ + connections_; }
+    std::uint64_t connections() const { return connections_; }
+    std::uint64_t connectPhases() const { return connectPhases_; }
+
+    /// Per counter slot: average active-lane fraction (negative where nothing was sampled).
+    std::vector<double> simdEfficiency() {
+        std::vector<unsigned long long> h = simdCounts();
+        std::vector<double> r(kSimdSlots, -1.0);
+        for (int s = 0; s < kSimdSlots; ++s)
+            if (h[2 * s + 1]) r[s] = double(h[2 * s]) / (32.0 * double(h[2 * s + 1]));
+        return r;
+    }
+    /// SIMD occupancy of the random-walk and connect phases (the paper's Table 3 measure): lanes
+    /// holding work whenever a walk step or a connection starts, over all walk or connect kernels.
+    std::pair<double, double> phaseSimdEfficiency() {
+        std::vector<unsigned long long> h = simdCounts();
+        auto ratio = [&](std::initializer_list<int> kernels) {
+            double active = 0, warps = 0;
+            for (int k : kernels) { active += double(h[4 * k]); warps += double(h[4 * k + 1]); }
+            return warps > 0 ? active / (32.0 * warps) : -1.0;
+        };
+        if (variant_ == BdptVariant::Naive) return {ratio({kBdptNaiveWalk}), ratio({kBdptNaiveConnect})};
+        return {ratio({kBdptExtend, kBdptShade, kBdptTrace}), ratio({kBdptConnect})};
+    }
+
+private:
+    std::vector<unsigned long long> simdCounts() {
+        std::vector<unsigned long long> h(2 * kSimdSlots);
+        exec_.download(h.data(), simd_.data(), h.size());
+        return h;
+    }
+    SoaView<WalkState> eyeWalks(int b) const { return SoaView<WalkState>{eyeWalkWords_[b].data(), slots_}; }
+    SoaView<WalkState> lightWalks(int b) const { return SoaView<WalkState>{lightWalkWords_[b].data(), slots_}; }
+    SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), 2 * slots_}; }
+
+    /// Connect phase: count, scan, one thread per connection, then regeneration of complete slots
+    /// at the end of the walk streams in buffer `cur`. Returns the walks in flight afterwards.
+    int connectPhase(const bdpt::Common& c, int cur) {
+        ++connectPhases_;
+        exec_.parallelFor("bdpt count", slots_, bdpt::CountStage{c, counts_.data()});
+        exec_.inclusiveScan(counts_.data(), prefix_.data(), slots_);
+        int total = 0;
+        exec_.download(&total, prefix_.data() + (slots_ - 1), 1);
+        if (total > 0) exec_.parallelFor("bdpt connect", total, bdpt::ConnectStage{c, prefix_.data(), slots_});
+        BdptControl* k = control_.data();
+        exec_.compactingFor("bdpt regenerate", ItemCount{slots_, nullptr},
+                            bdpt::RegenerateStage{c, eyeWalks(cur), lightWalks(cur), cur, {&k->regenerated}});
+        exec_.parallelFor("bdpt bookkeeping", 1, bdpt::RegenerateBookkeepingStage{c, cur});
+        BdptControl now;
+        exec_.download(&now, k, 1);
+        return now.eyeCount[cur] + now.lightCount[cur];
+    }
+
+    template <class Progress>
+    void renderStreaming(const bdpt::Common& c, const Progress& progress) {
+        exec_.fill(status_.data(), 0, slots_);  // every slot starts complete, with no connections
+        exec_.fill(eyeStored_.data(), 0, slots_);
+        exec_.fill(lightStored_.data(), 0, slots_);
+        BdptControl* k = control_.data();
+        int cur = 0;
+        if (connectPhase(c, cur) == 0) return;
+        int postedBuffer = -1;
+        for (;;) {
+            exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage{c, cur});
+            ItemCount eyes{slots_, &k->eyeCount[cur]}, lights{slots_, &k->lightCount[cur]};
+            exec_.parallelFor("bdpt extend", eyes, bdpt::ExtendStage{c, eyeWalks(cur), eyeHits_.data()});
+            exec_.parallelFor("bdpt extend", lights, bdpt::ExtendStage{c, lightWalks(cur), lightHits_.data()});
+            exec_.compactingFor("bdpt shade", eyes,
+                                bdpt::ShadeStage<true>{c, eyeWalks(cur), eyeHits_.data(), eyeWalks(cur ^ 1), shadow(),
+                                                       {&k->eyeCount[cur ^ 1], &k->shadowCount}, coalesced_});
+            exec_.compactingFor("bdpt shade", lights,
+                                bdpt::ShadeStage<false>{c, lightWalks(cur), lightHits_.data(), lightWalks(cur ^ 1),
+                                                        shadow(), {&k->lightCount[cur ^ 1], &k->shadowCount}, coalesced_});
+            exec_.parallelFor("bdpt trace", ItemCount{2 * slots_, &k->shadowCount}, bdpt::TraceStage{c, shadow()});
+            cur ^= 1;
+            // The decision uses the control block of the previous iteration (read asynchronously
+            // while this one runs), so the host never stalls the GPU inside the walk phase.
+            BdptControl seen;
+            bool have = exec_.tryRead(seen, true) && postedBuffer >= 0;
+            int seenBuffer = postedBuffer;
+            exec_.postRead(k);
+            postedBuffer = cur;
+            if (!have) continue;
+            int walking = seen.eyeCount[seenBuffer] + seen.lightCount[seenBuffer];
+            if (walking > 0 && double(seen.complete) < double(threshold_) * seen.activeSlots) continue;
+            if (connectPhase(c, cur) == 0) break;
+            progress(nextSample());
+            exec_.postRead(k);  // the posted snapshot predates the phase
+            postedBuffer = cur;
+        }
+    }
+
+    template <class Progress>
+    void renderNaive(const bdpt::Common& c, std::uint64_t first, std::uint64_t count, const Progress& progress) {
+        std::uint64_t chunk = std::uint64_t(std::max(slots_, 1));
+        for (std::uint64_t done = 0; done < count; done += chunk) {
+            int n = int(std::min<std::uint64_t>(chunk, count - done));
+            exec_.parallelFor("naive bdpt", n, bdpt::NaiveStage{c, first + done});
+            exec_.synchronize();
+            progress(first + done + n);
+        }
+    }
+
+    std::uint64_t nextSample() {
+        BdptControl k;
+        exec_.download(&k, control_.data(), 1);
+        return k.nextSample;
+    }
+
+    Exec& exec_;
+    BdptVariant variant_;
+    int slots_;
+    float threshold_;
+    bool coalesced_;
+    Buffer<BdptControl> control_;
+    Buffer<unsigned long long> simd_;
+    Buffer<PathVertex> eyeVertices_, lightVertices_;
+    Buffer<Float4> eyeWalkWords_[2], lightWalkWords_[2];
+    Buffer<Hit> eyeHits_, lightHits_;
+    Buffer<Float4> shadowWords_;
+    Buffer<std::uint64_t> slotSample_;
+    Buffer<int> eyeStored_, lightStored_, status_, counts_, prefix_;
+    std::uint64_t extensionRays_ = 0, shadowRays_ = 0, connections_ = 0, connectPhases_ = 0;
+};
+
+}  // namespace wavefront
