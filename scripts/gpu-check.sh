@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root with .gpu/ carried (scripts/gpu-bundle.sh):
 # CUDA tests, compute-sanitizer memcheck and racecheck, benchmarks, and the Nsight Compute
-# SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [quick]
+# SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [full|quick|bdpt]
+#   full: everything; quick: tests and sanitizers; bdpt: tests, BDPT sanitizers and benchmarks.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -18,10 +19,23 @@ export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path
 run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
 tail -3 "$out/tests.txt" | tee -a "$log"
 
-# 2. Sanitizers on the CUDA paths: every variant of the path tracer, LBVH build and traversal.
+# 2. Sanitizers on the CUDA paths: BDPT (both schedules; a small capacity forces many connect
+#    phases and regenerations), every variant of the path tracer, LBVH build and traversal.
 san="$out/sanitizer.txt"
 : > "$san"
 for tool in memcheck racecheck; do
+    for v in streaming naive; do
+        for scene in cornell-spheres glass-caustic; do
+            echo "== $tool bdpt $v $scene" >> "$san"
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $scene --backend cuda \
+                --integrator bdpt --bdpt-variant $v --stream-capacity 700 --res 40x40 --spp 2 --out /tmp/san.pfm >> "$san" 2>&1
+            echo "exit $?" >> "$san"
+        done
+    done
+done
+[ "$mode" = bdpt ] && grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+for tool in memcheck racecheck; do
+    [ "$mode" = bdpt ] && break
     for v in megakernel pt-r spt spt-r; do
         echo "== $tool $v" >> "$san"
         compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" cornell-spheres --backend cuda \
@@ -43,6 +57,27 @@ for tool in memcheck racecheck; do
 done
 grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 [ "$mode" = quick ] && exit 0
+
+# BDPT benchmarks (Tables 3 to 6): samples/s per schedule, phase SIMD occupancy (stats build),
+# time split, bytes per slot; the warp-transposed vertex writes on and off; ncu cross-check.
+bdpt_bench() {
+    run "$bin/bdpt" --backend cuda --coalesced both > "$out/bdpt.md" 2>&1
+    LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/bdpt" --backend cuda > "$out/bdpt_stats.md" 2>&1
+    "$bin/pt_variants" --backend cuda --scenes cornell-box --variants megakernel,spt-r >> "$out/bdpt.md" 2>&1
+    ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+        --kernel-name-base demangled -k regex:"ExtendStage|ShadeStage|TraceStage|ConnectStage|NaiveStage|RegenerateStage" \
+        --launch-skip 20 --launch-count 30 "$bin/wavefront-render" cornell-box --backend cuda --res 1024x1024 --spp 16 \
+        --integrator bdpt --out /tmp/ncu.pfm > "$out/bdpt_ncu.txt" 2>&1
+    ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum --kernel-name-base demangled \
+        -k regex:"NaiveStage" --launch-count 2 "$bin/wavefront-render" cornell-box --backend cuda --res 1024x1024 \
+        --spp 4 --integrator bdpt --bdpt-variant naive --out /tmp/ncu.pfm >> "$out/bdpt_ncu.txt" 2>&1
+    grep -E "^\| " "$out/bdpt.md" | cut -d'|' -f2-12 | tee -a "$log"
+}
+if [ "$mode" = bdpt ]; then
+    bdpt_bench
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
 
 # 3. Benchmarks.
 run "$bin/bvh_bench" --backend cuda > "$out/bvh_bench.md" 2>&1
@@ -74,4 +109,5 @@ for v in spt-r pt-r megakernel; do
         --res 1024x1024 --spp 16 --variant $v --stats --out /tmp/stats.pfm >> "$out/ncu.txt" 2>&1
 done
 grep -E "^kernel|^(generate|extend|shade|connect|megakernel) " "$out/ncu.txt" | tee -a "$log"
+bdpt_bench
 echo "gpu-check finished" | tee -a "$log"

@@ -1,0 +1,118 @@
+// BDPT schedules (van Antwerpen 2011, Tables 3 to 6):
+//   bdpt [--backend cuda|cpu] [--scenes a,b,...] [--res WxH] [--spp N] [--max-depth N]
+//        [--capacity N] [--thresholds 1.0,0.6] [--naive 0|1] [--coalesced both|on|off]
+// Per scene: samples/s of the naive version and of the streaming version at each connect
+// threshold (Table 5); SIMD occupancy of the random-walk and connect phases (Table 3: needs a
+// WAVEFRONT_STATS build); the time split between the phases (Table 4); bytes per sample slot
+// (Table 6). --coalesced both also runs the streaming version without the warp-transposed vertex
+// writes, to measure them.
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "wavefront/wavefront.h"
+
+using namespace wavefront;
+
+static std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
+    return out;
+}
+
+static std::string percent(double v) {
+    char b[16] = "-";
+    if (v >= 0) std::snprintf(b, sizeof b, "%.1f%%", 100.0 * v);
+    return b;
+}
+
+/// Kernels of the connect phase; everything else (generation, walks, their shadow rays) is the
+/// random-walk phase.
+static bool connectPhaseKernel(const std::string& label) {
+    return label == "bdpt count" || label == "inclusive scan" || label == "bdpt connect";
+}
+
+int main(int argc, char** argv) {
+    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
+    std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "cornell-glossy", "glass-caustic"};
+    std::vector<std::string> thresholds = {"1.0", "0.6"};
+    int width = 1024, height = 1024, spp = 16, maxDepth = 16, capacity = 0;
+    bool naive = true;
+    std::string coalesced = "on";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string a = argv[i], v = argv[i + 1];
+        if (a == "--backend") backend = parseBackend(v);
+        else if (a == "--scenes") scenes = split(v);
+        else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
+        else if (a == "--spp") spp = std::stoi(v);
+        else if (a == "--max-depth") maxDepth = std::stoi(v);
+        else if (a == "--capacity") capacity = std::stoi(v);
+        else if (a == "--thresholds") thresholds = split(v);
+        else if (a == "--naive") naive = v != "0";
+        else if (a == "--coalesced") coalesced = v;
+    }
+    struct Config {
+        BdptVariant variant;
+        float threshold;
+        bool coalesced;
+        std::string name;
+    };
+    std::vector<Config> configs;
+    if (naive) configs.push_back({BdptVariant::Naive, 1.0f, true, "naive"});
+    for (const std::string& t : thresholds) {
+        if (coalesced != "off") configs.push_back({BdptVariant::Streaming, std::stof(t), true, "streaming " + t});
+        if (coalesced != "on")
+            configs.push_back({BdptVariant::Streaming, std::stof(t), false, "streaming " + t + " uncoalesced"});
+    }
+    std::printf("| scene | schedule | res | spp | depth | M samples/s | s | SIMD walk | SIMD connect | walk / connect time | "
+                "connections/sample | connect phases | slots | bytes/slot | kernels |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
+    for (const std::string& name : scenes) {
+        Scene scene = Scene::builtin(name);
+        for (const Config& cfg : configs) {
+            RenderOptions o;
+            o.integrator = IntegratorType::Bdpt;
+            o.backend = backend;
+            o.bdptVariant = cfg.variant;
+            o.connectThreshold = cfg.threshold;
+            o.coalescedVertexWrites = cfg.coalesced;
+            o.width = width;
+            o.height = height;
+            o.samplesPerPixel = spp;
+            o.maxDepth = maxDepth;
+            o.streamCapacity = capacity;
+            {  // warm-up: module load, first-touch allocations
+                RenderOptions w = o;
+                w.samplesPerPixel = 1;
+                Renderer warm(scene, w);
+                warm.render();
+            }
+            Renderer r(scene, o);
+            r.render();
+            const RenderStats& st = r.stats();
+            double walk = 0.0, connect = 0.0;
+            std::string kernels;
+            for (auto& k : st.kernels) {
+                (connectPhaseKernel(k.label) ? connect : walk) += k.milliseconds;
+                char buf[160];
+                std::snprintf(buf, sizeof buf, "%s %.1f ms%s%s; ", k.label.c_str(), k.milliseconds,
+                              k.simdOccupancy >= 0 ? (" occ " + percent(k.simdOccupancy)).c_str() : "",
+                              k.simdEfficiency >= 0 ? (" steps " + percent(k.simdEfficiency)).c_str() : "");
+                kernels += buf;
+            }
+            double total = walk + connect;
+            char split[64];
+            std::snprintf(split, sizeof split, "%.1f%% / %.1f%%", 100 * walk / total, 100 * connect / total);
+            std::printf("| %s | %s | %dx%d | %d | %d | %.2f | %.3f | %s | %s | %s | %.2f | %llu | %d | %llu | %s|\n",
+                        name.c_str(), cfg.name.c_str(), o.width, o.height, o.samplesPerPixel, o.maxDepth,
+                        st.samplesPerSecond() * 1e-6, st.seconds, percent(st.walkSimdEfficiency).c_str(),
+                        percent(st.connectSimdEfficiency).c_str(), split, double(st.connections) / double(st.samples),
+                        (unsigned long long)st.connectPhases, st.streamCapacity,
+                        (unsigned long long)st.bytesPerSampleSlot, kernels.c_str());
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
