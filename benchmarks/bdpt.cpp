@@ -1,11 +1,13 @@
 // BDPT schedules (van Antwerpen 2011, Tables 3 to 6):
 //   bdpt [--backend cuda|cpu] [--scenes a,b,...] [--res WxH] [--spp N] [--max-depth N]
-//        [--capacity N] [--thresholds 1.0,0.6] [--naive 0|1] [--coalesced both|on|off]
+//        [--capacity N] [--thresholds 1.0,0.6] [--naive 0|1] [--coalesced both|on|off] [--repeat N]
 // Per scene: samples/s of the naive version and of the streaming version at each connect
 // threshold (Table 5); SIMD occupancy of the random-walk and connect phases (Table 3: needs a
 // WAVEFRONT_STATS build); the time split between the phases (Table 4); bytes per sample slot
-// (Table 6). --coalesced both also runs the streaming version without the warp-transposed vertex
+// (Table 6). Each configuration renders --repeat times (default 3) after a warm-up; the row is the
+// median run by samples/s. --coalesced both also runs the streaming version without the warp-transposed vertex
 // writes, to measure them.
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -38,7 +40,7 @@ int main(int argc, char** argv) {
     Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "cornell-glossy", "glass-caustic"};
     std::vector<std::string> thresholds = {"1.0", "0.6"};
-    int width = 1024, height = 1024, spp = 16, maxDepth = 16, capacity = 0;
+    int width = 1024, height = 1024, spp = 64, maxDepth = 16, capacity = 0, repeat = 3;
     bool naive = true;
     std::string coalesced = "on";
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
         else if (a == "--thresholds") thresholds = split(v);
         else if (a == "--naive") naive = v != "0";
         else if (a == "--coalesced") coalesced = v;
+        else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
     }
     struct Config {
         BdptVariant variant;
@@ -66,7 +69,7 @@ int main(int argc, char** argv) {
         if (coalesced != "on")
             configs.push_back({BdptVariant::Streaming, std::stof(t), false, "streaming " + t + " uncoalesced"});
     }
-    std::printf("| scene | schedule | res | spp | depth | M samples/s | s | SIMD walk | SIMD connect | walk / connect time | "
+    std::printf("| scene | schedule | res | spp | depth | M samples/s (min-max) | s | SIMD walk | SIMD connect | walk / connect time | "
                 "connections/sample | connect phases | slots | bytes/slot | kernels |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
     for (const std::string& name : scenes) {
@@ -89,9 +92,22 @@ int main(int argc, char** argv) {
                 Renderer warm(scene, w);
                 warm.render();
             }
-            Renderer r(scene, o);
-            r.render();
-            const RenderStats& st = r.stats();
+            std::vector<RenderStats> runs;
+            for (int k = 0; k < repeat; ++k) {
+                Renderer r(scene, o);
+                r.render();
+                runs.push_back(r.stats());
+            }
+            std::sort(runs.begin(), runs.end(),
+                      [](const RenderStats& a, const RenderStats& b) { return a.samplesPerSecond() < b.samplesPerSecond(); });
+            const RenderStats& st = runs[runs.size() / 2];
+            std::string range;
+            if (runs.size() > 1) {
+                char b[64];
+                std::snprintf(b, sizeof b, " (%.1f-%.1f)", runs.front().samplesPerSecond() * 1e-6,
+                              runs.back().samplesPerSecond() * 1e-6);
+                range = b;
+            }
             double walk = 0.0, connect = 0.0;
             std::string kernels;
             for (auto& k : st.kernels) {
@@ -105,9 +121,9 @@ int main(int argc, char** argv) {
             double total = walk + connect;
             char split[64];
             std::snprintf(split, sizeof split, "%.1f%% / %.1f%%", 100 * walk / total, 100 * connect / total);
-            std::printf("| %s | %s | %dx%d | %d | %d | %.2f | %.3f | %s | %s | %s | %.2f | %llu | %d | %llu | %s|\n",
+            std::printf("| %s | %s | %dx%d | %d | %d | %.2f%s | %.3f | %s | %s | %s | %.2f | %llu | %d | %llu | %s|\n",
                         name.c_str(), cfg.name.c_str(), o.width, o.height, o.samplesPerPixel, o.maxDepth,
-                        st.samplesPerSecond() * 1e-6, st.seconds, percent(st.walkSimdEfficiency).c_str(),
+                        st.samplesPerSecond() * 1e-6, range.c_str(), st.seconds, percent(st.walkSimdEfficiency).c_str(),
                         percent(st.connectSimdEfficiency).c_str(), split, double(st.connections) / double(st.samples),
                         (unsigned long long)st.connectPhases, st.streamCapacity,
                         (unsigned long long)st.bytesPerSampleSlot, kernels.c_str());

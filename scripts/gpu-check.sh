@@ -33,7 +33,6 @@ for tool in memcheck racecheck; do
         done
     done
 done
-[ "$mode" = bdpt ] && grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 for tool in memcheck racecheck; do
     [ "$mode" = bdpt ] && break
     for v in megakernel pt-r spt spt-r; do
@@ -62,7 +61,8 @@ grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 # time split, bytes per slot; the warp-transposed vertex writes on and off; ncu cross-check.
 bdpt_bench() {
     run "$bin/bdpt" --backend cuda --coalesced both > "$out/bdpt.md" 2>&1
-    LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/bdpt" --backend cuda > "$out/bdpt_stats.md" 2>&1
+    LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/bdpt" --backend cuda --spp 16 --repeat 1 \
+        > "$out/bdpt_stats.md" 2>&1
     "$bin/pt_variants" --backend cuda --scenes cornell-box --variants megakernel,spt-r >> "$out/bdpt.md" 2>&1
     ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
         --kernel-name-base demangled -k regex:"ExtendStage|ShadeStage|TraceStage|ConnectStage|NaiveStage|RegenerateStage" \
