@@ -284,6 +284,16 @@ WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dV
     return v;
 }
 
+/// Keeps a non-specular vertex for the connect phase when it can still take part in a connection
+/// (depth <= maxDepth - 2).
+WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, const WalkHit& h, vec3 beta, float dVCM,
+                                      float dVC, float q, int depth) {
+    if (depth > p.storedVertices()) return;
+    out.vertex = makeVertex(h, beta, dVCM, dVC, q, depth);
+    out.hasVertex = true;
+    out.storedCount++;
+}
+
 /// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0) is
 /// deposited directly; the s = 1 shadow ray, the stored vertex and the continuation are returned.
 template <class Sampler>
@@ -332,19 +342,12 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                 if (!isBlack(f) && pdfDirect > 0.0f) {
                     float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, wiLocal.z,
                                                      pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
-                    vec3 c = beta * f * ls.Le * (wiLocal.z * weight / pdfDirect);
-                    out.shadow.origin = Float4(origin, intAsFloat(pixel));
-                    out.shadow.direction = Float4(wi, glm::length(ls.p - origin) * (1.0f - 1e-4f));
-                    out.shadow.contribution = Float4(c, 0.0f);
+                    out.shadow = shadowRayTo(origin, ls.p, pixel, beta * f * ls.Le * (wiLocal.z * weight / pdfDirect));
                     out.hasShadow = true;
                 }
             }
         }
-        if (depth <= p.storedVertices() && w.stored() < p.storedVertices()) {
-            out.vertex = makeVertex(h, beta, dVCM, dVC, q, depth);
-            out.hasVertex = true;
-            out.storedCount++;
-        }
+        storeVertex(out, p, h, beta, dVCM, dVC, q, depth);
     }
     WalkState base = w;
     base.mis.w = intAsFloat(out.storedCount);
@@ -386,20 +389,13 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                 if (!isBlack(f) && cameraPdfA > 0.0f) {
                     float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
                                                           pdfBsdf(m, wiLocal, woLocal) * q);
-                    vec3 c = beta * f * (weight * cameraPdfA / p.lightPathCount);
-                    vec3 origin = offsetRayOrigin(h.p, h.n);
-                    out.shadow.origin = Float4(origin, intAsFloat(pixel));
-                    out.shadow.direction = Float4(wi, glm::length(scene.camera.position - origin) * (1.0f - 1e-4f));
-                    out.shadow.contribution = Float4(c, 0.0f);
+                    out.shadow = shadowRayTo(offsetRayOrigin(h.p, h.n), scene.camera.position, pixel,
+                                             beta * f * (weight * cameraPdfA / p.lightPathCount));
                     out.hasShadow = true;
                 }
             }
         }
-        if (depth <= p.storedVertices() && w.stored() < p.storedVertices()) {
-            out.vertex = makeVertex(h, beta, dVCM, dVC, q, depth);
-            out.hasVertex = true;
-            out.storedCount++;
-        }
+        storeVertex(out, p, h, beta, dVCM, dVC, q, depth);
     }
     // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
     if (depth + 2 > p.maxDepth) return out;
@@ -452,11 +448,7 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
     Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
     if (!c.valid) return false;
-    vec3 pe = e.position.xyz(), pl = l.position.xyz();
-    vec3 origin = offsetRayOrigin(pe, e.normal.xyz());
-    out.origin = Float4(origin, intAsFloat(pixel));
-    out.direction = Float4(glm::normalize(pl - pe), glm::length(pl - origin) * (1.0f - 1e-4f));
-    out.contribution = Float4(c.unweighted * c.weight, 0.0f);
+    out = shadowRayTo(offsetRayOrigin(e.position.xyz(), e.normal.xyz()), l.position.xyz(), pixel, c.unweighted * c.weight);
     return true;
 }
 

@@ -40,6 +40,18 @@ struct ShadowRay {
 };
 static_assert(sizeof(ShadowRay) == 48, "shadow ray is three 16-byte words");
 
+/// A shadow ray from `origin` (already offset off its surface) towards `target`, stopping just
+/// short of it, that deposits `contribution` to `pixel` when unoccluded.
+WF_CPU_GPU WF_INLINE ShadowRay shadowRayTo(vec3 origin, vec3 target, int pixel, vec3 contribution) {
+    vec3 d = target - origin;
+    float dist = glm::length(d);
+    ShadowRay r;
+    r.origin = Float4(origin, intAsFloat(pixel));
+    r.direction = Float4(dist > 0.0f ? d / dist : vec3(0.0f, 0.0f, 1.0f), dist * (1.0f - 1e-4f));
+    r.contribution = Float4(contribution, 0.0f);
+    return r;
+}
+
 /// Pixel of global sample `sample`: sample mod numPixels, so consecutive samples are
 /// neighbouring pixels and regenerated rays stay coherent.
 WF_CPU_GPU WF_INLINE int pixelOfSample(std::uint64_t sample, int numPixels) { return int(sample % std::uint64_t(numPixels)); }
