@@ -1,0 +1,221 @@
+// BDPT MIS: the recursive balance-heuristic weights (two quantities per vertex, bdpt.h) against
+// the direct formula that iterates over the whole path, on random paths.
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "kernels/bdpt.h"
+
+using namespace wavefront;
+
+namespace {
+
+struct PathPoint {
+    vec3 p, n;  ///< n faces both neighbours
+    MaterialData m;
+};
+
+/// A random path x_0 (on a light) .. x_k (a pinhole camera) with Lambertian and glossy vertices.
+struct RandomPath {
+    std::vector<PathPoint> x;  ///< x[k] is the camera
+    vec3 forward;              ///< camera axis
+    float pdfA;                ///< light choice / area
+    int k() const { return int(x.size()) - 1; }
+};
+
+MaterialData randomMaterial(std::mt19937& rng) {
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    MaterialData m;
+    bool glossy = u(rng) < 0.5f;
+    vec3 albedo(0.2f + 0.7f * u(rng), 0.2f + 0.7f * u(rng), 0.2f + 0.7f * u(rng));
+    m.diffuse = Float4(glossy ? 0.5f * albedo : albedo, intAsFloat(glossy ? kGlossy : kLambertian));
+    m.specular = Float4(glossy ? vec3(0.1f + 0.3f * u(rng)) : vec3(0.0f), 5.0f + 95.0f * u(rng));
+    m.emission = Float4(0.0f, 0.0f, 0.0f, 1.5f);
+    return m;
+}
+
+float absCos(const PathPoint& a, const PathPoint& b) { return std::fabs(glm::dot(a.n, glm::normalize(b.p - a.p))); }
+
+bool makePath(std::mt19937& rng, int k, RandomPath& path) {
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    auto randomUnit = [&] {
+        for (;;) {
+            vec3 v(u(rng), u(rng), u(rng));
+            float l = glm::length(v);
+            if (l > 0.1f && l <= 1.0f) return v / l;
+        }
+    };
+    path.x.assign(k + 1, PathPoint{});
+    for (auto& v : path.x) v.p = vec3(u(rng), u(rng), u(rng));
+    for (int i = 0; i < k; ++i)
+        if (glm::length(path.x[i + 1].p - path.x[i].p) < 0.2f) return false;
+    for (int i = 1; i < k; ++i) {
+        PathPoint& v = path.x[i];
+        v.n = randomUnit();
+        float a = glm::dot(v.n, path.x[i - 1].p - v.p), b = glm::dot(v.n, path.x[i + 1].p - v.p);
+        if (a * b <= 0.0f) return false;  // neighbours on different sides: an opaque vertex cannot make it
+        if (a < 0.0f) v.n = -v.n;
+        if (absCos(v, path.x[i - 1]) < 0.05f || absCos(v, path.x[i + 1]) < 0.05f) return false;
+        v.m = randomMaterial(rng);
+    }
+    PathPoint& light = path.x[0];
+    light.n = randomUnit();
+    if (glm::dot(light.n, path.x[1].p - light.p) < 0.0f) light.n = -light.n;
+    if (absCos(light, path.x[1]) < 0.05f) return false;
+    // Camera axis within 20 degrees of the direction to x_{k-1}.
+    vec3 toScene = glm::normalize(path.x[k - 1].p - path.x[k].p);
+    path.forward = glm::normalize(toScene + 0.3f * randomUnit());
+    if (glm::dot(path.forward, toScene) < std::cos(20.0f * kPi / 180.0f)) return false;
+    path.pdfA = 0.3f;
+    return true;
+}
+
+/// Solid-angle pdf of vertex i's BSDF sampling the direction to x[to] given the one to x[from],
+/// with its continuation probability (all in double, from float BSDF evaluations).
+double bsdfPdf(const RandomPath& path, int i, int from, int to, bool withContinuation = true) {
+    const PathPoint& v = path.x[i];
+    Frame f(v.n);
+    vec3 wo = f.toLocal(glm::normalize(path.x[from].p - v.p)), wi = f.toLocal(glm::normalize(path.x[to].p - v.p));
+    double q = withContinuation ? continuationProbability(v.m) : 1.0;
+    return double(pdfBsdf(v.m, wo, wi)) * q;
+}
+
+double dist2(const RandomPath& path, int a, int b) {
+    vec3 d = path.x[a].p - path.x[b].p;
+    return double(glm::dot(d, d));
+}
+
+double cosAtCamera(const RandomPath& path) {
+    int k = path.k();
+    return glm::dot(glm::normalize(path.x[k - 1].p - path.x[k].p), path.forward);
+}
+
+/// The direct way: the area density of every strategy's way of making the path, as a product over
+/// all its vertices, then the balance heuristic. Strategy s has s light vertices.
+std::vector<double> directWeights(const RandomPath& path, const BdptParams& params) {
+    int k = path.k();
+    std::vector<double> pL(k), pE(k);
+    double cos0 = absCos(path.x[0], path.x[1]);
+    pL[0] = path.pdfA;
+    if (k > 1) pL[1] = cos0 / kPi * absCos(path.x[1], path.x[0]) / dist2(path, 0, 1);
+    for (int i = 2; i < k; ++i) pL[i] = bsdfPdf(path, i - 1, i - 2, i) * absCos(path.x[i], path.x[i - 1]) / dist2(path, i, i - 1);
+    pE[k - 1] = double(cameraPdfW(params, float(cosAtCamera(path)))) * absCos(path.x[k - 1], path.x[k]) / dist2(path, k - 1, k);
+    for (int i = k - 2; i >= 0; --i)
+        pE[i] = bsdfPdf(path, i + 1, i + 2, i) * absCos(path.x[i], path.x[i + 1]) / dist2(path, i, i + 1);
+    std::vector<double> p(k + 1);
+    double total = 0.0;
+    for (int s = 0; s <= k; ++s) {
+        double v = s == k ? double(params.lightPathCount) : 1.0;  // t = 1: every light path of a pass splats
+        for (int i = 0; i < s; ++i) v *= pL[i];
+        for (int i = s; i < k; ++i) v *= pE[i];
+        p[s] = v;
+        total += v;
+    }
+    for (double& v : p) v /= total;
+    return p;
+}
+
+/// The recursive way: the walks' quantities built with bdpt.h's functions, then the weight of the
+/// strategy from its two endpoints only. `withContinuation = false` breaks the recursion on purpose.
+std::vector<double> recursiveWeights(const RandomPath& path, const BdptParams& params, bool withContinuation = true) {
+    int k = path.k();
+    float q = withContinuation ? 1.0f : 0.0f;
+    auto qOf = [&](int i) { return q ? continuationProbability(path.x[i].m) : 1.0f; };
+    auto dist = [&](int a, int b) { return glm::length(path.x[a].p - path.x[b].p); };
+    float cos0 = absCos(path.x[0], path.x[1]);
+    std::vector<double> w(k + 1);
+    for (int s = 0; s <= k; ++s) {
+        // Eye subpath x_k .. x_s.
+        float eVCM = params.lightPathCount / cameraPdfW(params, float(cosAtCamera(path))), eVC = 0.0f;
+        for (int i = k - 1; i >= std::max(s, 0); --i) {
+            misAtHit(eVCM, eVC, dist(i, i + 1), i == 0 ? cos0 : absCos(path.x[i], path.x[i + 1]));
+            if (i > s)
+                misAfterScatter(eVCM, eVC, absCos(path.x[i], path.x[i - 1]), float(bsdfPdf(path, i, i + 1, i - 1, false)) * qOf(i),
+                                float(bsdfPdf(path, i, i - 1, i + 1, false)) * qOf(i), false);
+        }
+        // Light subpath x_0 .. x_{s-1}.
+        float pdfEmit = path.pdfA * cos0 * kInvPi;
+        float lVCM = path.pdfA / pdfEmit, lVC = cos0 / pdfEmit;
+        for (int i = 1; i <= s - 1; ++i) {
+            misAtHit(lVCM, lVC, dist(i, i - 1), absCos(path.x[i], path.x[i - 1]));
+            if (i < s - 1)
+                misAfterScatter(lVCM, lVC, absCos(path.x[i], path.x[i + 1]), float(bsdfPdf(path, i, i - 1, i + 1, false)) * qOf(i),
+                                float(bsdfPdf(path, i, i + 1, i - 1, false)) * qOf(i), false);
+        }
+        if (s == 0) {
+            w[s] = weightEmitterHit(eVCM, eVC, path.pdfA, cos0);
+        } else if (s == 1) {
+            float d2 = float(dist2(path, 0, 1));
+            w[s] = weightLightSample(eVCM, eVC, path.pdfA, path.pdfA * d2 / cos0, cos0, absCos(path.x[1], path.x[0]),
+                                     float(bsdfPdf(path, 1, 2, 0, false)) * qOf(1), float(bsdfPdf(path, 1, 0, 2, false)) * qOf(1));
+        } else if (s == k) {
+            float cameraPdfA = cameraPdfW(params, float(cosAtCamera(path))) * absCos(path.x[k - 1], path.x[k]) /
+                               float(dist2(path, k - 1, k));
+            w[s] = weightCameraConnection(lVCM, lVC, cameraPdfA, params.lightPathCount,
+                                          float(bsdfPdf(path, k - 1, k, k - 2, false)) * qOf(k - 1));
+        } else {
+            auto vertex = [&](int i, int previous, float dVCM, float dVC, int depth) {
+                PathVertex v;
+                v.position = Float4(path.x[i].p, intAsFloat(depth << 24));
+                v.throughput = Float4(vec3(1.0f), dVCM);
+                v.wo = Float4(glm::normalize(path.x[previous].p - path.x[i].p), dVC);
+                v.normal = Float4(path.x[i].n, qOf(i));
+                return v;
+            };
+            PathVertex e = vertex(s, s + 1, eVCM, eVC, k - s), l = vertex(s - 1, s - 2, lVCM, lVC, s - 1);
+            Connection c = evaluateConnection(path.x[s].m, path.x[s - 1].m, e, l);
+            REQUIRE(c.valid);
+            w[s] = c.weight;
+        }
+    }
+    return w;
+}
+
+BdptParams testParams() {
+    BdptParams p;
+    p.numPixels = 64 * 64;
+    p.lightPathCount = float(p.numPixels);
+    p.imagePlaneDistance = 40.0f;
+    p.maxDepth = 16;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("recursive MIS weights equal the direct ones and sum to one", "[bdpt][mis]") {
+    std::mt19937 rng(20111122);
+    BdptParams params = testParams();
+    double worst = 0.0, worstSum = 0.0;
+    int paths = 0;
+    while (paths < 2000) {
+        RandomPath path;
+        if (!makePath(rng, 2 + paths % 6, path)) continue;
+        ++paths;
+        std::vector<double> direct = directWeights(path, params), recursive = recursiveWeights(path, params);
+        double sum = 0.0;
+        for (int s = 0; s <= path.k(); ++s) {
+            worst = std::max(worst, std::fabs(direct[s] - recursive[s]));
+            sum += recursive[s];
+        }
+        worstSum = std::max(worstSum, std::fabs(sum - 1.0));
+    }
+    INFO("worst weight difference " << worst << ", worst |sum - 1| " << worstSum);
+    CHECK(worst < 1e-4);
+    CHECK(worstSum < 1e-4);
+}
+
+TEST_CASE("the MIS comparison detects a recursion that forgets Russian roulette", "[bdpt][mis]") {
+    std::mt19937 rng(7);
+    BdptParams params = testParams();
+    int paths = 0, detected = 0;
+    while (paths < 200) {
+        RandomPath path;
+        if (!makePath(rng, 3 + paths % 4, path)) continue;
+        ++paths;
+        std::vector<double> direct = directWeights(path, params), broken = recursiveWeights(path, params, false);
+        double worst = 0.0;
+        for (int s = 0; s <= path.k(); ++s) worst = std::max(worst, std::fabs(direct[s] - broken[s]));
+        detected += worst > 1e-3;
+    }
+    CHECK(detected > paths / 2);
+}
