@@ -13,16 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "wavefront/wavefront.h"
 
 using namespace wavefront;
-
-static std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
-    return out;
-}
 
 static std::string percent(double v) {
     char b[16] = "-";
@@ -46,12 +40,12 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scenes") scenes = split(v);
+        else if (a == "--scenes") scenes = splitList(v);
         else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
         else if (a == "--spp") spp = std::stoi(v);
         else if (a == "--max-depth") maxDepth = std::stoi(v);
         else if (a == "--capacity") capacity = std::stoi(v);
-        else if (a == "--thresholds") thresholds = split(v);
+        else if (a == "--thresholds") thresholds = splitList(v);
         else if (a == "--naive") naive = v != "0";
         else if (a == "--coalesced") coalesced = v;
         else if (a == "--repeat") repeat = std::max(1, std::stoi(v));

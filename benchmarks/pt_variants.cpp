@@ -10,16 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "wavefront/wavefront.h"
 
 using namespace wavefront;
-
-static std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
-    return out;
-}
 
 int main(int argc, char** argv) {
     Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
@@ -30,13 +24,13 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scenes") scenes = split(v);
-        else if (a == "--variants") variants = split(v);
+        else if (a == "--scenes") scenes = splitList(v);
+        else if (a == "--variants") variants = splitList(v);
         else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
         else if (a == "--spp") spp = std::stoi(v);
         else if (a == "--max-depth") maxDepth = std::stoi(v);
         else if (a == "--capacity") capacity = std::stoi(v);
-        else if (a == "--light-samplers") samplers = split(v);
+        else if (a == "--light-samplers") samplers = splitList(v);
     }
     std::printf("| scene | variant | light sampler | res | spp | depth | M samples/s | M rays/s | s | capacity | bytes/slot | kernel time share (SIMD efficiency) |\n");
     std::printf("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");

@@ -24,13 +24,6 @@ RenderOptions ptOptions(const RenderOptions& bdpt) {
     return o;
 }
 
-Image renderImage(const Scene& scene, const RenderOptions& o, RenderStats* stats = nullptr) {
-    Renderer r(scene, o);
-    r.render();
-    if (stats) *stats = r.stats();
-    return r.image();
-}
-
 double worstRelativeDifference(const Image& a, const Image& b) {
     double worst = 0.0;
     for (std::size_t i = 0; i < a.rgb.size(); ++i)
@@ -65,7 +58,7 @@ TEST_CASE("streaming and naive BDPT compute the same estimate per sample", "[bdp
     RenderOptions o = bdptOptions(Backend::Cpu, 24, 8);
     o.bdptVariant = BdptVariant::Naive;
     RenderStats naiveStats;
-    Image naive = renderImage(scene, o, &naiveStats);
+    Image naive = wftest::renderImage(scene, o, &naiveStats);
     CHECK(naiveStats.nonFiniteSamples == 0);
     CHECK(wftest::allFinite(naive));
     o.bdptVariant = BdptVariant::Streaming;
@@ -74,7 +67,7 @@ TEST_CASE("streaming and naive BDPT compute the same estimate per sample", "[bdp
             o.connectThreshold = threshold;
             o.streamCapacity = capacity;
             RenderStats st;
-            Image img = renderImage(scene, o, &st);
+            Image img = wftest::renderImage(scene, o, &st);
             INFO("threshold " << threshold << " capacity " << capacity);
             CHECK(st.samples == 24u * 24u * 8u);
             CHECK(st.extensionRays == naiveStats.extensionRays);
@@ -120,10 +113,10 @@ TEST_CASE("BDPT analytic scenes: furnace and the inside of an emitting sphere", 
     RenderOptions o = bdptOptions(Backend::Cpu, 16, 16);
     o.maxDepth = 64;
     RenderStats st;
-    Image furnace = renderImage(Scene::builtin("furnace"), o, &st);
+    Image furnace = wftest::renderImage(Scene::builtin("furnace"), o, &st);
     CHECK(st.nonFiniteSamples == 0);
     CHECK(wftest::imageMean(furnace) == Approx(2.0 * (1.0 - std::pow(0.5, 64))).epsilon(0.01));
-    Image sphere = renderImage(Scene::builtin("sphere-inside"), o, &st);
+    Image sphere = wftest::renderImage(Scene::builtin("sphere-inside"), o, &st);
     CHECK(st.nonFiniteSamples == 0);
     CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3 * (1.0 - std::pow(0.7, 64))).epsilon(0.01));
 }
@@ -163,13 +156,13 @@ TEST_CASE("CUDA BDPT: schedules equal per sample, analytic scene, no non-finite 
     RenderOptions o = bdptOptions(Backend::Cuda, 64, 8);
     o.bdptVariant = BdptVariant::Naive;
     RenderStats naiveStats;
-    Image naive = renderImage(scene, o, &naiveStats);
+    Image naive = wftest::renderImage(scene, o, &naiveStats);
     o.bdptVariant = BdptVariant::Streaming;
     for (bool coalesced : {true, false}) {
         o.coalescedVertexWrites = coalesced;
         o.streamCapacity = 5000;  // several connect phases and regenerations
         RenderStats st;
-        Image img = renderImage(scene, o, &st);
+        Image img = wftest::renderImage(scene, o, &st);
         INFO("coalesced " << coalesced);
         CHECK(st.nonFiniteSamples == 0);
         CHECK(st.connections == naiveStats.connections);
@@ -178,7 +171,7 @@ TEST_CASE("CUDA BDPT: schedules equal per sample, analytic scene, no non-finite 
     RenderOptions a = bdptOptions(Backend::Cuda, 32, 64);
     a.maxDepth = 64;
     RenderStats st;
-    Image sphere = renderImage(Scene::builtin("sphere-inside"), a, &st);
+    Image sphere = wftest::renderImage(Scene::builtin("sphere-inside"), a, &st);
     CHECK(st.nonFiniteSamples == 0);
     CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3 * (1.0 - std::pow(0.7, 64))).epsilon(0.01));
 }

@@ -19,13 +19,6 @@ RenderOptions smallOptions(PtVariant v, Backend b = Backend::Cpu, int size = 32,
     return o;
 }
 
-Image renderImage(const Scene& scene, const RenderOptions& o, RenderStats* stats = nullptr) {
-    Renderer r(scene, o);
-    r.render();
-    if (stats) *stats = r.stats();
-    return r.image();
-}
-
 const PtVariant kVariants[] = {PtVariant::Megakernel, PtVariant::PtR, PtVariant::Spt, PtVariant::SptR};
 
 }  // namespace
@@ -35,10 +28,10 @@ TEST_CASE("all four path-tracer variants compute the same estimate per sample", 
     // the schedule, so the images differ only by the order of float additions.
     for (const char* name : {"cornell-box", "cornell-spheres"}) {
         Scene scene = Scene::builtin(name);
-        Image reference = renderImage(scene, smallOptions(PtVariant::Megakernel));
+        Image reference = wftest::renderImage(scene, smallOptions(PtVariant::Megakernel));
         for (PtVariant v : kVariants) {
             RenderStats st;
-            Image img = renderImage(scene, smallOptions(v), &st);
+            Image img = wftest::renderImage(scene, smallOptions(v), &st);
             INFO(name << " " << toString(v));
             CHECK(st.samples == 32u * 32u * 16u);
             CHECK(st.nonFiniteSamples == 0);
@@ -70,7 +63,7 @@ TEST_CASE("white furnace: closed diffuse enclosure gives Le / (1 - a)", "[pt][an
     Scene scene = Scene::builtin("furnace");
     RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cpu, 32, 32);
     o.maxDepth = 255;
-    Image img = renderImage(scene, o);
+    Image img = wftest::renderImage(scene, o);
     CHECK(wftest::allFinite(img));
     CHECK(wftest::imageMean(img) == Approx(2.0).epsilon(0.01));
 }
@@ -79,7 +72,7 @@ TEST_CASE("inside an emitting diffuse sphere the radiance is Le / (1 - a) everyw
     Scene scene = Scene::builtin("sphere-inside");
     RenderOptions o = smallOptions(PtVariant::SptR, Backend::Cpu, 32, 64);
     o.maxDepth = 255;
-    Image img = renderImage(scene, o);
+    Image img = wftest::renderImage(scene, o);
     CHECK(wftest::imageMean(img) == Approx(0.5 / 0.3).epsilon(0.01));
 }
 
@@ -104,7 +97,7 @@ TEST_CASE("renders with every material and a thin lens stay finite", "[pt]") {
     cam.focusDistance = glm::length(cam.target - cam.position);
     scene.setCamera(cam);
     RenderStats st;
-    Image img = renderImage(scene, smallOptions(PtVariant::SptR, Backend::Cpu, 32, 8), &st);
+    Image img = wftest::renderImage(scene, smallOptions(PtVariant::SptR, Backend::Cpu, 32, 8), &st);
     CHECK(wftest::allFinite(img));
     CHECK(st.nonFiniteSamples == 0);
     CHECK(wftest::imageMean(img) > 0.01);
@@ -141,11 +134,11 @@ TEST_CASE("CUDA analytic scenes and no non-finite samples", "[pt][gpu][analytic]
         RenderOptions o = smallOptions(v, Backend::Cuda, 64, 64);
         o.maxDepth = 255;
         RenderStats st;
-        Image furnace = renderImage(Scene::builtin("furnace"), o, &st);
+        Image furnace = wftest::renderImage(Scene::builtin("furnace"), o, &st);
         INFO(toString(v));
         CHECK(st.nonFiniteSamples == 0);
         CHECK(wftest::imageMean(furnace) == Approx(2.0).epsilon(0.01));
-        Image sphere = renderImage(Scene::builtin("sphere-inside"), o);
+        Image sphere = wftest::renderImage(Scene::builtin("sphere-inside"), o);
         CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3).epsilon(0.01));
     }
 }
@@ -193,9 +186,9 @@ TEST_CASE("the many-light scene renders the same with every light sampler", "[pt
         return o;
     };
     // The three monotonic samplers pick the same light for the same number: identical images.
-    Image reference = renderImage(scene, options(LightSampler::BinarySearch, 0));
+    Image reference = wftest::renderImage(scene, options(LightSampler::BinarySearch, 0));
     for (LightSampler s : {LightSampler::GuideTable, LightSampler::RadixForest}) {
-        Image img = renderImage(scene, options(s, 0));
+        Image img = wftest::renderImage(scene, options(s, 0));
         double worst = 0.0;
         for (std::size_t i = 0; i < img.rgb.size(); ++i)
             worst = std::max(worst, std::fabs(double(img.rgb[i]) - reference.rgb[i]) / (std::fabs(reference.rgb[i]) + 1e-3));

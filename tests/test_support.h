@@ -60,6 +60,15 @@ inline bool haveGpu() {
     return false;
 }
 
+/// Renders once and returns the image (and the statistics when asked).
+inline wavefront::Image renderImage(const wavefront::Scene& scene, const wavefront::RenderOptions& o,
+                                    wavefront::RenderStats* stats = nullptr) {
+    wavefront::Renderer r(scene, o);
+    r.render();
+    if (stats) *stats = r.stats();
+    return r.image();
+}
+
 /// Mean luminance-free statistics of one image region over several independent renders.
 struct BlockStats {
     std::vector<double> mean;      ///< per block, mean over renders of the block average (per channel)

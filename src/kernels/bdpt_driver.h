@@ -45,23 +45,17 @@ struct Common {
     HashSampler sampler;
     FilmView film;
     BdptControl* control;
-    unsigned long long* simdCounters;
+    SimdCounters simd;
     std::uint64_t* slotSample;   ///< global sample index held by each slot
     int* eyeStored;              ///< stored eye vertices per slot (final once the eye walk ends)
     int* lightStored;
     int* status;                 ///< walks still running (2, 1, 0 = complete); -1: slot idle
     PathVertex* eyeVertices;     ///< slot * storedVertices + k
     PathVertex* lightVertices;
-    WF_CPU_GPU SimdProbe entry(int kernel) const { return SimdProbe{simdCounters, 2 * kernel}; }
-    WF_CPU_GPU SimdProbe steps(int kernel) const { return SimdProbe{simdCounters, 2 * kernel + 1}; }
     WF_CPU_GPU PathVertex* vertexAddress(bool eye, int slot, int k) const {
         return (eye ? eyeVertices : lightVertices) + std::size_t(slot) * params.storedVertices() + k;
     }
 };
-
-WF_CPU_GPU WF_INLINE void countSample(const Common& c, std::uint64_t s) {
-    atomicFetchAdd(&c.film.sampleCount[pixelOfSample(s, c.params.numPixels)], 1u);
-}
 
 WF_CPU_GPU WF_INLINE Hit traceWalk(const Common& c, const WalkState& w, const SimdProbe& probe) {
     return traverse<false>(c.scene.bvh, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
@@ -105,14 +99,14 @@ struct RegenerateStage {
             c.status[i] = -1;
             return;
         }
-        c.entry(kBdptRegenerate).sample();
+        c.simd.entry(kBdptRegenerate).sample();
         eyeWalks.store(k0.eyeCount[buffer] + k, startEyeWalk(c.scene, c.params, c.sampler, s, i));
         lightWalks.store(k0.lightCount[buffer] + k, startLightWalk(c.scene, c.params, c.sampler, s, i));
         c.slotSample[i] = s;
         c.eyeStored[i] = 0;
         c.lightStored[i] = 0;
         c.status[i] = 2;
-        countSample(c, s);
+        c.film.countSample(pixelOfSample(s, c.params.numPixels));
     }
 };
 
@@ -150,9 +144,9 @@ struct ExtendStage {
     SoaView<WalkState> walks;
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const {
-        c.entry(kBdptExtend).sample();
+        c.simd.entry(kBdptExtend).sample();
         addToCounter(&c.control->extensionRays, 1u);
-        hits[i] = traceWalk(c, walks.load(i), c.steps(kBdptExtend));
+        hits[i] = traceWalk(c, walks.load(i), c.simd.steps(kBdptExtend));
     }
 };
 
@@ -172,7 +166,7 @@ struct ShadeStage {
     int* outCounter[kStreams];
     bool coalescedScatter;
     WF_CPU_GPU Output evaluate(int i) const {
-        c.entry(kBdptShade).sample();
+        c.simd.entry(kBdptShade).sample();
         WalkState w = in.load(i);
         WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.film, w, hits[i])
                             : shadeLightVertex(c.scene, c.params, c.sampler, w, hits[i]);
@@ -194,9 +188,9 @@ struct TraceStage {
     Common c;
     SoaView<ShadowRay> shadow;
     WF_CPU_GPU void operator()(int i) const {
-        c.entry(kBdptTrace).sample();
+        c.simd.entry(kBdptTrace).sample();
         addToCounter(&c.control->shadowRays, 1u);
-        traceShadowRay(c.scene, c.film, shadow.load(i), c.steps(kBdptTrace));
+        traceShadowRay(c.scene, c.film, shadow.load(i), c.simd.steps(kBdptTrace));
     }
 };
 
@@ -217,7 +211,7 @@ struct ConnectStage {
     const int* prefix;  ///< inclusive scan of the counts
     int slots;
     WF_CPU_GPU void operator()(int j) const {
-        c.entry(kBdptConnect).sample();
+        c.simd.entry(kBdptConnect).sample();
         int lo = 0, hi = slots - 1;
         while (lo < hi) {
             int mid = (lo + hi) >> 1;
@@ -233,7 +227,7 @@ struct ConnectStage {
         ShadowRay r;
         if (!connectVertices(c.scene, c.params, e, l, pixelOfSample(c.slotSample[slot], c.params.numPixels), r)) return;
         addToCounter(&c.control->connections, 1u);
-        traceShadowRay(c.scene, c.film, r, c.steps(kBdptConnect));
+        traceShadowRay(c.scene, c.film, r, c.simd.steps(kBdptConnect));
     }
 };
 
@@ -245,14 +239,14 @@ struct NaiveStage {
     template <bool kEye>
     WF_CPU_GPU int walk(WalkState w, unsigned& extension, unsigned& shadowRays) const {
         for (;;) {
-            c.entry(kBdptNaiveWalk).sample();  // lanes whose walk is still alive at this step
-            Hit hit = traceWalk(c, w, c.steps(kBdptNaiveWalk));
+            c.simd.entry(kBdptNaiveWalk).sample();  // lanes whose walk is still alive at this step
+            Hit hit = traceWalk(c, w, c.simd.steps(kBdptNaiveWalk));
             ++extension;
             WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.film, w, hit)
                                 : shadeLightVertex(c.scene, c.params, c.sampler, w, hit);
             if (o.hasShadow) {
                 ++shadowRays;
-                traceShadowRay(c.scene, c.film, o.shadow, c.steps(kBdptNaiveWalk));
+                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kBdptNaiveWalk));
             }
             if (o.hasVertex) *c.vertexAddress(kEye, o.slot, o.vertexIndex) = o.vertex;
             if (!o.hasNext) return o.storedCount;
@@ -261,20 +255,20 @@ struct NaiveStage {
     }
     WF_CPU_GPU void operator()(int i) const {
         std::uint64_t s = firstSample + std::uint64_t(i);
-        countSample(c, s);
+        c.film.countSample(pixelOfSample(s, c.params.numPixels));
         unsigned extension = 0, shadowRays = 0, connections = 0;
         int nEye = walk<true>(startEyeWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
         int nLight = walk<false>(startLightWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
         int pixel = pixelOfSample(s, c.params.numPixels);
         for (int a = 0; a < nEye; ++a)
             for (int b = 0; b < nLight; ++b) {
-                c.entry(kBdptNaiveConnect).sample();
+                c.simd.entry(kBdptNaiveConnect).sample();
                 ShadowRay r;
                 if (!connectVertices(c.scene, c.params, *c.vertexAddress(true, i, a), *c.vertexAddress(false, i, b),
                                      pixel, r))
                     continue;
                 ++connections;
-                traceShadowRay(c.scene, c.film, r, c.steps(kBdptNaiveConnect));
+                traceShadowRay(c.scene, c.film, r, c.simd.steps(kBdptNaiveConnect));
             }
         addToCounter(&c.control->extensionRays, extension);
         addToCounter(&c.control->shadowRays, shadowRays);
@@ -351,7 +345,7 @@ public:
     template <class Progress>
     void render(const SceneView& scene, const BdptParams& params, const HashSampler& sampler, const FilmView& film,
                 std::uint64_t first, std::uint64_t count, const Progress& progress) {
-        bdpt::Common c{scene, params, sampler, film, control_.data(), simd_.data(), slotSample_.data(),
+        bdpt::Common c{scene, params, sampler, film, control_.data(), {simd_.data()}, slotSample_.data(),
                        eyeStored_.data(), lightStored_.data(), status_.data(), eyeVertices_.data(), lightVertices_.data()};
         exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
         if (variant_ == BdptVariant::Naive) renderNaive(c, first, count, progress);
@@ -372,38 +366,34 @@ public:
 
     /// Per counter slot: average active-lane fraction (negative where nothing was sampled).
     std::vector<double> simdEfficiency() {
-        std::vector<unsigned long long> h = simdCounts();
-        std::vector<double> r(kSimdSlots, -1.0);
-        for (int s = 0; s < kSimdSlots; ++s)
-            if (h[2 * s + 1]) r[s] = double(h[2 * s]) / (32.0 * double(h[2 * s + 1]));
+        std::vector<unsigned long long> raw = simdCounts();
+        std::vector<double> r(kSimdSlots);
+        for (int s = 0; s < kSimdSlots; ++s) r[s] = simdFraction(raw, {s});
         return r;
     }
     /// SIMD occupancy of the random-walk and connect phases (the paper's Table 3 measure): lanes
-    /// holding work whenever a walk step or a connection starts, over all walk or connect kernels.
+    /// holding work whenever a walk step or a connection starts, over all walk or connect kernels
+    /// (occupancy is counter slot 2k of kernel k).
     std::pair<double, double> phaseSimdEfficiency() {
-        std::vector<unsigned long long> h = simdCounts();
-        auto ratio = [&](std::initializer_list<int> kernels) {
-            double active = 0, warps = 0;
-            for (int k : kernels) { active += double(h[4 * k]); warps += double(h[4 * k + 1]); }
-            return warps > 0 ? active / (32.0 * warps) : -1.0;
-        };
-        if (variant_ == BdptVariant::Naive) return {ratio({kBdptNaiveWalk}), ratio({kBdptNaiveConnect})};
-        return {ratio({kBdptExtend, kBdptShade, kBdptTrace}), ratio({kBdptConnect})};
+        std::vector<unsigned long long> raw = simdCounts();
+        if (variant_ == BdptVariant::Naive)
+            return {simdFraction(raw, {2 * kBdptNaiveWalk}), simdFraction(raw, {2 * kBdptNaiveConnect})};
+        return {simdFraction(raw, {2 * kBdptExtend, 2 * kBdptShade, 2 * kBdptTrace}), simdFraction(raw, {2 * kBdptConnect})};
     }
 
 private:
     std::vector<unsigned long long> simdCounts() {
-        std::vector<unsigned long long> h(2 * kSimdSlots);
-        exec_.download(h.data(), simd_.data(), h.size());
-        return h;
+        std::vector<unsigned long long> raw(2 * kSimdSlots);
+        exec_.download(raw.data(), simd_.data(), raw.size());
+        return raw;
     }
     SoaView<WalkState> eyeWalks(int b) const { return SoaView<WalkState>{eyeWalkWords_[b].data(), slots_}; }
     SoaView<WalkState> lightWalks(int b) const { return SoaView<WalkState>{lightWalkWords_[b].data(), slots_}; }
     SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), 2 * slots_}; }
 
     /// Connect phase: count, scan, one thread per connection, then regeneration of complete slots
-    /// at the end of the walk streams in buffer `cur`. Returns the walks in flight afterwards.
-    int connectPhase(const bdpt::Common& c, int cur) {
+    /// at the end of the walk streams in buffer `cur`. Returns the control block afterwards.
+    BdptControl connectPhase(const bdpt::Common& c, int cur) {
         ++connectPhases_;
         exec_.parallelFor("bdpt count", slots_, bdpt::CountStage{c, counts_.data()});
         exec_.inclusiveScan(counts_.data(), prefix_.data(), slots_);
@@ -416,8 +406,9 @@ private:
         exec_.parallelFor("bdpt bookkeeping", 1, bdpt::RegenerateBookkeepingStage{c, cur});
         BdptControl now;
         exec_.download(&now, k, 1);
-        return now.eyeCount[cur] + now.lightCount[cur];
+        return now;
     }
+    static int walking(const BdptControl& k, int buffer) { return k.eyeCount[buffer] + k.lightCount[buffer]; }
 
     template <class Progress>
     void renderStreaming(const bdpt::Common& c, const Progress& progress) {
@@ -426,7 +417,7 @@ private:
         exec_.fill(lightStored_.data(), 0, slots_);
         BdptControl* k = control_.data();
         int cur = 0;
-        if (connectPhase(c, cur) == 0) return;
+        if (walking(connectPhase(c, cur), cur) == 0) return;
         int postedBuffer = -1;
         for (;;) {
             exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage{c, cur});
@@ -449,10 +440,10 @@ private:
             exec_.postRead(k);
             postedBuffer = cur;
             if (!have) continue;
-            int walking = seen.eyeCount[seenBuffer] + seen.lightCount[seenBuffer];
-            if (walking > 0 && double(seen.complete) < double(threshold_) * seen.activeSlots) continue;
-            if (connectPhase(c, cur) == 0) break;
-            progress(nextSample());
+            if (walking(seen, seenBuffer) > 0 && double(seen.complete) < double(threshold_) * seen.activeSlots) continue;
+            BdptControl now = connectPhase(c, cur);
+            if (walking(now, cur) == 0) break;
+            progress(now.nextSample);
             exec_.postRead(k);  // the posted snapshot predates the phase
             postedBuffer = cur;
         }
@@ -467,12 +458,6 @@ private:
             exec_.synchronize();
             progress(first + done + n);
         }
-    }
-
-    std::uint64_t nextSample() {
-        BdptControl k;
-        exec_.download(&k, control_.data(), 1);
-        return k.nextSample;
     }
 
     Exec& exec_;

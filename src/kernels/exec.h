@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -82,6 +83,25 @@ struct SimdProbe {
 #endif
     }
 };
+
+/// A driver's SIMD counters as kernels see them: two slots per kernel, occupancy when the kernel
+/// starts on a warp and activity at every traversal step.
+struct SimdCounters {
+    unsigned long long* counters = nullptr;
+    WF_CPU_GPU SimdProbe entry(int kernel) const { return SimdProbe{counters, 2 * kernel}; }
+    WF_CPU_GPU SimdProbe steps(int kernel) const { return SimdProbe{counters, 2 * kernel + 1}; }
+};
+
+/// Active-lane fraction pooled over counter slots of the raw (lanes, warps) pairs read back from
+/// the device; negative when none was sampled.
+inline double simdFraction(const std::vector<unsigned long long>& raw, std::initializer_list<int> slots) {
+    double lanes = 0.0, warps = 0.0;
+    for (int s : slots) {
+        lanes += double(raw[2 * s]);
+        warps += double(raw[2 * s + 1]);
+    }
+    return warps > 0.0 ? lanes / (32.0 * warps) : -1.0;
+}
 
 /// Stages of compactingFor may also scatter one item of kScatterWords 16-byte words per input to
 /// an arbitrary address (BDPT path vertices): they declare kScatterWords and scatterTarget(out, i)

@@ -41,20 +41,14 @@ struct Common {
     PtParams params;
     FilmView film;
     StreamControl* control;
-    unsigned long long* simdCounters;
-    WF_CPU_GPU SimdProbe entry(int kernel) const { return SimdProbe{simdCounters, 2 * kernel}; }
-    WF_CPU_GPU SimdProbe steps(int kernel) const { return SimdProbe{simdCounters, 2 * kernel + 1}; }
+    SimdCounters simd;
 };
 
-/// Counts sample s in its pixel (once, when its camera path starts).
-WF_CPU_GPU WF_INLINE void countSample(const Common& c, std::uint64_t s) {
-    atomicFetchAdd(&c.film.sampleCount[pixelOfSample(s, c.params.numPixels)], 1u);
-}
 
 /// Starts a camera path for sample s in `slot`.
 WF_CPU_GPU WF_INLINE void startPath(const Common& c, const SoaView<PathState>& paths, int slot, std::uint64_t s) {
     paths.store(slot, generateCameraPath(c.scene, c.params, s));
-    countSample(c, s);
+    c.film.countSample(pixelOfSample(s, c.params.numPixels));
 }
 
 /// SPT+R / SPT: fills [pathCount, capacity) with new samples, side by side at the end of the
@@ -67,7 +61,7 @@ struct RegenerateStage {
     WF_CPU_GPU void operator()(int i) const {
         int n = c.control->pathCount[buffer];
         if (i < n || (onlyWhenEmpty && n > 0)) return;
-        c.entry(kSimdGenerate).sample();
+        c.simd.entry(kSimdGenerate).sample();
         std::uint64_t s = c.control->nextSample + std::uint64_t(i - n);
         if (s < c.control->endSample) startPath(c, paths, i, s);
     }
@@ -100,10 +94,10 @@ struct ExtendStage {
     SoaView<PathState> paths;
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const {
-        c.entry(kSimdExtend).sample();
+        c.simd.entry(kSimdExtend).sample();
         PathState p = paths.load(i);
         Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traverse<false>(c.scene.bvh, r, c.steps(kSimdExtend));
+        hits[i] = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdExtend));
     }
 };
 
@@ -119,7 +113,7 @@ struct ShadeStage {
     SoaView<ShadowRay> outShadow;
     int* outCounter[kStreams];
     WF_CPU_GPU Output evaluate(int i) const {
-        c.entry(kSimdShade).sample();
+        c.simd.entry(kSimdShade).sample();
         return shadePath(c.scene, c.params, c.film, in.load(i), hits[i]);
     }
     WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
@@ -132,8 +126,8 @@ struct ConnectStage {
     Common c;
     SoaView<ShadowRay> shadow;
     WF_CPU_GPU void operator()(int i) const {
-        c.entry(kSimdConnect).sample();
-        traceShadowRay(c.scene, c.film, shadow.load(i), c.steps(kSimdConnect));
+        c.simd.entry(kSimdConnect).sample();
+        traceShadowRay(c.scene, c.film, shadow.load(i), c.simd.steps(kSimdConnect));
     }
 };
 
@@ -145,7 +139,7 @@ struct InPlaceRegenerateStage {
     int* alive;
     WF_CPU_GPU void operator()(int i) const {
         if (alive[i]) return;
-        c.entry(kSimdGenerate).sample();
+        c.simd.entry(kSimdGenerate).sample();
         // Each idle slot takes the next sample on its own: the samples a warp regenerates are
         // scattered over the image, which is what costs PT+R its primary-ray coherence.
         std::uint64_t s = atomicFetchAdd(&c.control->nextSample, 1ull);
@@ -164,10 +158,10 @@ struct InPlaceExtendStage {
     WF_CPU_GPU void operator()(int i) const {
         if (!alive[i]) return;
         addToCounter(&c.control->extensionRays, 1u);
-        c.entry(kSimdExtend).sample();
+        c.simd.entry(kSimdExtend).sample();
         PathState p = paths.load(i);
         Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traverse<false>(c.scene.bvh, r, c.steps(kSimdExtend));
+        hits[i] = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdExtend));
     }
 };
 
@@ -184,7 +178,7 @@ struct InPlaceShadeStage {
             shadow.store(i, none);
             return;
         }
-        c.entry(kSimdShade).sample();
+        c.simd.entry(kSimdShade).sample();
         ShadeOutput o = shadePath(c.scene, c.params, c.film, paths.load(i), hits[i]);
         shadow.store(i, o.hasShadow ? o.shadow : none);
         if (o.hasNext) {
@@ -203,8 +197,8 @@ struct InPlaceConnectStage {
         ShadowRay s = shadow.load(i);
         if (s.direction.w < 0.0f) return;
         addToCounter(&c.control->shadowRays, 1u);
-        c.entry(kSimdConnect).sample();
-        traceShadowRay(c.scene, c.film, s, c.steps(kSimdConnect));
+        c.simd.entry(kSimdConnect).sample();
+        traceShadowRay(c.scene, c.film, s, c.simd.steps(kSimdConnect));
     }
 };
 
@@ -224,17 +218,17 @@ struct MegakernelStage {
     WF_CPU_GPU void operator()(int i) const {
         std::uint64_t s = firstSample + std::uint64_t(i);
         PathState path = generateCameraPath(c.scene, c.params, s);
-        countSample(c, s);
+        c.film.countSample(pixelOfSample(s, c.params.numPixels));
         unsigned extension = 0, shadowRays = 0;
         for (;;) {
-            c.entry(kSimdMegakernel).sample();  // lanes whose path is still alive at this bounce
+            c.simd.entry(kSimdMegakernel).sample();  // lanes whose path is still alive at this bounce
             Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-            Hit hit = traverse<false>(c.scene.bvh, r, c.steps(kSimdMegakernel));
+            Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdMegakernel));
             ++extension;
             ShadeOutput o = shadePath(c.scene, c.params, c.film, path, hit);
             if (o.hasShadow) {
                 ++shadowRays;
-                traceShadowRay(c.scene, c.film, o.shadow, c.steps(kSimdMegakernel));
+                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdMegakernel));
             }
             if (!o.hasNext) break;
             path = o.next;
@@ -286,7 +280,7 @@ public:
     template <class Progress>
     void render(const SceneView& scene, const PtParams& params, const FilmView& film, std::uint64_t first,
                 std::uint64_t count, const Progress& progress) {
-        pt::Common c{scene, params, film, control_.data(), simd_.data()};
+        pt::Common c{scene, params, film, control_.data(), {simd_.data()}};
         exec_.parallelFor("reset control", 1, pt::ResetControlStage{control_.data(), first, first + count});
         switch (variant_) {
         case PtVariant::Megakernel: renderMegakernel(c, first, count, progress); break;
@@ -306,11 +300,10 @@ public:
     /// Average active-lane fraction per counter slot (negative where nothing was sampled);
     /// slot 2k is kernel k's occupancy, 2k + 1 its per-step figure.
     std::vector<double> simdEfficiency() {
-        std::vector<unsigned long long> h(2 * kSimdSlots);
-        exec_.download(h.data(), simd_.data(), h.size());
-        std::vector<double> r(kSimdSlots, -1.0);
-        for (int s = 0; s < kSimdSlots; ++s)
-            if (h[2 * s + 1]) r[s] = double(h[2 * s]) / (32.0 * double(h[2 * s + 1]));
+        std::vector<unsigned long long> raw(2 * kSimdSlots);
+        exec_.download(raw.data(), simd_.data(), raw.size());
+        std::vector<double> r(kSimdSlots);
+        for (int s = 0; s < kSimdSlots; ++s) r[s] = simdFraction(raw, {s});
         return r;
     }
 

@@ -71,6 +71,9 @@ struct FilmView {
     unsigned* sampleCount = nullptr;       ///< per pixel
     unsigned long long* nonFinite = nullptr;
 
+    /// Counts one more sample in a pixel (once per camera path, when it starts).
+    WF_CPU_GPU WF_INLINE void countSample(int pixel) const { atomicFetchAdd(&sampleCount[pixel], 1u); }
+
     /// Adds L to a pixel; NaN or infinite estimates are counted and dropped, never stored.
     WF_CPU_GPU WF_INLINE void deposit(int pixel, vec3 L) const {
         if (!isFinite(L)) {
