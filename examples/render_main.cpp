@@ -56,13 +56,20 @@ private:
     double last_ = -1e9;
 };
 
+bool parseSwitch(const char* flag, const std::string& v) {
+    if (v == "on") return true;
+    if (v == "off") return false;
+    throw wavefront::InputError(std::string(flag) + " '" + v + "' is not on or off");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"wavefront-render: GPU/CPU wavefront path tracing"};
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
     std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
-    std::string strategy;
+    std::string strategy, cameraConnections = "on", startup = "resample";
+    float largeStep = 0.5f;
     float connectThreshold = 0.6f;
     float envScale = 1.0f;
     int spp = 16, maxDepth = 16, capacity = 0;
@@ -90,6 +97,11 @@ int main(int argc, char** argv) {
     app.add_option("--connect-threshold", connectThreshold,
                    "BDPT: fraction of complete samples that starts a connect phase")->capture_default_str();
     app.add_option("--strategy", strategy, "BDPT: render only strategy S,T (MIS-weighted)");
+    app.add_option("--camera-connections", cameraConnections,
+                   "BDPT and MLT: connect light vertices to the camera (t = 1): on or off")->capture_default_str();
+    app.add_option("--large-step", largeStep, "MLT: large-step probability in [0, 1]")->capture_default_str();
+    app.add_option("--startup", startup, "MLT: chain start-up, resample (a pool of BDPT samples) or uniform")
+        ->capture_default_str();
     app.add_flag("--stats", stats, "print per-kernel times, rays/s and SIMD efficiency");
     app.add_flag("--list-scenes", listScenes, "list the built-in scenes and exit");
     try {
@@ -121,6 +133,11 @@ int main(int argc, char** argv) {
         options.environmentScale = envScale;
         options.bdptVariant = wavefront::parseBdptVariant(bdptVariant);
         options.connectThreshold = connectThreshold;
+        options.cameraConnections = parseSwitch("--camera-connections", cameraConnections);
+        options.largeStepProbability = largeStep;
+        if (startup != "resample" && startup != "uniform")
+            throw wavefront::InputError("--startup '" + startup + "' is not resample or uniform");
+        options.startupResampling = startup == "resample";
         if (!strategy.empty()) {
             char extra = 0;
             if (std::sscanf(strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
@@ -159,7 +176,10 @@ int main(int argc, char** argv) {
                         (unsigned long long)st.samples, (unsigned long long)st.extensionRays,
                         (unsigned long long)st.shadowRays, st.raysPerSecond() * 1e-6, st.streamCapacity,
                         (unsigned long long)st.bytesPerSampleSlot);
-            if (options.integrator == wavefront::IntegratorType::Bdpt)
+            if (options.integrator == wavefront::IntegratorType::Mlt)
+                std::printf("MLT: %d chains, acceptance %s, large steps %s, normalisation b = %.6g\n", st.streamCapacity,
+                            percent(st.acceptanceRate).c_str(), percent(st.largeStepFraction).c_str(), st.normalization);
+            if (options.integrator != wavefront::IntegratorType::PathTracer)
                 std::printf("connections %llu in %llu connect phases; SIMD occupancy: random walk %s, connect %s\n",
                             (unsigned long long)st.connections, (unsigned long long)st.connectPhases,
                             percent(st.walkSimdEfficiency).c_str(), percent(st.connectSimdEfficiency).c_str());

@@ -6,16 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON >/dev/null
-cmake --build build-cuda -j"$jobs" --target wavefront_tests wavefront-render bvh_bench pt_variants compaction_bench light_sampling bdpt
+cmake --build build-cuda -j"$jobs" --target wavefront_tests wavefront-render bvh_bench pt_variants compaction_bench light_sampling bdpt mlt
 cmake -S . -B build-stats -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON -DWAVEFRONT_STATS=ON \
     -DWAVEFRONT_BUILD_TESTS=OFF >/dev/null
-cmake --build build-stats -j"$jobs" --target wavefront-render pt_variants bdpt
+cmake --build build-stats -j"$jobs" --target wavefront-render pt_variants bdpt mlt
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/stats/bin .gpu/stats/lib
 cp build-cuda/tests/wavefront_tests build-cuda/examples/wavefront-render build-cuda/benchmarks/bvh_bench \
    build-cuda/benchmarks/pt_variants build-cuda/benchmarks/compaction_bench build-cuda/benchmarks/light_sampling \
-   build-cuda/benchmarks/bdpt .gpu/bin/
+   build-cuda/benchmarks/bdpt build-cuda/benchmarks/mlt .gpu/bin/
 cp -L build-cuda/libwavefront.so.0 .gpu/lib/
-cp build-stats/examples/wavefront-render build-stats/benchmarks/pt_variants build-stats/benchmarks/bdpt .gpu/stats/bin/
+cp build-stats/examples/wavefront-render build-stats/benchmarks/pt_variants build-stats/benchmarks/bdpt build-stats/benchmarks/mlt .gpu/stats/bin/
 cp -L build-stats/libwavefront.so.0 .gpu/stats/lib/
 # Non-system libraries (the Debian packages' .so files) travel along.
 for lib in $(ldd build-cuda/libwavefront.so.0 | awk '/=>/ {print $3}' | grep -E 'tinyexr|tinyobj|libstb'); do

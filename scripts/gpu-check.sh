@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root with .gpu/ carried (scripts/gpu-bundle.sh):
 # CUDA tests, compute-sanitizer memcheck and racecheck, benchmarks, and the Nsight Compute
-# SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [full|quick|bdpt]
-#   full: everything; quick: tests and sanitizers; bdpt: tests, BDPT sanitizers and benchmarks.
+# SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [full|quick|bdpt|mlt|mlt-bench]
+#   full: everything; quick: tests and sanitizers; bdpt: tests, BDPT sanitizers and benchmarks;
+#   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10, BDPT/PT regression.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -15,6 +16,26 @@ bin="$root/.gpu/bin"
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
 { echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
 
+# MLT benchmarks (Table 6, mutations/s, acceptance, SIMD occupancy) and the Figure 10 equal-time
+# comparison, then a BDPT and PT regression check and Nsight Compute on the MLT kernels.
+if [ "$mode" = mlt-bench ]; then
+    mkdir -p "$out/fig10"
+    run "$bin/mlt" --backend cuda > "$out/mlt.md" 2>&1
+    LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/mlt" --backend cuda --spp 16 --repeat 1 \
+        --variants 0 > "$out/mlt_stats.md" 2>&1
+    run "$bin/mlt" --backend cuda --spp 16 --repeat 1 --variants 0 --scenes cornell-box,cornell-spheres,glass-caustic,door-ajar \
+        --figure10 "$out/fig10" --fig-res 512x512 --fig-seconds 3 --ref-seconds 24 > "$out/mlt_fig10.md" 2>&1
+    run "$bin/bdpt" --backend cuda --scenes cornell-box,glass-caustic --naive 0 > "$out/bdpt_regression.md" 2>&1
+    run "$bin/pt_variants" --backend cuda --scenes cornell-box --variants megakernel,spt-r >> "$out/bdpt_regression.md" 2>&1
+    ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+        --kernel-name-base demangled -k regex:"ExtendStage|ShadeStage|TraceStage|ConnectStage|DecideStage|RegenerateStage" \
+        --launch-skip 60 --launch-count 30 "$bin/wavefront-render" cornell-box --backend cuda --res 1024x1024 --spp 16 \
+        --integrator mlt --out /tmp/ncu.pfm > "$out/mlt_ncu.txt" 2>&1
+    cat "$out/mlt.md" "$out/mlt_stats.md" "$out/mlt_fig10.md" | grep -E "^\| " | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
 # 1. Every test (CPU and CUDA) on the GPU machine.
 run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
 tail -3 "$out/tests.txt" | tee -a "$log"
@@ -24,6 +45,15 @@ tail -3 "$out/tests.txt" | tee -a "$log"
 san="$out/sanitizer.txt"
 : > "$san"
 for tool in memcheck racecheck; do
+    # MLT: pool, start and mutation phases; a small chain count forces many connect phases.
+    for args in "cornell-spheres" "glass-caustic --startup uniform --camera-connections off"; do
+        echo "== $tool mlt $args" >> "$san"
+        # shellcheck disable=SC2086  # $args is a list of words on purpose
+        compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
+            --integrator mlt --stream-capacity 700 --res 40x40 --spp 2 --out /tmp/san.pfm >> "$san" 2>&1
+        echo "exit $?" >> "$san"
+    done
+    [ "$mode" = mlt ] && continue
     for v in streaming naive; do
         for scene in cornell-spheres glass-caustic; do
             echo "== $tool bdpt $v $scene" >> "$san"
@@ -33,8 +63,21 @@ for tool in memcheck racecheck; do
         done
     done
 done
+if [ "$mode" = mlt ]; then  # the BDPT stages are shared: one streaming and one naive run
+    for tool in memcheck racecheck; do
+        for v in streaming naive; do
+            echo "== $tool bdpt $v glass-caustic" >> "$san"
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" glass-caustic --backend cuda \
+                --integrator bdpt --bdpt-variant $v --stream-capacity 700 --res 40x40 --spp 2 --out /tmp/san.pfm >> "$san" 2>&1
+            echo "exit $?" >> "$san"
+        done
+    done
+    echo "== memcheck mlt replay test" >> "$san"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/wavefront_tests" "CUDA MLT replays its chains and matches the analytic sphere" >> "$san" 2>&1
+    echo "exit $?" >> "$san"
+fi
 for tool in memcheck racecheck; do
-    [ "$mode" = bdpt ] && break
+    [ "$mode" = bdpt ] || [ "$mode" = mlt ] && break
     for v in megakernel pt-r spt spt-r; do
         echo "== $tool $v" >> "$san"
         compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" cornell-spheres --backend cuda \
@@ -55,7 +98,7 @@ for tool in memcheck racecheck; do
     done
 done
 grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
-[ "$mode" = quick ] && exit 0
+[ "$mode" = quick ] || [ "$mode" = mlt ] && exit 0
 
 # BDPT benchmarks (Tables 3 to 6): samples/s per schedule, phase SIMD occupancy (stats build),
 # time split, bytes per slot; the warp-transposed vertex writes on and off; ncu cross-check.

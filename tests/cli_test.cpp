@@ -143,10 +143,27 @@ TEST_CASE("cli: an unknown backend is reported", "[cli]") {
     requireInputError(r, {"backend", "vulkan"});
 }
 
-TEST_CASE("cli: integrators that are not implemented say so", "[cli]") {
+TEST_CASE("cli: mlt renders and reports its chains", "[cli][mlt]") {
     TempDir dir;
-    auto r = runCli(dir, {"--integrator", "mlt", "--backend", "cpu", "--out", dir.file("o.pfm")});
-    requireInputError(r, {"mlt", "not available yet"});
+    auto r = runCli(dir, {"cornell-box", "--integrator", "mlt", "--backend", "cpu", "--res", "16x16", "--spp", "4",
+                          "--stream-capacity", "64", "--large-step", "0.3", "--startup", "uniform",
+                          "--camera-connections", "off", "--stats", "--out", dir.file("o.pfm")});
+    CHECK(r.exitCode == 0);
+    CHECK(std::filesystem::exists(dir.file("o.pfm")));
+    CHECK(r.err.find("[wavefront] mlt") != std::string::npos);
+}
+
+TEST_CASE("cli: bad MLT options are reported", "[cli][mlt]") {
+    TempDir dir;
+    auto mlt = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"--integrator", "mlt", "--backend", "cpu", "--res", "8x8", "--spp", "1",
+                                         "--out", dir.file("o.pfm")};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runCli(dir, args);
+    };
+    requireInputError(mlt({"--large-step", "-0.1"}), {"large-step probability"});
+    requireInputError(mlt({"--startup", "hot"}), {"--startup", "hot"});
+    requireInputError(mlt({"--camera-connections", "maybe"}), {"--camera-connections", "maybe"});
 }
 
 TEST_CASE("cli: bdpt renders with both schedules", "[cli][bdpt]") {

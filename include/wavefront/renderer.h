@@ -54,7 +54,8 @@ struct RenderOptions {
     /// empty: none.
     std::string environmentMap;
     float environmentScale = 1.0f;
-    /// Path-state slots in the stream (BDPT: sample slots); 0 picks a default that fills the device.
+    /// Path-state slots in the stream (BDPT: sample slots; MLT: chains, one slot each); 0 picks a
+    /// default that fills the device (MLT: also at most one chain per 16 mutations).
     int streamCapacity = 0;
     /// BDPT (pinhole cameras and area lights only): how it is scheduled, and the fraction of
     /// samples that must be complete before a connect phase runs (streaming; 1: all of them).
@@ -66,6 +67,16 @@ struct RenderOptions {
     /// BDPT: write new path vertices through a warp transpose in shared memory (CUDA); false:
     /// each thread writes its own vertex (kept to measure the difference).
     bool coalescedVertexWrites = true;
+    /// BDPT and MLT: the t = 1 strategy, light-subpath vertices connected to the camera and
+    /// splatted wherever they land (MLT holds a proposal's splats until the chain decides). Off,
+    /// the other strategies' MIS weights leave it out, so the image converges to the same value.
+    bool cameraConnections = true;
+    /// MLT: probability that a mutation is a large step (a fresh uniform sample), in [0, 1].
+    float largeStepProbability = 0.5f;
+    /// MLT: start the chains from a pool of BDPT samples (one per chain) resampled in proportion
+    /// to their contribution, which removes start-up bias (Veach 1997); false: each chain starts
+    /// from one uniform sample.
+    bool startupResampling = true;
     /// Called between passes with (samples done, samples total, seconds elapsed).
     std::function<void(std::uint64_t, std::uint64_t, double)> progress;
 
@@ -102,6 +113,9 @@ struct RenderStats {
     std::uint64_t connectPhases = 0;     ///< BDPT streaming: connect phases run
     /// BDPT: SIMD occupancy of the random-walk and connect phases (0..1; negative when not measured).
     double walkSimdEfficiency = -1.0, connectSimdEfficiency = -1.0;
+    /// MLT: fraction of proposals accepted, fraction that were large steps, and the normalisation
+    /// b (mean luminance of a uniform sample's contribution) the render ended with.
+    double acceptanceRate = -1.0, largeStepFraction = -1.0, normalization = 0.0;
     double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
     double raysPerSecond() const { return seconds > 0 ? (extensionRays + shadowRays) / seconds : 0.0; }
 };

@@ -3,6 +3,7 @@
 
 #include "host/bvh_api_impl.h"
 #include "host/distribution_api_impl.h"
+#include "host/mlt_api_impl.h"
 #include "kernels/compaction_bench.h"
 #include "host/exec_render_backend.h"
 #include "kernels/cpu_exec.h"
@@ -45,6 +46,7 @@ DistributionSamples sampleDistributionCuda(const std::vector<double>& weights, i
                                            const std::vector<int>& distributions, bool countLoads);
 double samplingRateCuda(const std::vector<double>& weights, int n, LightSampler kind, int guideSize, int samples,
                         int repetitions);
+MltReplay renderMltAndReplayCuda(const Scene& scene, const RenderOptions& options);
 
 /// Runs `onCpu` with a fresh CpuExec, or `onCuda`, which calls a CUDA entry point; a build
 /// without the CUDA backend refuses the latter with an InputError.
@@ -60,6 +62,12 @@ static auto onBackend(Backend backend, const OnCpu& onCpu, const OnCuda& onCuda)
     (void)onCuda;  // never called, so the CUDA entry points it names are not needed at link time
     throw InputError("this build of wavefront has no CUDA backend (configure with WAVEFRONT_ENABLE_CUDA)");
 #endif
+}
+
+MltReplay renderMltAndReplay(Backend backend, const Scene& scene, const RenderOptions& options) {
+    return onBackend(
+        backend, [&](CpuExec& exec) { return renderMltAndReplayOn(exec, scene, options); },
+        [&] { return renderMltAndReplayCuda(scene, options); });
 }
 
 BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims) {

@@ -7,6 +7,7 @@
 #include "host/render_backend.h"
 #include "wavefront/error.h"
 #include "kernels/bdpt_driver.h"
+#include "kernels/mlt_driver.h"
 #include "kernels/pt_driver.h"
 #include "kernels/scene_upload.h"
 
@@ -32,8 +33,6 @@ public:
     std::string name() const override { return exec_.name(); }
 
     void render(const RenderOptions& options, Film& film, RenderStats& stats) override {
-        if (options.integrator == IntegratorType::Mlt)
-            throw InputError("integrator 'mlt' is not available yet; use --integrator pt or bdpt");
         auto start = std::chrono::steady_clock::now();
         exec_.clearStats();
         const int numPixels = options.width * options.height;
@@ -45,6 +44,8 @@ public:
         exec_.fill(nonFinite.data(), 0ull, 1);
         FilmView filmView{sum.data(), counts.data(), nonFinite.data()};
         SceneView view = scene_.view(options.width, options.height);
+        film.width = options.width;
+        film.height = options.height;
 
         const std::uint64_t perPass = std::uint64_t(numPixels);
         const bool timed = options.timeLimitSeconds > 0.0;
@@ -95,11 +96,47 @@ public:
             simdLabel = simdKernelLabel;
             simdKernels = kSimdKernelCount;
         } else {
+            const std::string name = options.integrator == IntegratorType::Mlt ? "MLT (on BDPT)" : "BDPT";
             if (view.camera.lensRadius > 0.0f)
-                throw InputError("BDPT supports pinhole cameras only (this scene's camera has a lens radius)");
+                throw InputError(name + " supports pinhole cameras only (this scene's camera has a lens radius)");
             if (view.environment.present())
-                throw InputError("BDPT supports area lights only; render environment maps with --integrator pt");
-            BdptParams params = makeBdptParams(view, options.maxDepth);
+                throw InputError(name + " supports area lights only; render environment maps with --integrator pt");
+            BdptParams params = makeBdptParams(view, options.maxDepth, options.cameraConnections);
+            simdLabel = bdptSimdLabel;
+            simdKernels = kBdptSimdKernelCount;
+            if (options.integrator == IntegratorType::Mlt) {
+                // Chains: enough to fill the device, but at least 16 mutations each by default.
+                std::uint64_t perChain = timed ? 1 : 16;
+                int chains = options.streamCapacity > 0
+                                 ? options.streamCapacity
+                                 : int(std::min<std::uint64_t>(std::uint64_t(exec_.defaultStreamCapacity()),
+                                                               std::max<std::uint64_t>(1, (timed ? perPass : total) / perChain)));
+                chains = std::max(1, std::min(chains, mltChainLimit(exec_.freeMemoryBytes(), options.maxDepth,
+                                                                     options.cameraConnections)));
+                MltSettings settings{options.largeStepProbability, options.startupResampling, options.seed};
+                MltDriver<Exec> driver(exec_, chains, options.maxDepth, options.cameraConnections,
+                                       options.connectThreshold, options.coalescedVertexWrites, settings);
+                renderAll([&](std::uint64_t first, std::uint64_t count, const auto& progress) {
+                    driver.render(view, params, filmView, first, count, progress);
+                });
+                // Every mutation places its sample anywhere on the film: a pixel's estimate is its
+                // sum over (mutations / pixels), the same count for every pixel.
+                exec_.fill(counts.data(), unsigned(done / perPass), numPixels);
+                BdptDriver<Exec>& bdpt = driver.bdpt();
+                stats.extensionRays = bdpt.extensionRays();
+                stats.shadowRays = bdpt.shadowRays();
+                stats.connections = bdpt.connections();
+                stats.connectPhases = bdpt.connectPhases();
+                stats.streamCapacity = chains;
+                stats.bytesPerSampleSlot = mltBytesPerChain(options.maxDepth, options.cameraConnections);
+                std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = bdpt.phaseSimdEfficiency();
+                simd = bdpt.simdEfficiency();
+                MltCounters k = driver.counters();
+                stats.acceptanceRate = k.proposals ? double(k.accepted) / double(k.proposals) : -1.0;
+                stats.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
+                stats.normalization = driver.normalization();
+                return finish(film, stats, sum, counts, nonFinite, numPixels, done, simd, simdLabel, simdKernels);
+            }
             params.onlyS = options.strategyS;
             params.onlyT = options.strategyT;
             capacity = std::max(1, std::min(capacity, bdptSlotLimit(exec_.freeMemoryBytes(), options.maxDepth,
@@ -118,12 +155,15 @@ public:
             stats.bytesPerSampleSlot = bdptBytesPerSlot(options.bdptVariant, options.maxDepth);
             std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = driver.phaseSimdEfficiency();
             simd = driver.simdEfficiency();
-            simdLabel = bdptSimdLabel;
-            simdKernels = kBdptSimdKernelCount;
         }
+        finish(film, stats, sum, counts, nonFinite, numPixels, done, simd, simdLabel, simdKernels);
+    }
 
-        film.width = options.width;
-        film.height = options.height;
+private:
+    /// Copies the film and the counters back.
+    void finish(Film& film, RenderStats& stats, const Buffer<float>& sum, const Buffer<unsigned>& counts,
+                const Buffer<unsigned long long>& nonFinite, int numPixels, std::uint64_t done,
+                const std::vector<double>& simd, const char* (*simdLabel)(int), int simdKernels) {
         film.sum.resize(std::size_t(3) * numPixels);
         film.samples.resize(numPixels);
         exec_.download(film.sum.data(), sum.data(), film.sum.size());
@@ -143,7 +183,6 @@ public:
                 }
     }
 
-private:
     Exec exec_;
     SceneBuffers<Exec> scene_;
 };

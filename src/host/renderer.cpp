@@ -32,6 +32,8 @@ void RenderOptions::validate() const {
         throw InputError("connect threshold must be in (0, 1]");
     if ((strategyS < 0) != (strategyT < 0) || (strategyS >= 0 && strategyT < 1))
         throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
+    if (!(largeStepProbability >= 0.0f && largeStepProbability <= 1.0f))
+        throw InputError("large-step probability must be in [0, 1]");
     if (strategyS >= 0 && integrator != IntegratorType::Bdpt)
         throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))

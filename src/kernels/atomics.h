@@ -40,6 +40,19 @@ WF_CPU_GPU WF_INLINE void atomicAddFloat(float* p, float v) {
 #endif
 }
 
+/// Double-precision add (MLT's normalisation sums).
+WF_CPU_GPU WF_INLINE void atomicAddDouble(double* p, double v) {
+#if defined(WF_IS_GPU_CODE)
+    atomicAdd(p, v);
+#else
+    double expected = *p;
+    double desired;
+    do {
+        desired = expected + v;
+    } while (!__atomic_compare_exchange(p, &expected, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#endif
+}
+
 /// Makes this thread's earlier writes visible device-wide before a later signal (bottom-up BVH
 /// refit: without it a sibling can read stale boxes through the incoherent L1).
 WF_CPU_GPU WF_INLINE void memoryFence() {

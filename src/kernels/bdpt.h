@@ -28,6 +28,9 @@ struct BdptParams {
     float lightPathCount = 0; ///< light subpaths per pass (= numPixels): t = 1 splats are divided by it
     float imagePlaneDistance = 0;  ///< camera to image plane, in pixels (a pixel has area 1 there)
     int onlyS = -1, onlyT = -1;    ///< >= 0: deposit only strategy (s, t) (per-strategy images)
+    /// t = 1 (light vertices connected to the camera, splatted anywhere on the film). Off, the
+    /// other strategies' weights leave it out and still sum to one (the camera vertex's dVCM is 0).
+    bool cameraConnections = true;
     /// Vertices a subpath stores for the connect phase: depths 1 .. maxDepth - 2 (deeper vertices
     /// can only take part in the s = 0, s = 1 and t = 1 strategies, evaluated during the walk).
     WF_CPU_GPU int storedVertices() const { return maxDepth > 2 ? maxDepth - 2 : 0; }
@@ -167,16 +170,25 @@ WF_CPU_GPU WF_INLINE float weightConnection(float eyeDVCM, float eyeDVC, float l
     return 1.0f / (wLight + 1.0f + wCamera);
 }
 
+/// Where BDPT contributions go: straight to the film. MLT substitutes a per-chain record (mlt.h).
+struct FilmSink {
+    FilmView film;
+    /// The sample in `slot` starts, its eye subpath through `pixel`.
+    WF_CPU_GPU void beginSample(int /*slot*/, int pixel) const { film.countSample(pixel); }
+    WF_CPU_GPU void deposit(int /*slot*/, int pixel, vec3 L) const { film.deposit(pixel, L); }
+};
+
 // ---- Subpath starts --------------------------------------------------------------------------
 
 /// Eye subpath of global sample `sample` in `slot`.
 template <class Sampler>
 WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                          std::uint64_t sample, int slot) {
-    Ray r = cameraRay(scene, sampler, p.numPixels, sample);
+    Ray r = cameraRay(scene, sampler, sample);
     float cosAtCamera = glm::dot(r.direction, scene.camera.forward);
+    float dVCM = p.cameraConnections ? p.lightPathCount / cameraPdfW(p, cosAtCamera) : 0.0f;
     WalkState w;
-    w.set(r.origin, r.direction, vec3(1.0f), p.lightPathCount / cameraPdfW(p, cosAtCamera), 0.0f, sample, slot, 0, 0);
+    w.set(r.origin, r.direction, vec3(1.0f), dVCM, 0.0f, sample, slot, 0, 0);
     return w;
 }
 
@@ -294,11 +306,11 @@ WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, cons
     out.storedCount++;
 }
 
-/// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0) is
-/// deposited directly; the s = 1 shadow ray, the stored vertex and the continuation are returned.
-template <class Sampler>
+/// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0) goes to
+/// the sink directly; the s = 1 shadow ray, the stored vertex and the continuation are returned.
+template <class Sampler, class Sink>
 WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
-                                            const FilmView& film, const WalkState& w, Hit hit) {
+                                            const Sink& sink, const WalkState& w, Hit hit) {
     WalkOutput out = walkOutputFor(w);
     vec3 beta = w.throughput.xyz();
     if (hit.prim < 0 || isBlack(beta)) return out;
@@ -309,13 +321,13 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     misAtHit(dVCM, dVC, hit.t, h.cosIn);
     const MaterialData m = scene.materials[h.material];
     std::uint64_t sample = w.sampleIndex();
-    int pixel = pixelOfSample(sample, p.numPixels);
+    int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
 
     if (m.emissive() && p.deposits(0, depth + 1)) {
         vec3 Le = emittedRadiance(m, h.ngOutside, h.wo);
         if (!isBlack(Le)) {
             float weight = depth == 1 ? 1.0f : weightEmitterHit(dVCM, dVC, emitterPdfA(scene, hit.prim), h.cosIn);
-            film.deposit(pixel, beta * Le * weight);
+            sink.deposit(w.slot(), pixel, beta * Le * weight);
         }
     }
     if (depth >= p.maxDepth) return out;
@@ -342,7 +354,8 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                 if (!isBlack(f) && pdfDirect > 0.0f) {
                     float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, wiLocal.z,
                                                      pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
-                    out.shadow = shadowRayTo(origin, ls.p, pixel, beta * f * ls.Le * (wiLocal.z * weight / pdfDirect));
+                    out.shadow = shadowRayTo(origin, ls.p, pixel, beta * f * ls.Le * (wiLocal.z * weight / pdfDirect),
+                                             w.slot());
                     out.hasShadow = true;
                 }
             }
@@ -374,7 +387,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     if (!isSpecular(m)) {
         float q = continuationProbability(m);
         // t = 1: towards the camera.
-        if (depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1)) {
+        if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1)) {
             vec3 toCamera = scene.camera.position - h.p;
             float dist = glm::length(toCamera);
             vec3 wi = toCamera / dist;
@@ -390,7 +403,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                     float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
                                                           pdfBsdf(m, wiLocal, woLocal) * q);
                     out.shadow = shadowRayTo(offsetRayOrigin(h.p, h.n), scene.camera.position, pixel,
-                                             beta * f * (weight * cameraPdfA / p.lightPathCount));
+                                             beta * f * (weight * cameraPdfA / p.lightPathCount), w.slot());
                     out.hasShadow = true;
                 }
             }
@@ -440,22 +453,24 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     return c;
 }
 
-/// Connects stored eye vertex e and light vertex l of the same sample; returns a shadow ray to
-/// trace (false when the pair contributes nothing). The work is the same for every pair.
+/// Connects stored eye vertex e and light vertex l of the sample in `slot`; returns a shadow ray
+/// to trace (false when the pair contributes nothing). The work is the same for every pair.
 WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams& p, const PathVertex& e,
-                                       const PathVertex& l, int pixel, ShadowRay& out) {
+                                       const PathVertex& l, int pixel, int slot, ShadowRay& out) {
     int t = e.depth() + 1, s = l.depth() + 1;
     if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
     Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
     if (!c.valid) return false;
-    out = shadowRayTo(offsetRayOrigin(e.position.xyz(), e.normal.xyz()), l.position.xyz(), pixel, c.unweighted * c.weight);
+    out = shadowRayTo(offsetRayOrigin(e.position.xyz(), e.normal.xyz()), l.position.xyz(), pixel, c.unweighted * c.weight,
+                      slot);
     return true;
 }
 
 /// Parameters that follow from the render options and the camera.
-inline BdptParams makeBdptParams(const SceneView& scene, int maxDepth) {
+inline BdptParams makeBdptParams(const SceneView& scene, int maxDepth, bool cameraConnections = true) {
     BdptParams p;
     p.maxDepth = maxDepth;
+    p.cameraConnections = cameraConnections;
     p.numPixels = scene.width * scene.height;
     p.lightPathCount = float(p.numPixels);
     p.imagePlaneDistance = 0.5f * float(scene.height) / scene.camera.tanHalfFovY;

@@ -38,12 +38,15 @@ static_assert(2 * kBdptSimdKernelCount <= kSimdSlots, "two counter slots per ker
 
 namespace bdpt {
 
-/// What every stage sees: the scene, the per-slot sample records and the stored subpaths.
-struct Common {
+/// What every stage sees: the scene, where the numbers come from (HashSampler for BDPT, the
+/// chains' primary samples for MLT), where contributions go (the film for BDPT, the chains'
+/// records for MLT), the per-slot sample records and the stored subpaths.
+template <class Sampler, class Sink>
+struct Context {
     SceneView scene;
     BdptParams params;
-    HashSampler sampler;
-    FilmView film;
+    Sampler sampler;
+    Sink sink;
     BdptControl* control;
     SimdCounters simd;
     std::uint64_t* slotSample;   ///< global sample index held by each slot
@@ -57,7 +60,8 @@ struct Common {
     }
 };
 
-WF_CPU_GPU WF_INLINE Hit traceWalk(const Common& c, const WalkState& w, const SimdProbe& probe) {
+template <class C>
+WF_CPU_GPU WF_INLINE Hit traceWalk(const C& c, const WalkState& w, const SimdProbe& probe) {
     return traverse<false>(c.scene.bvh, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
 }
 
@@ -73,7 +77,8 @@ WF_CPU_GPU WF_INLINE PathVertex loadVertex(const PathVertex* v) {
 }
 
 /// A walk ended: record its stored vertex count; the second walk of a slot to end completes it.
-WF_CPU_GPU WF_INLINE void finishWalk(const Common& c, bool eye, int slot, int stored) {
+template <class C>
+WF_CPU_GPU WF_INLINE void finishWalk(const C& c, bool eye, int slot, int stored) {
     (eye ? c.eyeStored : c.lightStored)[slot] = stored;
     if (atomicFetchAdd(&c.status[slot], -1) == 1) atomicFetchAdd(&c.control->complete, 1);
 }
@@ -81,13 +86,14 @@ WF_CPU_GPU WF_INLINE void finishWalk(const Common& c, bool eye, int slot, int st
 /// Connect phase, regeneration half: every complete slot takes the next sample (or goes idle when
 /// there is none); its new eye and light walks are appended at the end of both walk streams.
 /// Compaction over the slots gives each regenerated slot its rank k: sample nextSample + k.
+template <class C>
 struct RegenerateStage {
     static constexpr int kStreams = 1;
     struct Output {
         bool complete;
         WF_CPU_GPU bool active(int) const { return complete; }
     };
-    Common c;
+    C c;
     SoaView<WalkState> eyeWalks, lightWalks;
     int buffer;
     int* outCounter[kStreams];
@@ -100,19 +106,21 @@ struct RegenerateStage {
             return;
         }
         c.simd.entry(kBdptRegenerate).sample();
+        s = c.sampler.startSample(i, s);
+        c.sink.beginSample(i, c.sampler.pixelIndex(s, c.scene.width, c.scene.height));
         eyeWalks.store(k0.eyeCount[buffer] + k, startEyeWalk(c.scene, c.params, c.sampler, s, i));
         lightWalks.store(k0.lightCount[buffer] + k, startLightWalk(c.scene, c.params, c.sampler, s, i));
         c.slotSample[i] = s;
         c.eyeStored[i] = 0;
         c.lightStored[i] = 0;
         c.status[i] = 2;
-        c.film.countSample(pixelOfSample(s, c.params.numPixels));
     }
 };
 
 /// One thread after regeneration: the new walks join the streams.
+template <class C>
 struct RegenerateBookkeepingStage {
-    Common c;
+    C c;
     int buffer;
     WF_CPU_GPU void operator()(int) const {
         BdptControl& k = *c.control;
@@ -128,8 +136,9 @@ struct RegenerateBookkeepingStage {
 };
 
 /// One thread before each walk iteration: empties the output streams.
+template <class C>
 struct WalkBookkeepingStage {
-    Common c;
+    C c;
     int buffer;
     WF_CPU_GPU void operator()(int) const {
         BdptControl& k = *c.control;
@@ -139,8 +148,9 @@ struct WalkBookkeepingStage {
     }
 };
 
+template <class C>
 struct ExtendStage {
-    Common c;
+    C c;
     SoaView<WalkState> walks;
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const {
@@ -153,12 +163,12 @@ struct ExtendStage {
 /// Shades one vertex of every eye (kEye) or light walk: continued walks go to the other walk
 /// buffer and shadow rays to the connection stream, both compacted at write time; the new path
 /// vertex is scattered to its sample's storage, coalesced through a warp transpose.
-template <bool kEye>
+template <bool kEye, class C>
 struct ShadeStage {
     static constexpr int kStreams = 2;
     static constexpr int kScatterWords = PathVertex::kWords;
     using Output = WalkOutput;
-    Common c;
+    C c;
     SoaView<WalkState> in;
     const Hit* hits;
     SoaView<WalkState> out;
@@ -168,7 +178,8 @@ struct ShadeStage {
     WF_CPU_GPU Output evaluate(int i) const {
         c.simd.entry(kBdptShade).sample();
         WalkState w = in.load(i);
-        WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.film, w, hits[i])
+        c.sampler.useVertex(kEye, w.sampleIndex(), w.depth());
+        WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.sink, w, hits[i])
                             : shadeLightVertex(c.scene, c.params, c.sampler, w, hits[i]);
         if (!o.hasNext) finishWalk(c, kEye, o.slot, o.storedCount);
         return o;
@@ -183,31 +194,39 @@ struct ShadeStage {
     WF_CPU_GPU const Float4* scatterSource(const Output& o) const { return &o.vertex.position; }
 };
 
+/// Traces a shadow ray and hands what is visible to the sink.
+template <class C>
+WF_CPU_GPU WF_INLINE void traceToSink(const C& c, const ShadowRay& r, const SimdProbe& probe) {
+    if (shadowRayUnoccluded(c.scene, r, probe)) c.sink.deposit(r.slot(), r.pixel(), r.contribution.xyz());
+}
+
 /// Traces the s = 1 and t = 1 shadow rays of an iteration and deposits (splats) what is visible.
+template <class C>
 struct TraceStage {
-    Common c;
+    C c;
     SoaView<ShadowRay> shadow;
     WF_CPU_GPU void operator()(int i) const {
         c.simd.entry(kBdptTrace).sample();
         addToCounter(&c.control->shadowRays, 1u);
-        traceShadowRay(c.scene, c.film, shadow.load(i), c.simd.steps(kBdptTrace));
+        traceToSink(c, shadow.load(i), c.simd.steps(kBdptTrace));
     }
 };
 
 /// Algorithm 1, first half: the number of connections of each complete slot (0 for the others).
 struct CountStage {
-    Common c;
+    const int* status;
+    const int* eyeStored;
+    const int* lightStored;
     int* counts;
-    WF_CPU_GPU void operator()(int i) const {
-        counts[i] = c.status[i] == 0 ? c.eyeStored[i] * c.lightStored[i] : 0;
-    }
+    WF_CPU_GPU void operator()(int i) const { counts[i] = status[i] == 0 ? eyeStored[i] * lightStored[i] : 0; }
 };
 
 /// Algorithm 1, second half: one thread per connection finds its slot by binary search in the
 /// inclusive scan (the first slot whose prefix sum exceeds j), then evaluates one vertex pair.
 /// Neighbouring threads share the eye vertex and search for the same slot.
+template <class C>
 struct ConnectStage {
-    Common c;
+    C c;
     const int* prefix;  ///< inclusive scan of the counts
     int slots;
     WF_CPU_GPU void operator()(int j) const {
@@ -225,16 +244,19 @@ struct ConnectStage {
         PathVertex e = loadVertex(c.vertexAddress(true, slot, k / nLight));
         PathVertex l = loadVertex(c.vertexAddress(false, slot, k % nLight));
         ShadowRay r;
-        if (!connectVertices(c.scene, c.params, e, l, pixelOfSample(c.slotSample[slot], c.params.numPixels), r)) return;
+        int pixel = c.sampler.pixelIndex(c.slotSample[slot], c.scene.width, c.scene.height);
+        if (!connectVertices(c.scene, c.params, e, l, pixel, slot, r)) return;
         addToCounter(&c.control->connections, 1u);
-        traceShadowRay(c.scene, c.film, r, c.simd.steps(kBdptConnect));
+        traceToSink(c, r, c.simd.steps(kBdptConnect));
     }
 };
 
 /// The naive baseline (the paper's Table 3 setup): one thread builds a whole sample, both walks
-/// then every connection one after another, with the same estimator functions.
+/// then every connection one after another, with the same estimator functions. (MLT's replay
+/// check runs it too: one thread rebuilds one chain's current sample.)
+template <class C>
 struct NaiveStage {
-    Common c;
+    C c;
     std::uint64_t firstSample;
     template <bool kEye>
     WF_CPU_GPU int walk(WalkState w, unsigned& extension, unsigned& shadowRays) const {
@@ -242,11 +264,12 @@ struct NaiveStage {
             c.simd.entry(kBdptNaiveWalk).sample();  // lanes whose walk is still alive at this step
             Hit hit = traceWalk(c, w, c.simd.steps(kBdptNaiveWalk));
             ++extension;
-            WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.film, w, hit)
+            c.sampler.useVertex(kEye, w.sampleIndex(), w.depth());
+            WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.sink, w, hit)
                                 : shadeLightVertex(c.scene, c.params, c.sampler, w, hit);
             if (o.hasShadow) {
                 ++shadowRays;
-                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kBdptNaiveWalk));
+                traceToSink(c, o.shadow, c.simd.steps(kBdptNaiveWalk));
             }
             if (o.hasVertex) *c.vertexAddress(kEye, o.slot, o.vertexIndex) = o.vertex;
             if (!o.hasNext) return o.storedCount;
@@ -254,21 +277,21 @@ struct NaiveStage {
         }
     }
     WF_CPU_GPU void operator()(int i) const {
-        std::uint64_t s = firstSample + std::uint64_t(i);
-        c.film.countSample(pixelOfSample(s, c.params.numPixels));
+        std::uint64_t s = c.sampler.startSample(i, firstSample + std::uint64_t(i));
+        int pixel = c.sampler.pixelIndex(s, c.scene.width, c.scene.height);
+        c.sink.beginSample(i, pixel);
         unsigned extension = 0, shadowRays = 0, connections = 0;
         int nEye = walk<true>(startEyeWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
         int nLight = walk<false>(startLightWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
-        int pixel = pixelOfSample(s, c.params.numPixels);
         for (int a = 0; a < nEye; ++a)
             for (int b = 0; b < nLight; ++b) {
                 c.simd.entry(kBdptNaiveConnect).sample();
                 ShadowRay r;
                 if (!connectVertices(c.scene, c.params, *c.vertexAddress(true, i, a), *c.vertexAddress(false, i, b),
-                                     pixel, r))
+                                     pixel, i, r))
                     continue;
                 ++connections;
-                traceShadowRay(c.scene, c.film, r, c.simd.steps(kBdptNaiveConnect));
+                traceToSink(c, r, c.simd.steps(kBdptNaiveConnect));
             }
         addToCounter(&c.control->extensionRays, extension);
         addToCounter(&c.control->shadowRays, shadowRays);
@@ -345,18 +368,47 @@ public:
     template <class Progress>
     void render(const SceneView& scene, const BdptParams& params, const HashSampler& sampler, const FilmView& film,
                 std::uint64_t first, std::uint64_t count, const Progress& progress) {
-        bdpt::Common c{scene, params, sampler, film, control_.data(), {simd_.data()}, slotSample_.data(),
-                       eyeStored_.data(), lightStored_.data(), status_.data(), eyeVertices_.data(), lightVertices_.data()};
-        exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
+        auto c = context(scene, params, sampler, FilmSink{film});
         if (variant_ == BdptVariant::Naive) renderNaive(c, first, count, progress);
-        else renderStreaming(c, progress);
-        exec_.synchronize();
-        BdptControl k;
-        exec_.download(&k, control_.data(), 1);
-        extensionRays_ += k.extensionRays;
-        shadowRays_ += k.shadowRays;
-        connections_ += k.connections;
+        else renderStreaming(c, first, count, [](const auto&) {}, progress);
     }
+
+    /// The stage context over this driver's slot records and vertex storage.
+    template <class Sampler, class Sink>
+    bdpt::Context<Sampler, Sink> context(const SceneView& scene, const BdptParams& params, const Sampler& sampler,
+                                         const Sink& sink) {
+        return bdpt::Context<Sampler, Sink>{scene, params, sampler, sink, control_.data(), {simd_.data()},
+                                            slotSample_.data(), eyeStored_.data(), lightStored_.data(), status_.data(),
+                                            eyeVertices_.data(), lightVertices_.data()};
+    }
+
+    /// The streaming schedule over samples [first, first + count) with any sampler and sink.
+    /// `decide(c)` runs in every connect phase after the connections and before regeneration,
+    /// while the complete slots still hold their samples (MLT accepts or rejects there).
+    template <class C, class Decide, class Progress>
+    void renderStreaming(const C& c, std::uint64_t first, std::uint64_t count, const Decide& decide,
+                         const Progress& progress) {
+        if (variant_ == BdptVariant::Naive) throw Error("the naive BDPT driver has no streaming schedule");
+        exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
+        streamingLoop(c, decide, progress);
+        collectCounters();
+    }
+
+    /// The naive schedule: one thread per sample, slot = sample - first (count <= slots per launch).
+    template <class C, class Progress>
+    void renderNaive(const C& c, std::uint64_t first, std::uint64_t count, const Progress& progress) {
+        exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
+        std::uint64_t chunk = std::uint64_t(std::max(slots_, 1));
+        for (std::uint64_t done = 0; done < count; done += chunk) {
+            int n = int(std::min<std::uint64_t>(chunk, count - done));
+            exec_.parallelFor("naive bdpt", n, bdpt::NaiveStage<C>{c, first + done});
+            exec_.synchronize();
+            progress(first + done + n);
+        }
+        collectCounters();
+    }
+
+    int slots() const { return slots_; }
 
     std::uint64_t extensionRays() const { return extensionRays_; }
     /// Shadow rays of the walks (s = 1, t = 1) and of the connect phase.
@@ -391,46 +443,61 @@ private:
     SoaView<WalkState> lightWalks(int b) const { return SoaView<WalkState>{lightWalkWords_[b].data(), slots_}; }
     SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), 2 * slots_}; }
 
-    /// Connect phase: count, scan, one thread per connection, then regeneration of complete slots
-    /// at the end of the walk streams in buffer `cur`. Returns the control block afterwards.
-    BdptControl connectPhase(const bdpt::Common& c, int cur) {
+    void collectCounters() {
+        exec_.synchronize();
+        BdptControl k;
+        exec_.download(&k, control_.data(), 1);
+        extensionRays_ += k.extensionRays;
+        shadowRays_ += k.shadowRays;
+        connections_ += k.connections;
+    }
+
+    /// Connect phase: count, scan, one thread per connection, the decision, then regeneration of
+    /// complete slots at the end of the walk streams in buffer `cur`. Returns the control block
+    /// afterwards.
+    template <class C, class Decide>
+    BdptControl connectPhase(const C& c, int cur, const Decide& decide) {
         ++connectPhases_;
-        exec_.parallelFor("bdpt count", slots_, bdpt::CountStage{c, counts_.data()});
+        exec_.parallelFor("bdpt count", slots_, bdpt::CountStage{status_.data(), eyeStored_.data(), lightStored_.data(),
+                                                                 counts_.data()});
         exec_.inclusiveScan(counts_.data(), prefix_.data(), slots_);
         int total = 0;
         exec_.download(&total, prefix_.data() + (slots_ - 1), 1);
-        if (total > 0) exec_.parallelFor("bdpt connect", total, bdpt::ConnectStage{c, prefix_.data(), slots_});
+        if (total > 0) exec_.parallelFor("bdpt connect", total, bdpt::ConnectStage<C>{c, prefix_.data(), slots_});
+        decide(c);
         BdptControl* k = control_.data();
         exec_.compactingFor("bdpt regenerate", ItemCount{slots_, nullptr},
-                            bdpt::RegenerateStage{c, eyeWalks(cur), lightWalks(cur), cur, {&k->regenerated}});
-        exec_.parallelFor("bdpt bookkeeping", 1, bdpt::RegenerateBookkeepingStage{c, cur});
+                            bdpt::RegenerateStage<C>{c, eyeWalks(cur), lightWalks(cur), cur, {&k->regenerated}});
+        exec_.parallelFor("bdpt bookkeeping", 1, bdpt::RegenerateBookkeepingStage<C>{c, cur});
         BdptControl now;
         exec_.download(&now, k, 1);
         return now;
     }
     static int walking(const BdptControl& k, int buffer) { return k.eyeCount[buffer] + k.lightCount[buffer]; }
 
-    template <class Progress>
-    void renderStreaming(const bdpt::Common& c, const Progress& progress) {
+    template <class C, class Decide, class Progress>
+    void streamingLoop(const C& c, const Decide& decide, const Progress& progress) {
         exec_.fill(status_.data(), 0, slots_);  // every slot starts complete, with no connections
         exec_.fill(eyeStored_.data(), 0, slots_);
         exec_.fill(lightStored_.data(), 0, slots_);
         BdptControl* k = control_.data();
         int cur = 0;
-        if (walking(connectPhase(c, cur), cur) == 0) return;
+        // The first phase only fills the slots: nothing is complete yet, so nothing to decide.
+        if (walking(connectPhase(c, cur, [](const C&) {}), cur) == 0) return;
         int postedBuffer = -1;
         for (;;) {
-            exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage{c, cur});
+            exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage<C>{c, cur});
             ItemCount eyes{slots_, &k->eyeCount[cur]}, lights{slots_, &k->lightCount[cur]};
-            exec_.parallelFor("bdpt extend", eyes, bdpt::ExtendStage{c, eyeWalks(cur), eyeHits_.data()});
-            exec_.parallelFor("bdpt extend", lights, bdpt::ExtendStage{c, lightWalks(cur), lightHits_.data()});
+            exec_.parallelFor("bdpt extend", eyes, bdpt::ExtendStage<C>{c, eyeWalks(cur), eyeHits_.data()});
+            exec_.parallelFor("bdpt extend", lights, bdpt::ExtendStage<C>{c, lightWalks(cur), lightHits_.data()});
             exec_.compactingFor("bdpt shade", eyes,
-                                bdpt::ShadeStage<true>{c, eyeWalks(cur), eyeHits_.data(), eyeWalks(cur ^ 1), shadow(),
-                                                       {&k->eyeCount[cur ^ 1], &k->shadowCount}, coalesced_});
+                                bdpt::ShadeStage<true, C>{c, eyeWalks(cur), eyeHits_.data(), eyeWalks(cur ^ 1), shadow(),
+                                                          {&k->eyeCount[cur ^ 1], &k->shadowCount}, coalesced_});
             exec_.compactingFor("bdpt shade", lights,
-                                bdpt::ShadeStage<false>{c, lightWalks(cur), lightHits_.data(), lightWalks(cur ^ 1),
-                                                        shadow(), {&k->lightCount[cur ^ 1], &k->shadowCount}, coalesced_});
-            exec_.parallelFor("bdpt trace", ItemCount{2 * slots_, &k->shadowCount}, bdpt::TraceStage{c, shadow()});
+                                bdpt::ShadeStage<false, C>{c, lightWalks(cur), lightHits_.data(), lightWalks(cur ^ 1),
+                                                           shadow(), {&k->lightCount[cur ^ 1], &k->shadowCount},
+                                                           coalesced_});
+            exec_.parallelFor("bdpt trace", ItemCount{2 * slots_, &k->shadowCount}, bdpt::TraceStage<C>{c, shadow()});
             cur ^= 1;
             // The decision uses the control block of the previous iteration (read asynchronously
             // while this one runs), so the host never stalls the GPU inside the walk phase.
@@ -441,22 +508,11 @@ private:
             postedBuffer = cur;
             if (!have) continue;
             if (walking(seen, seenBuffer) > 0 && double(seen.complete) < double(threshold_) * seen.activeSlots) continue;
-            BdptControl now = connectPhase(c, cur);
+            BdptControl now = connectPhase(c, cur, decide);
             if (walking(now, cur) == 0) break;
             progress(now.nextSample);
             exec_.postRead(k);  // the posted snapshot predates the phase
             postedBuffer = cur;
-        }
-    }
-
-    template <class Progress>
-    void renderNaive(const bdpt::Common& c, std::uint64_t first, std::uint64_t count, const Progress& progress) {
-        std::uint64_t chunk = std::uint64_t(std::max(slots_, 1));
-        for (std::uint64_t done = 0; done < count; done += chunk) {
-            int n = int(std::min<std::uint64_t>(chunk, count - done));
-            exec_.parallelFor("naive bdpt", n, bdpt::NaiveStage{c, first + done});
-            exec_.synchronize();
-            progress(first + done + n);
         }
     }
 

@@ -35,36 +35,35 @@ static_assert(sizeof(PathState) == 48, "path state is three 16-byte words");
 struct ShadowRay {
     Float4 origin;        ///< xyz; w = pixel (int bits)
     Float4 direction;     ///< xyz; w = tMax
-    Float4 contribution;  ///< rgb
+    Float4 contribution;  ///< rgb; w = sample slot (int bits; BDPT and MLT)
     WF_CPU_GPU int pixel() const { return floatAsInt(origin.w); }
+    WF_CPU_GPU int slot() const { return floatAsInt(contribution.w); }
 };
 static_assert(sizeof(ShadowRay) == 48, "shadow ray is three 16-byte words");
 
 /// A shadow ray from `origin` (already offset off its surface) towards `target`, stopping just
-/// short of it, that deposits `contribution` to `pixel` when unoccluded.
-WF_CPU_GPU WF_INLINE ShadowRay shadowRayTo(vec3 origin, vec3 target, int pixel, vec3 contribution) {
+/// short of it, that deposits `contribution` to `pixel` when unoccluded (for the sample in `slot`).
+WF_CPU_GPU WF_INLINE ShadowRay shadowRayTo(vec3 origin, vec3 target, int pixel, vec3 contribution, int slot = 0) {
     vec3 d = target - origin;
     float dist = glm::length(d);
     ShadowRay r;
     r.origin = Float4(origin, intAsFloat(pixel));
     r.direction = Float4(dist > 0.0f ? d / dist : vec3(0.0f, 0.0f, 1.0f), dist * (1.0f - 1e-4f));
-    r.contribution = Float4(contribution, 0.0f);
+    r.contribution = Float4(contribution, intAsFloat(slot));
     return r;
 }
 
-/// Pixel of global sample `sample`: sample mod numPixels, so consecutive samples are
-/// neighbouring pixels and regenerated rays stay coherent.
+/// Pixel of global sample `sample` under the default sampler (HashSampler::filmSample).
 WF_CPU_GPU WF_INLINE int pixelOfSample(std::uint64_t sample, int numPixels) { return int(sample % std::uint64_t(numPixels)); }
 
-/// Camera ray of global sample `sample` (every integrator's eye path starts here).
+/// Camera ray of global sample `sample` (every integrator's eye path starts here); the sampler
+/// places it on the film.
 template <class Sampler>
-WF_CPU_GPU inline Ray cameraRay(const SceneView& scene, const Sampler& sampler, int numPixels, std::uint64_t sample) {
-    int pixel = pixelOfSample(sample, numPixels);
-    int px = pixel % scene.width, py = pixel / scene.width;
-    vec2 jitter = sampler.get2(sample, dims::kPixel);
+WF_CPU_GPU inline Ray cameraRay(const SceneView& scene, const Sampler& sampler, std::uint64_t sample) {
+    vec2 raster = sampler.filmSample(sample, scene.width, scene.height).raster;
     const CameraData& cam = scene.camera;
-    float sx = (2.0f * (px + jitter.x) / scene.width - 1.0f) * cam.tanHalfFovY * cam.aspect;
-    float sy = (1.0f - 2.0f * (py + jitter.y) / scene.height) * cam.tanHalfFovY;
+    float sx = (2.0f * raster.x / scene.width - 1.0f) * cam.tanHalfFovY * cam.aspect;
+    float sy = (1.0f - 2.0f * raster.y / scene.height) * cam.tanHalfFovY;
     vec3 dir = glm::normalize(cam.forward + sx * cam.right + sy * cam.up);
     vec3 origin = cam.position;
     if (cam.lensRadius > 0.0f) {
@@ -77,7 +76,7 @@ WF_CPU_GPU inline Ray cameraRay(const SceneView& scene, const Sampler& sampler, 
 }
 
 WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
-    Ray r = cameraRay(scene, params.sampler, params.numPixels, sample);
+    Ray r = cameraRay(scene, params.sampler, sample);
     PathState s;
     s.set(r.origin, r.direction, vec3(1.0f), 0.0f, sample, 0);
     return s;
@@ -290,11 +289,15 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     return out;
 }
 
+/// True when nothing blocks a shadow ray.
+WF_CPU_GPU WF_INLINE bool shadowRayUnoccluded(const SceneView& scene, const ShadowRay& s, const SimdProbe& probe) {
+    return traverse<true>(scene.bvh, Ray{s.origin.xyz(), s.direction.xyz(), s.direction.w}, probe).prim < 0;
+}
+
 /// Connect stage body: deposits a shadow ray's contribution when nothing blocks it.
 WF_CPU_GPU inline void traceShadowRay(const SceneView& scene, const FilmView& film, const ShadowRay& s,
                                       const SimdProbe& probe) {
-    Ray r{s.origin.xyz(), s.direction.xyz(), s.direction.w};
-    if (traverse<true>(scene.bvh, r, probe).prim < 0) film.deposit(s.pixel(), s.contribution.xyz());
+    if (shadowRayUnoccluded(scene, s, probe)) film.deposit(s.pixel(), s.contribution.xyz());
 }
 
 }  // namespace wavefront

@@ -38,8 +38,18 @@ WF_CPU_GPU WF_INLINE std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
+/// Where a camera sample lands on the film: its pixel and its continuous raster position.
+struct FilmSample {
+    int pixel;
+    vec2 raster;  ///< x in [0, width), y in [0, height), rows top to bottom
+};
+
 /// The default sampler: a hash of (seed, sample index, dimension) mapped to [0, 1).
 /// `sampleIndex` is global over the render (pixel and pass folded in by the caller).
+///
+/// Every sampler answers get / get2 / filmSample; the BDPT walks also call startSample and
+/// useVertex, which let MLT's sampler (mlt.h) prepare the numbers a walk is about to read. Here
+/// they do nothing: the numbers are a pure function of (sample, dimension).
 struct HashSampler {
     std::uint64_t seedKey = 0;
     WF_CPU_GPU explicit HashSampler(std::uint32_t seed = 0) : seedKey(mix64(std::uint64_t(seed) + 0x9e3779b97f4a7c15ull)) {}
@@ -50,6 +60,20 @@ struct HashSampler {
     WF_CPU_GPU vec2 get2(std::uint64_t sampleIndex, int dimension) const {
         return vec2(get(sampleIndex, dimension), get(sampleIndex, dimension + 1));
     }
+    /// Pixel sample mod pixel count (consecutive samples are neighbouring pixels, so regenerated
+    /// rays stay coherent), jittered by the two pixel numbers.
+    WF_CPU_GPU FilmSample filmSample(std::uint64_t sampleIndex, int width, int height) const {
+        int pixel = pixelIndex(sampleIndex, width, height);
+        vec2 jitter = get2(sampleIndex, dims::kPixel);
+        return FilmSample{pixel, vec2(float(pixel % width) + jitter.x, float(pixel / width) + jitter.y)};
+    }
+    WF_CPU_GPU int pixelIndex(std::uint64_t sampleIndex, int width, int height) const {
+        return int(sampleIndex % std::uint64_t(width * height));
+    }
+    /// Global sample `index` starts in `slot`: the index the walks read their numbers under.
+    WF_CPU_GPU std::uint64_t startSample(int /*slot*/, std::uint64_t index) const { return index; }
+    /// A walk is about to read the numbers of its vertex `vertex` (eye or light subpath).
+    WF_CPU_GPU void useVertex(bool /*eye*/, std::uint64_t /*sampleIndex*/, int /*vertex*/) const {}
 };
 
 // ---- Warping functions -------------------------------------------------------

@@ -1,0 +1,201 @@
+// The MLT driver: chains on the streaming BDPT schedule (one chain per sample slot), start-up by
+// resampling a pool of BDPT samples, mutation, and the replay check. A template over the exec
+// type, like the other drivers.
+#pragma once
+#include <vector>
+
+#include "kernels/mlt.h"
+
+namespace wavefront {
+
+struct MltSettings {
+    float largeStepProbability = 0.5f;
+    /// Start every chain from a pool of BDPT samples chosen in proportion to I (Veach 1997), with
+    /// b from the pool as well; false: each chain starts from one uniform sample of its own.
+    bool startupResampling = true;
+    std::uint32_t seed = 0;
+};
+
+/// Bytes per chain (film excluded; the paper's Table 6 has 4434 for MLT): the BDPT slot, two
+/// slots of primary samples, two contribution records, and the chain's decision state.
+inline std::size_t mltBytesPerChain(int maxDepth, bool cameraConnections) {
+    MltLayout layout = MltLayout::forDepth(maxDepth);
+    std::size_t splats = cameraConnections ? std::size_t(maxDepth) : 0;
+    return bdptBytesPerSlot(BdptVariant::Streaming, maxDepth) + 2 * sizeof(float) * layout.perSlot() +
+           2 * (sizeof(Float4) * (1 + splats) + sizeof(int)) + 3 * sizeof(int) + 2 * sizeof(float) +
+           2 * sizeof(double) /* start-up pool weight and its CDF entry */;
+}
+
+/// Chains for an MLT render: the requested count, bounded by memory (half of what is free), by
+/// the chain field of the sample index and by the connection count fitting an int.
+inline int mltChainLimit(std::size_t freeBytes, int maxDepth, bool cameraConnections) {
+    std::size_t byMemory = freeBytes / 2 / mltBytesPerChain(maxDepth, cameraConnections);
+    std::size_t limit = std::min<std::size_t>(byMemory, std::size_t(mltindex::kMaxChains));
+    return std::min(int(limit), bdptSlotLimit(~std::size_t(0), maxDepth, BdptVariant::Streaming));
+}
+
+/// What the replay check found: per chain, the stored I and vertex counts of the current sample,
+/// and those of the sample rebuilt from its stored primary samples alone.
+struct MltReplay {
+    std::vector<float> storedI, replayedI;
+    std::vector<int> storedEyeBlocks, replayedEyeBlocks, storedLightBlocks, replayedLightBlocks;
+};
+
+template <class Exec>
+class MltDriver {
+public:
+    MltDriver(Exec& exec, int chains, int maxDepth, bool cameraConnections, float connectThreshold,
+              bool coalescedScatter, const MltSettings& settings)
+        : exec_(exec), chains_(chains), settings_(settings), layout_(MltLayout::forDepth(maxDepth)),
+          maxSplats_(cameraConnections ? maxDepth : 0),
+          bdpt_(exec, BdptVariant::Streaming, chains, maxDepth, connectThreshold, coalescedScatter) {
+        if (chains < 1 || chains > mltindex::kMaxChains)
+            throw InputError("MLT needs 1 to " + std::to_string(mltindex::kMaxChains) + " chains");
+        numbers_ = exec_.template allocate<float>(std::size_t(2) * chains_ * layout_.perSlot());
+        state_ = exec_.template allocate<int>(chains_);
+        exec_.fill(state_.data(), 0, chains_);
+        proposalEyeBlocks_ = exec_.template allocate<int>(chains_);
+        proposalLightBlocks_ = exec_.template allocate<int>(chains_);
+        allocateRecords(eye_, splats_, splatCount_);
+        currentI_ = exec_.template allocate<float>(chains_);
+        currentWeight_ = exec_.template allocate<float>(chains_);
+        exec_.fill(currentWeight_.data(), 0.0f, chains_);
+        sums_ = exec_.template allocate<double>(2 * kMltSumPartials);
+        exec_.fill(sums_.data(), 0.0, 2 * kMltSumPartials);
+        normalization_ = exec_.template allocate<float>(1);
+        counters_ = exec_.template allocate<MltCounters>(1);
+        exec_.fill(counters_.data(), MltCounters{0, 0, 0}, 1);
+    }
+
+    /// Mutations [first, first + count) of the chains into the film (started on the first call).
+    template <class Progress>
+    void render(const SceneView& scene, const BdptParams& params, const FilmView& film, std::uint64_t first,
+                std::uint64_t count, const Progress& progress) {
+        if (first + count > mltindex::kPoolBase) throw InputError("too many MLT mutations for one render");
+        if (!started_) start(scene, params, film);
+        runPhase(scene, params, film, MltPhase::Mutate, first, count, progress);
+        exec_.parallelFor("mlt flush", chains_, FlushStage{sink(), chains(), state_.data(), film});
+    }
+
+    /// Rebuilds every chain's current sample from its stored primary samples (one thread per
+    /// chain, the naive schedule) and reports its I and vertex counts next to the stored ones.
+    MltReplay replay(const SceneView& scene, const BdptParams& params) {
+        Buffer<Float4> eye, splats;
+        Buffer<int> splatCount;
+        allocateRecords(eye, splats, splatCount);
+        Buffer<unsigned long long> nonFinite = exec_.template allocate<unsigned long long>(1);
+        exec_.fill(nonFinite.data(), 0ull, 1);
+        ChainSink scratch{eye.data(), splats.data(), splatCount.data(), maxSplats_, nullptr, nonFinite.data()};
+        auto c = bdpt_.context(scene, params, sampler(MltPhase::Replay, DistributionView{}), scratch);
+        bdpt_.renderNaive(c, 0, std::uint64_t(chains_), [](std::uint64_t) {});
+        Buffer<float> replayed = exec_.template allocate<float>(chains_);
+        exec_.parallelFor("mlt replay luminance", chains_, ReplayLuminanceStage{scratch, replayed.data()});
+        MltReplay r;
+        r.storedI = download(currentI_);
+        r.replayedI = download(replayed);
+        r.replayedEyeBlocks = download(proposalEyeBlocks_);
+        r.replayedLightBlocks = download(proposalLightBlocks_);
+        for (int st : download(state_)) {
+            r.storedEyeBlocks.push_back(mltstate::eyeBlocks(st));
+            r.storedLightBlocks.push_back(mltstate::lightBlocks(st));
+        }
+        return r;
+    }
+
+    MltCounters counters() {
+        MltCounters k;
+        exec_.download(&k, counters_.data(), 1);
+        return k;
+    }
+    /// The normalisation b as of now.
+    double normalization() {
+        std::vector<double> s = download(sums_);
+        double sum = 0.0, n = 0.0;
+        for (int k = 0; k < kMltSumPartials; ++k) {
+            sum += s[2 * k];
+            n += s[2 * k + 1];
+        }
+        return n > 0.0 ? sum / n : 0.0;
+    }
+    BdptDriver<Exec>& bdpt() { return bdpt_; }
+    int chainCount() const { return chains_; }
+
+private:
+    template <class T>
+    std::vector<T> download(const Buffer<T>& b) {
+        std::vector<T> v(b.size());
+        exec_.download(v.data(), b.data(), v.size());
+        return v;
+    }
+    void allocateRecords(Buffer<Float4>& eye, Buffer<Float4>& splats, Buffer<int>& splatCount) {
+        eye = exec_.template allocate<Float4>(std::size_t(2) * chains_);
+        splats = exec_.template allocate<Float4>(std::max<std::size_t>(std::size_t(2) * chains_ * maxSplats_, 1));
+        splatCount = exec_.template allocate<int>(std::size_t(2) * chains_);
+    }
+    MltSampler sampler(MltPhase phase, const DistributionView& choice) const {
+        HashSampler fresh(settings_.seed);
+        HashSampler perturb(settings_.seed ^ 0x5bd1e995u), decide(settings_.seed ^ 0xc2b2ae35u);
+        return MltSampler{fresh, perturb, decide, numbers_.data(), state_.data(), proposalEyeBlocks_.data(),
+                          proposalLightBlocks_.data(), layout_, phase, settings_.largeStepProbability, choice};
+    }
+    ChainSink sink() const {
+        return ChainSink{eye_.data(), splats_.data(), splatCount_.data(), maxSplats_, state_.data(), nonFinite_};
+    }
+    MltChains chains() const {
+        return MltChains{currentI_.data(), currentWeight_.data(), sums_.data(), normalization_.data(),
+                         poolWeights_.data(), counters_.data(), settings_.largeStepProbability,
+                         !settings_.startupResampling};
+    }
+
+    template <class Progress>
+    void runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
+                  std::uint64_t first, std::uint64_t count, const Progress& progress,
+                  const DistributionView& choice = DistributionView{}) {
+        nonFinite_ = film.nonFinite;
+        auto c = bdpt_.context(scene, params, sampler(phase, choice), sink());
+        MltChains ch = chains();
+        bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
+            if (phase == MltPhase::Mutate) exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
+            exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
+        }, progress);
+    }
+
+    /// Chain start-up: a pool of BDPT samples (one per chain), then every chain takes a pool
+    /// sample chosen in proportion to I; or, without resampling, one uniform sample of its own.
+    void start(const SceneView& scene, const BdptParams& params, const FilmView& film) {
+        auto quiet = [](std::uint64_t) {};
+        DistributionView choice{};
+        Distribution<Exec> pool;
+        if (settings_.startupResampling) {
+            poolWeights_ = exec_.template allocate<double>(chains_);
+            runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(chains_), quiet);
+            if (normalization() > 0.0) {
+                pool.build(exec_, poolWeights_.data(), chains_, 1, LightSampler::BinarySearch);
+                choice = pool.view();
+            }
+        }
+        runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice);
+        exec_.synchronize();
+        poolWeights_ = Buffer<double>();
+        started_ = true;
+    }
+
+    Exec& exec_;
+    int chains_;
+    MltSettings settings_;
+    MltLayout layout_;
+    int maxSplats_;
+    BdptDriver<Exec> bdpt_;
+    Buffer<float> numbers_;
+    Buffer<int> state_, proposalEyeBlocks_, proposalLightBlocks_;
+    Buffer<Float4> eye_, splats_;
+    Buffer<int> splatCount_;
+    Buffer<float> currentI_, currentWeight_;
+    Buffer<double> sums_, poolWeights_;
+    Buffer<float> normalization_;
+    Buffer<MltCounters> counters_;
+    unsigned long long* nonFinite_ = nullptr;
+    bool started_ = false;
+};
+
+}  // namespace wavefront

@@ -1,0 +1,212 @@
+// MLT tests: against BDPT (an independent estimator of the same image: b and the MIS weights),
+// the replay of stored primary samples, the acceptance rate, start-up resampling, analytic
+// scenes, CPU vs CUDA, bad input.
+#include <catch2/catch.hpp>
+
+#include "host/mlt_api.h"
+#include "test_support.h"
+
+using namespace wavefront;
+
+namespace {
+
+RenderOptions mltOptions(Backend b = Backend::Cpu, int size = 32, int spp = 16, int chains = 1024) {
+    RenderOptions o;
+    o.integrator = IntegratorType::Mlt;
+    o.backend = b;
+    o.width = size;
+    o.height = size;
+    o.samplesPerPixel = spp;
+    o.streamCapacity = chains;
+    return o;
+}
+
+RenderOptions bdptOptionsLike(const RenderOptions& mlt) {
+    RenderOptions o = mlt;
+    o.integrator = IntegratorType::Bdpt;
+    o.streamCapacity = 0;
+    return o;
+}
+
+/// Root mean square over pixels and channels of (a - b), relative to b's mean.
+double relativeRmse(const Image& a, const Image& b) {
+    double ss = 0.0;
+    for (std::size_t i = 0; i < a.rgb.size(); ++i) ss += (double(a.rgb[i]) - b.rgb[i]) * (double(a.rgb[i]) - b.rgb[i]);
+    return std::sqrt(ss / a.rgb.size()) / wftest::imageMean(b);
+}
+
+}  // namespace
+
+TEST_CASE("MLT and BDPT converge to the same image", "[mlt][statistical]") {
+    // Block means over independent renders (independent chains): b, the MIS weights of large and
+    // small steps, the splat records and the pixel placement must all be right for these to agree.
+    // With camera connections off the BDPT weights leave t = 1 out; the image must not change.
+    Scene scene = Scene::builtin("cornell-box");
+    RenderOptions bdpt = bdptOptionsLike(mltOptions(Backend::Cpu, 32, 16));
+    bdpt.samplesPerPixel = 64;
+    wftest::BlockStats ref = wftest::renderBlockStats(scene, bdpt, 8, 8, 100);
+    for (bool cameraConnections : {true, false}) {
+        RenderOptions o = mltOptions(Backend::Cpu, 32, 64, 1024);
+        o.cameraConnections = cameraConnections;
+        wftest::BlockStats mlt = wftest::renderBlockStats(scene, o, 8, 8, 200);
+        INFO("camera connections " << cameraConnections);
+        CHECK(wftest::maxZScore(mlt, ref) < 6.0);
+        CHECK(wftest::globalZScore(mlt, ref) < 4.5);
+    }
+}
+
+TEST_CASE("MLT on a caustic and a hard-visibility scene matches BDPT", "[mlt][statistical]") {
+    for (const char* name : {"glass-caustic", "door-ajar"}) {
+        Scene scene = Scene::builtin(name);
+        RenderOptions bdpt = bdptOptionsLike(mltOptions(Backend::Cpu, 16, 16));
+        bdpt.samplesPerPixel = 256;
+        wftest::BlockStats ref = wftest::renderBlockStats(scene, bdpt, 8, 8, 300);
+        wftest::BlockStats mlt = wftest::renderBlockStats(scene, mltOptions(Backend::Cpu, 16, 256, 1024), 8, 8, 400);
+        INFO(name);
+        CHECK(wftest::maxZScore(mlt, ref) < 6.0);
+        CHECK(wftest::globalZScore(mlt, ref) < 4.5);
+    }
+}
+
+TEST_CASE("BDPT without camera connections converges to the same image", "[bdpt][mlt][statistical]") {
+    Scene scene = Scene::builtin("glass-caustic");
+    RenderOptions o = bdptOptionsLike(mltOptions(Backend::Cpu, 32, 16));
+    wftest::BlockStats on = wftest::renderBlockStats(scene, o, 8, 8, 500);
+    o.cameraConnections = false;
+    wftest::BlockStats off = wftest::renderBlockStats(scene, o, 8, 8, 600);
+    CHECK(wftest::maxZScore(on, off) < 6.0);
+    CHECK(wftest::globalZScore(on, off) < 4.5);
+}
+
+namespace {
+
+void checkReplay(Backend backend) {
+    // Every chain's current sample, rebuilt by one thread from the stored primary samples alone,
+    // has the stored I and uses as many vertices: the numbers a walk read are the numbers kept.
+    for (const char* name : {"cornell-spheres", "glass-caustic"}) {
+        RenderOptions o = mltOptions(backend, 16, 16, 512);
+        MltReplay r = renderMltAndReplay(backend, Scene::builtin(name), o);
+        REQUIRE(r.storedI.size() == 512u);
+        int lit = 0, mismatched = 0, deep = 0;
+        double worst = 0.0;
+        for (std::size_t i = 0; i < r.storedI.size(); ++i) {
+            double d = std::fabs(double(r.storedI[i]) - r.replayedI[i]) / std::max(1e-6, double(r.storedI[i]));
+            worst = std::max(worst, d);
+            lit += r.storedI[i] > 0.0f;
+            deep += r.storedEyeBlocks[i] + r.storedLightBlocks[i] > 4;
+            mismatched += r.storedEyeBlocks[i] != r.replayedEyeBlocks[i] || r.storedLightBlocks[i] != r.replayedLightBlocks[i];
+        }
+        INFO(name << ": worst relative difference " << worst << ", " << lit << " lit chains, " << deep << " deep");
+        CHECK(worst < 1e-4);  // only the order of float additions differs
+        CHECK(mismatched == 0);
+        CHECK(lit > 400);
+        CHECK(deep > 50);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("replaying a chain's stored primary samples reproduces its I", "[mlt]") { checkReplay(Backend::Cpu); }
+
+TEST_CASE("MLT acceptance and large-step rates stay in a sane range", "[mlt]") {
+    for (float pLarge : {0.5f, 0.1f}) {
+        RenderOptions o = mltOptions(Backend::Cpu, 32, 32, 1024);
+        o.largeStepProbability = pLarge;
+        RenderStats st;
+        Image img = wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+        INFO("p_large " << pLarge << ": acceptance " << st.acceptanceRate << ", large steps " << st.largeStepFraction);
+        CHECK(st.samples == 32u * 32u * 32u);
+        CHECK(st.nonFiniteSamples == 0);
+        CHECK(wftest::allFinite(img));
+        CHECK(st.largeStepFraction == Approx(pLarge).margin(0.02));
+        CHECK(st.acceptanceRate > 0.2);
+        CHECK(st.acceptanceRate < 0.95);
+        CHECK(st.normalization > 0.0);
+        CHECK(st.streamCapacity == 1024);
+    }
+}
+
+TEST_CASE("resampled chain starts lower the early error against a reference", "[mlt][statistical]") {
+    // A few mutations per chain: chains started from uniform samples still sit where the
+    // contribution is low (start-up bias: a dark image); chains resampled in proportion to I
+    // start where they belong.
+    Scene scene = Scene::builtin("cornell-box");
+    RenderOptions refOptions = bdptOptionsLike(mltOptions(Backend::Cpu, 16, 16));
+    refOptions.samplesPerPixel = 512;
+    Image ref = wftest::renderImage(scene, refOptions);
+    double error[2] = {0.0, 0.0}, meanError[2] = {0.0, 0.0};
+    for (int resample = 0; resample < 2; ++resample)
+        for (unsigned seed = 1; seed <= 4; ++seed) {
+            RenderOptions o = mltOptions(Backend::Cpu, 16, 64, 4096);  // 4 mutations per chain
+            o.startupResampling = resample == 1;
+            o.seed = seed;
+            Image img = wftest::renderImage(scene, o);
+            error[resample] += relativeRmse(img, ref) / 4;
+            meanError[resample] += std::fabs(wftest::imageMean(img) / wftest::imageMean(ref) - 1.0) / 4;
+        }
+    INFO("relative RMSE uniform " << error[0] << ", resampled " << error[1] << "; mean error uniform " << meanError[0]
+                                  << ", resampled " << meanError[1]);
+    CHECK(error[1] < 0.8 * error[0]);
+    CHECK(meanError[1] < 0.5 * meanError[0]);
+    CHECK(meanError[1] < 0.1);  // b from a pool of 4096 heavy-tailed samples: a few percent
+}
+
+TEST_CASE("MLT analytic scenes: furnace and the inside of an emitting sphere", "[mlt][analytic]") {
+    RenderOptions o = mltOptions(Backend::Cpu, 16, 16, 256);
+    o.maxDepth = 64;
+    RenderStats st;
+    Image furnace = wftest::renderImage(Scene::builtin("furnace"), o, &st);
+    CHECK(st.nonFiniteSamples == 0);
+    CHECK(wftest::imageMean(furnace) == Approx(2.0 * (1.0 - std::pow(0.5, 64))).epsilon(0.02));
+    Image sphere = wftest::renderImage(Scene::builtin("sphere-inside"), o, &st);
+    CHECK(st.nonFiniteSamples == 0);
+    CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3 * (1.0 - std::pow(0.7, 64))).epsilon(0.01));
+}
+
+TEST_CASE("MLT rejects bad input with a clear error", "[mlt]") {
+    RenderOptions o = mltOptions();
+    o.largeStepProbability = 1.5f;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("large-step probability"));
+    Scene lens = Scene::builtin("cornell-box");
+    Camera c = lens.camera();
+    c.lensRadius = 0.05f;
+    lens.setCamera(c);
+    std::string msg = wftest::inputErrorOf([&] { Renderer(lens, mltOptions()).render(); });
+    CHECK(msg.find("MLT") != std::string::npos);
+    CHECK(msg.find("pinhole") != std::string::npos);
+}
+
+TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {
+    if (!wftest::haveGpu()) return;
+    for (const char* name : {"cornell-box", "glass-caustic"}) {
+        Scene scene = Scene::builtin(name);
+        wftest::BlockStats cpu = wftest::renderBlockStats(scene, mltOptions(Backend::Cpu, 32, 64, 1024), 8, 8, 700);
+        wftest::BlockStats gpu = wftest::renderBlockStats(scene, mltOptions(Backend::Cuda, 32, 64, 1024), 8, 8, 800);
+        RenderOptions bdpt = bdptOptionsLike(mltOptions(Backend::Cuda, 32, 256));
+        wftest::BlockStats ref = wftest::renderBlockStats(scene, bdpt, 8, 8, 900);
+        INFO(name);
+        CHECK(wftest::maxZScore(cpu, gpu) < 6.0);
+        CHECK(wftest::globalZScore(cpu, gpu) < 4.5);
+        CHECK(wftest::maxZScore(gpu, ref) < 6.0);
+        CHECK(wftest::globalZScore(gpu, ref) < 4.5);
+    }
+}
+
+TEST_CASE("CUDA MLT replays its chains and matches the analytic sphere", "[mlt][gpu][analytic]") {
+    if (!wftest::haveGpu()) return;
+    checkReplay(Backend::Cuda);
+    RenderOptions o = mltOptions(Backend::Cuda, 64, 16, 0);  // the default chain count
+    RenderStats st;
+    Image img = wftest::renderImage(Scene::builtin("cornell-spheres"), o, &st);
+    CHECK(st.nonFiniteSamples == 0);
+    CHECK(wftest::allFinite(img));
+    CHECK(st.streamCapacity == 64 * 64 * 16 / 16);
+    CHECK(st.acceptanceRate > 0.2);
+    // 262k mutations: b (from 4096 pool samples and the large steps) scales the image, so it must
+    // be close to its limit for a 1.5% bound (64 spp measured 1.0% low).
+    RenderOptions a = mltOptions(Backend::Cuda, 32, 256, 4096);
+    a.maxDepth = 64;
+    Image sphere = wftest::renderImage(Scene::builtin("sphere-inside"), a, &st);
+    CHECK(st.nonFiniteSamples == 0);
+    CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3 * (1.0 - std::pow(0.7, 64))).epsilon(0.015));
+}
