@@ -8,7 +8,8 @@
 // connections and with uniform chain starts.
 // --figure10 DIR: the equal-time comparison. Per scene a reference (BDPT for --ref-seconds), then
 // PT, BDPT and MLT for --fig-seconds each; the relative RMSE of each against the reference, and
-// DIR/<scene>.png side by side: PT | BDPT | MLT | reference.
+// DIR/figure10.png with a row per scene: PT | BDPT | MLT | reference (and figure10-half.png, the
+// same averaged over 2x2 pixels, small enough to keep in the repository).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -40,12 +41,24 @@ double relativeRmse(const Image& a, const Image& ref) {
     return std::sqrt(ss / double(a.rgb.size())) / mean;
 }
 
-Image sideBySide(const std::vector<Image>& images) {
-    Image out(images[0].width * int(images.size()), images[0].height);
+/// Images of one size in a grid, `columns` per row.
+Image grid(const std::vector<Image>& images, int columns) {
+    int w = images[0].width, h = images[0].height, rows = (int(images.size()) + columns - 1) / columns;
+    Image out(w * columns, h * rows);
     for (std::size_t k = 0; k < images.size(); ++k)
-        for (int y = 0; y < out.height; ++y)
-            for (int x = 0; x < images[k].width; ++x)
-                std::copy_n(images[k].pixel(x, y), 3, out.pixel(int(k) * images[0].width + x, y));
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                std::copy_n(images[k].pixel(x, y), 3, out.pixel(int(k) % columns * w + x, int(k) / columns * h + y));
+    return out;
+}
+
+Image halfSize(const Image& in) {
+    Image out(in.width / 2, in.height / 2);
+    for (int y = 0; y < out.height; ++y)
+        for (int x = 0; x < out.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                out.pixel(x, y)[c] = 0.25f * (in.pixel(2 * x, 2 * y)[c] + in.pixel(2 * x + 1, 2 * y)[c] +
+                                              in.pixel(2 * x, 2 * y + 1)[c] + in.pixel(2 * x + 1, 2 * y + 1)[c]);
     return out;
 }
 
@@ -153,6 +166,7 @@ int main(int argc, char** argv) {
                     figWidth, figHeight, figSeconds, refSeconds);
         std::printf("| scene | PT rmse (spp) | BDPT rmse (spp) | MLT rmse (mutations/pixel) | reference spp |\n");
         std::printf("|---|---:|---:|---:|---:|\n");
+        std::vector<Image> panels;
         for (const std::string& name : scenes) {
             Scene scene = Scene::builtin(name);
             RenderOptions o;
@@ -165,7 +179,8 @@ int main(int argc, char** argv) {
             o.seed = 1000;
             Run ref = render(scene, o);
             o.timeLimitSeconds = figSeconds;
-            std::vector<Image> images;
+            std::vector<Image>& images = panels;
+            std::size_t row = images.size();
             std::vector<Run> runs;
             for (IntegratorType kind : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
                 o.integrator = kind;
@@ -174,14 +189,17 @@ int main(int argc, char** argv) {
                 images.push_back(runs.back().image);
             }
             images.push_back(ref.image);
-            writeImage(figureDir + "/" + name + ".png", sideBySide(images));
             double pixels = double(figWidth) * figHeight;
             std::printf("| %s | %.4f (%.0f) | %.4f (%.0f) | %.4f (%.0f) | %.0f |\n", name.c_str(),
-                        relativeRmse(images[0], ref.image), runs[0].stats.samples / pixels,
-                        relativeRmse(images[1], ref.image), runs[1].stats.samples / pixels,
-                        relativeRmse(images[2], ref.image), runs[2].stats.samples / pixels, ref.stats.samples / pixels);
+                        relativeRmse(images[row], ref.image), runs[0].stats.samples / pixels,
+                        relativeRmse(images[row + 1], ref.image), runs[1].stats.samples / pixels,
+                        relativeRmse(images[row + 2], ref.image), runs[2].stats.samples / pixels,
+                        ref.stats.samples / pixels);
             std::fflush(stdout);
         }
+        Image figure = grid(panels, 4);
+        writeImage(figureDir + "/figure10.png", figure);
+        writeImage(figureDir + "/figure10-half.png", halfSize(figure));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "mlt: %s\n", e.what());
         return 1;

@@ -246,7 +246,7 @@ struct MltCounters {
 /// Per-chain decision state.
 struct MltChains {
     float* currentI;          ///< I of the current sample
-    float* currentWeight;     ///< expected-value weight the current sample has gathered, not yet deposited
+    float* currentWeight;     ///< weight the current sample has gathered and not yet deposited
     double* sums;             ///< kMltSumPartials pairs (sum of I, count)
     float* normalization;     ///< b as of the last connect phase
     double* poolWeights;      ///< Pool: I of each pool entry
@@ -319,20 +319,25 @@ struct DecideStage {
         float Ix = chains.currentI[i];
         float a = Ix > 0.0f ? glm::min(1.0f, Iy / Ix) : 1.0f;
         // Kelemen's estimator: the proposal with (a + [large]) / (Iy / b + pL), the current
-        // sample with (1 - a) / (Ix / b + pL); the current weight waits until the sample leaves.
-        c.sink.depositTo(film, proposalRecord, chains.weight(a + (large ? 1.0f : 0.0f), Iy, b));
-        float w = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
+        // sample with (1 - a) / (Ix / b + pL). A sample's weight waits in currentWeight while
+        // the sample is current, and goes to the film once, when the sample leaves: a rejected
+        // proposal at once, the replaced current sample on acceptance (the accepted proposal
+        // keeps its weight, as its record stays).
+        float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
+        float wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
         if (large) chains.addToB(i, Iy);
         bool accepted = c.sampler.decide.get(m, mltdims::kAccept) < a;
         addToCounter(&chains.counters->proposals, 1u);
         addToCounter(&chains.counters->largeSteps, large ? 1u : 0u);
         addToCounter(&chains.counters->accepted, accepted ? 1u : 0u);
         if (accepted) {
-            c.sink.depositTo(film, currentRecord, w);
-            w = 0.0f;
+            c.sink.depositTo(film, currentRecord, wx);
             accept(i, st, Iy);
+            chains.currentWeight[i] = wy;
+        } else {
+            c.sink.depositTo(film, proposalRecord, wy);
+            chains.currentWeight[i] = wx;
         }
-        chains.currentWeight[i] = w;
     }
 };
 
