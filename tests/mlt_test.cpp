@@ -167,6 +167,11 @@ TEST_CASE("MLT rejects bad input with a clear error", "[mlt]") {
     RenderOptions o = mltOptions();
     o.largeStepProbability = 1.5f;
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("large-step probability"));
+    o.largeStepProbability = 0.0f;  // b would never improve on the start-up pool's
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("large-step probability"));
+    o = mltOptions();
+    o.bdptVariant = BdptVariant::Naive;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("streaming"));
     Scene lens = Scene::builtin("cornell-box");
     Camera c = lens.camera();
     c.lensRadius = 0.05f;

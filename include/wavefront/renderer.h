@@ -71,10 +71,12 @@ struct RenderOptions {
     /// splatted wherever they land (MLT holds a proposal's splats until the chain decides). Off,
     /// the other strategies' MIS weights leave it out, so the image converges to the same value.
     bool cameraConnections = true;
-    /// MLT: probability that a mutation is a large step (a fresh uniform sample), in [0, 1].
+    /// MLT: probability that a mutation is a large step (a fresh uniform sample), in (0, 1]; the
+    /// large steps also keep refining the normalisation b.
     float largeStepProbability = 0.5f;
-    /// MLT: start the chains from a pool of BDPT samples (one per chain) resampled in proportion
-    /// to their contribution, which removes start-up bias (Veach 1997); false: each chain starts
+    /// MLT: start the chains from a pool of BDPT samples (max(chains, min(65536, mutations)))
+    /// resampled in proportion to their contribution, so that they start close to the target
+    /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
     /// from one uniform sample.
     bool startupResampling = true;
     /// Called between passes with (samples done, samples total, seconds elapsed).

@@ -111,9 +111,13 @@ public:
                                  ? options.streamCapacity
                                  : int(std::min<std::uint64_t>(std::uint64_t(exec_.defaultStreamCapacity()),
                                                                std::max<std::uint64_t>(1, (timed ? perPass : total) / perChain)));
+                // More chains than one call's mutations would never mutate.
+                std::uint64_t firstCall = timed ? perPass : total;
+                chains = int(std::min<std::uint64_t>(std::uint64_t(chains), firstCall));
                 chains = std::max(1, std::min(chains, mltChainLimit(exec_.freeMemoryBytes(), options.maxDepth,
                                                                      options.cameraConnections)));
-                MltSettings settings{options.largeStepProbability, options.startupResampling, options.seed};
+                MltSettings settings{options.largeStepProbability, options.startupResampling, options.seed,
+                                     mltPoolSize(chains, firstCall)};
                 MltDriver<Exec> driver(exec_, chains, options.maxDepth, options.cameraConnections,
                                        options.connectThreshold, options.coalescedVertexWrites, settings);
                 renderAll([&](std::uint64_t first, std::uint64_t count, const auto& progress) {

@@ -19,10 +19,13 @@ MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptio
     exec.fill(counts.data(), 0u, numPixels);
     exec.fill(nonFinite.data(), 0ull, 1);
     BdptParams params = makeBdptParams(view, o.maxDepth, o.cameraConnections);
+    const std::uint64_t mutations = std::uint64_t(numPixels) * std::uint64_t(o.samplesPerPixel);
     MltDriver<Exec> driver(exec, o.streamCapacity, o.maxDepth, o.cameraConnections, o.connectThreshold,
-                           o.coalescedVertexWrites, MltSettings{o.largeStepProbability, o.startupResampling, o.seed});
-    driver.render(view, params, FilmView{sum.data(), counts.data(), nonFinite.data()}, 0,
-                  std::uint64_t(numPixels) * std::uint64_t(o.samplesPerPixel), [](std::uint64_t) {});
+                           o.coalescedVertexWrites,
+                           MltSettings{o.largeStepProbability, o.startupResampling, o.seed,
+                                       mltPoolSize(o.streamCapacity, mutations)});
+    driver.render(view, params, FilmView{sum.data(), counts.data(), nonFinite.data()}, 0, mutations,
+                  [](std::uint64_t) {});
     return driver.replay(view, params);
 }
 

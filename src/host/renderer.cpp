@@ -32,8 +32,11 @@ void RenderOptions::validate() const {
         throw InputError("connect threshold must be in (0, 1]");
     if ((strategyS < 0) != (strategyT < 0) || (strategyS >= 0 && strategyT < 1))
         throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
-    if (!(largeStepProbability >= 0.0f && largeStepProbability <= 1.0f))
-        throw InputError("large-step probability must be in [0, 1]");
+    // Large steps keep improving b; without them the image scale stays that of the start-up pool.
+    if (!(largeStepProbability > 0.0f && largeStepProbability <= 1.0f))
+        throw InputError("large-step probability must be in (0, 1]");
+    if (integrator == IntegratorType::Mlt && bdptVariant == BdptVariant::Naive)
+        throw InputError("MLT runs on the streaming BDPT schedule only (drop --bdpt-variant naive)");
     if (strategyS >= 0 && integrator != IntegratorType::Bdpt)
         throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))

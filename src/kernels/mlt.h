@@ -246,7 +246,8 @@ struct MltCounters {
 /// Per-chain decision state.
 struct MltChains {
     float* currentI;          ///< I of the current sample
-    float* currentWeight;     ///< weight the current sample has gathered and not yet deposited
+    double* currentWeight;    ///< weight the current sample has gathered and not yet deposited (double: a
+                              ///< long run of rejections adds many small terms)
     double* sums;             ///< kMltSumPartials pairs (sum of I, count)
     float* normalization;     ///< b as of the last connect phase
     double* poolWeights;      ///< Pool: I of each pool entry
@@ -306,7 +307,7 @@ struct DecideStage {
             return;
         case MltPhase::Start:
             accept(i, st, Iy);
-            chains.currentWeight[i] = 0.0f;
+            chains.currentWeight[i] = 0.0;
             if (chains.startCountsTowardsB) chains.addToB(i, Iy);
             return;
         case MltPhase::Replay:
@@ -324,14 +325,14 @@ struct DecideStage {
         // proposal at once, the replaced current sample on acceptance (the accepted proposal
         // keeps its weight, as its record stays).
         float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
-        float wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
+        double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
         if (large) chains.addToB(i, Iy);
         bool accepted = c.sampler.decide.get(m, mltdims::kAccept) < a;
         addToCounter(&chains.counters->proposals, 1u);
         addToCounter(&chains.counters->largeSteps, large ? 1u : 0u);
         addToCounter(&chains.counters->accepted, accepted ? 1u : 0u);
         if (accepted) {
-            c.sink.depositTo(film, currentRecord, wx);
+            c.sink.depositTo(film, currentRecord, float(wx));
             accept(i, st, Iy);
             chains.currentWeight[i] = wy;
         } else {
@@ -348,8 +349,8 @@ struct FlushStage {
     const int* state;
     FilmView film;
     WF_CPU_GPU void operator()(int i) const {
-        sink.depositTo(film, 2 * i + (state[i] & mltstate::kCurrent), chains.currentWeight[i]);
-        chains.currentWeight[i] = 0.0f;
+        sink.depositTo(film, 2 * i + (state[i] & mltstate::kCurrent), float(chains.currentWeight[i]));
+        chains.currentWeight[i] = 0.0;
     }
 };
 
