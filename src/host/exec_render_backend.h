@@ -36,13 +36,8 @@ public:
         auto start = std::chrono::steady_clock::now();
         exec_.clearStats();
         const int numPixels = options.width * options.height;
-        Buffer<float> sum = exec_.template allocate<float>(std::size_t(3) * numPixels);
-        Buffer<unsigned> counts = exec_.template allocate<unsigned>(numPixels);
-        Buffer<unsigned long long> nonFinite = exec_.template allocate<unsigned long long>(1);
-        exec_.fill(sum.data(), 0.0f, std::size_t(3) * numPixels);
-        exec_.fill(counts.data(), 0u, numPixels);
-        exec_.fill(nonFinite.data(), 0ull, 1);
-        FilmView filmView{sum.data(), counts.data(), nonFinite.data()};
+        FilmBuffers<Exec> filmBuffers(exec_, numPixels);
+        FilmView filmView = filmBuffers.view();
         SceneView view = scene_.view(options.width, options.height);
         film.width = options.width;
         film.height = options.height;
@@ -125,21 +120,15 @@ public:
                 });
                 // Every mutation places its sample anywhere on the film: a pixel's estimate is its
                 // sum over (mutations / pixels), the same count for every pixel.
-                exec_.fill(counts.data(), unsigned(done / perPass), numPixels);
-                BdptDriver<Exec>& bdpt = driver.bdpt();
-                stats.extensionRays = bdpt.extensionRays();
-                stats.shadowRays = bdpt.shadowRays();
-                stats.connections = bdpt.connections();
-                stats.connectPhases = bdpt.connectPhases();
+                exec_.fill(filmBuffers.counts.data(), unsigned(done / perPass), numPixels);
+                simd = bdptStats(driver.bdpt(), stats);
                 stats.streamCapacity = chains;
                 stats.bytesPerSampleSlot = mltBytesPerChain(options.maxDepth, options.cameraConnections);
-                std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = bdpt.phaseSimdEfficiency();
-                simd = bdpt.simdEfficiency();
                 MltCounters k = driver.counters();
                 stats.acceptanceRate = k.proposals ? double(k.accepted) / double(k.proposals) : -1.0;
                 stats.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
                 stats.normalization = driver.normalization();
-                return finish(film, stats, sum, counts, nonFinite, numPixels, done, simd, simdLabel, simdKernels);
+                return finish(film, stats, filmBuffers, numPixels, done, simd, simdLabel, simdKernels);
             }
             params.onlyS = options.strategyS;
             params.onlyT = options.strategyT;
@@ -151,29 +140,34 @@ public:
             renderAll([&](std::uint64_t first, std::uint64_t count, const auto& progress) {
                 driver.render(view, params, sampler, filmView, first, count, progress);
             });
-            stats.extensionRays = driver.extensionRays();
-            stats.shadowRays = driver.shadowRays();
-            stats.connections = driver.connections();
-            stats.connectPhases = driver.connectPhases();
+            simd = bdptStats(driver, stats);
             stats.streamCapacity = capacity;
             stats.bytesPerSampleSlot = bdptBytesPerSlot(options.bdptVariant, options.maxDepth);
-            std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = driver.phaseSimdEfficiency();
-            simd = driver.simdEfficiency();
         }
-        finish(film, stats, sum, counts, nonFinite, numPixels, done, simd, simdLabel, simdKernels);
+        finish(film, stats, filmBuffers, numPixels, done, simd, simdLabel, simdKernels);
     }
 
 private:
+    /// Ray, connection and SIMD counters of a BDPT driver (BDPT, or the one under MLT); returns
+    /// the per-kernel SIMD efficiencies.
+    static std::vector<double> bdptStats(BdptDriver<Exec>& driver, RenderStats& stats) {
+        stats.extensionRays = driver.extensionRays();
+        stats.shadowRays = driver.shadowRays();
+        stats.connections = driver.connections();
+        stats.connectPhases = driver.connectPhases();
+        std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = driver.phaseSimdEfficiency();
+        return driver.simdEfficiency();
+    }
+
     /// Copies the film and the counters back.
-    void finish(Film& film, RenderStats& stats, const Buffer<float>& sum, const Buffer<unsigned>& counts,
-                const Buffer<unsigned long long>& nonFinite, int numPixels, std::uint64_t done,
+    void finish(Film& film, RenderStats& stats, const FilmBuffers<Exec>& buffers, int numPixels, std::uint64_t done,
                 const std::vector<double>& simd, const char* (*simdLabel)(int), int simdKernels) {
         film.sum.resize(std::size_t(3) * numPixels);
         film.samples.resize(numPixels);
-        exec_.download(film.sum.data(), sum.data(), film.sum.size());
-        exec_.download(film.samples.data(), counts.data(), film.samples.size());
+        exec_.download(film.sum.data(), buffers.sum.data(), film.sum.size());
+        exec_.download(film.samples.data(), buffers.counts.data(), film.samples.size());
         unsigned long long bad = 0;
-        exec_.download(&bad, nonFinite.data(), 1);
+        exec_.download(&bad, buffers.nonFinite.data(), 1);
 
         stats.backend = exec_.name();
         stats.samples = done;
