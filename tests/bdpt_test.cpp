@@ -9,13 +9,7 @@ using namespace wavefront;
 namespace {
 
 RenderOptions bdptOptions(Backend b = Backend::Cpu, int size = 32, int spp = 16) {
-    RenderOptions o;
-    o.integrator = IntegratorType::Bdpt;
-    o.backend = b;
-    o.width = size;
-    o.height = size;
-    o.samplesPerPixel = spp;
-    return o;
+    return wftest::smallRender(IntegratorType::Bdpt, b, size, spp);
 }
 
 RenderOptions ptOptions(const RenderOptions& bdpt) {

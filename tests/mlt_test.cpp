@@ -11,12 +11,7 @@ using namespace wavefront;
 namespace {
 
 RenderOptions mltOptions(Backend b = Backend::Cpu, int size = 32, int spp = 16, int chains = 1024) {
-    RenderOptions o;
-    o.integrator = IntegratorType::Mlt;
-    o.backend = b;
-    o.width = size;
-    o.height = size;
-    o.samplesPerPixel = spp;
+    RenderOptions o = wftest::smallRender(IntegratorType::Mlt, b, size, spp);
     o.streamCapacity = chains;
     return o;
 }

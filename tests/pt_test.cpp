@@ -9,12 +9,8 @@ using namespace wavefront;
 namespace {
 
 RenderOptions smallOptions(PtVariant v, Backend b = Backend::Cpu, int size = 32, int spp = 16) {
-    RenderOptions o;
-    o.backend = b;
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, b, size, spp);
     o.variant = v;
-    o.width = size;
-    o.height = size;
-    o.samplesPerPixel = spp;
     o.maxDepth = 16;
     return o;
 }

@@ -60,6 +60,18 @@ inline bool haveGpu() {
     return false;
 }
 
+/// A small square render: `integrator` on `backend`, size x size pixels, spp samples per pixel.
+inline wavefront::RenderOptions smallRender(wavefront::IntegratorType integrator, wavefront::Backend backend, int size,
+                                            int spp) {
+    wavefront::RenderOptions o;
+    o.integrator = integrator;
+    o.backend = backend;
+    o.width = size;
+    o.height = size;
+    o.samplesPerPixel = spp;
+    return o;
+}
+
 /// Renders once and returns the image (and the statistics when asked).
 inline wavefront::Image renderImage(const wavefront::Scene& scene, const wavefront::RenderOptions& o,
                                     wavefront::RenderStats* stats = nullptr) {

@@ -132,12 +132,12 @@ struct MltSampler {
 
     /// Writes numbers [first, first + count) of the proposal: the current ones perturbed (a small
     /// step on numbers the current sample used) or fresh ones.
-    WF_CPU_GPU void propose(int chain, int current, std::uint64_t mutation, int firstDim, int count, bool fresh_) const {
+    WF_CPU_GPU void propose(int chain, int current, std::uint64_t mutation, int firstDim, int count, bool drawFresh) const {
         const float* cur = slotNumbers(chain, current);
         float* next = slotNumbers(chain, current ^ 1);
         for (int k = 0; k < count; ++k) {
             int dim = firstDim + k, off = layout.offset(dim);
-            next[off] = fresh_ ? fresh.get(mutation, dim) : kelemenMutate(cur[off], perturb.get(mutation, dim));
+            next[off] = drawFresh ? fresh.get(mutation, dim) : kelemenMutate(cur[off], perturb.get(mutation, dim));
         }
     }
 
@@ -176,10 +176,10 @@ struct MltSampler {
         if (phase == MltPhase::Replay) return;
         int st = state[chain];
         int used = eye ? mltstate::eyeBlocks(st) : mltstate::lightBlocks(st);
-        bool fresh_ = (st & mltstate::kLargeStep) || vertex >= used;
+        bool drawFresh = (st & mltstate::kLargeStep) || vertex >= used;
         int first = eye ? dims::vertex(vertex, 0) : dims::lightVertex(vertex, 0);
         propose(chain, st & mltstate::kCurrent, mltindex::mutation(s), first,
-                eye ? dims::kPerVertex : dims::kPerLightVertex, fresh_);
+                eye ? dims::kPerVertex : dims::kPerLightVertex, drawFresh);
     }
 };
 
@@ -216,11 +216,11 @@ struct ChainSink {
         int k = atomicFetchAdd(&splatCount[r], 1);
         if (k < maxSplats) splats[std::size_t(r) * maxSplats + k] = Float4(L, intAsFloat(pixel));
     }
-    WF_CPU_GPU int splats_(int r) const { return glm::min(splatCount[r], maxSplats); }
+    WF_CPU_GPU int splatsIn(int r) const { return glm::min(splatCount[r], maxSplats); }
     /// The target function I: luminance of the record's whole contribution.
     WF_CPU_GPU float luminanceOf(int r) const {
         float I = luminance(eye[r].xyz());
-        for (int k = 0, n = splats_(r); k < n; ++k) I += luminance(splats[std::size_t(r) * maxSplats + k].xyz());
+        for (int k = 0, n = splatsIn(r); k < n; ++k) I += luminance(splats[std::size_t(r) * maxSplats + k].xyz());
         return I;
     }
     /// Adds w times the record to the film.
@@ -228,7 +228,7 @@ struct ChainSink {
         if (!(w > 0.0f)) return;
         Float4 e = eye[r];
         film.deposit(floatAsInt(e.w), w * e.xyz());
-        for (int k = 0, n = splats_(r); k < n; ++k) {
+        for (int k = 0, n = splatsIn(r); k < n; ++k) {
             Float4 sp = splats[std::size_t(r) * maxSplats + k];
             film.deposit(floatAsInt(sp.w), w * sp.xyz());
         }
@@ -268,17 +268,20 @@ struct MltChains {
     }
 };
 
-/// One thread: b = mean I of the uniform samples so far.
+/// b from the partial sums: the mean I of the uniform samples so far (0 before the first).
+WF_CPU_GPU inline double normalizationOf(const double* sums) {
+    double sum = 0.0, count = 0.0;
+    for (int k = 0; k < kMltSumPartials; ++k) {
+        sum += sums[2 * k];
+        count += sums[2 * k + 1];
+    }
+    return count > 0.0 ? sum / count : 0.0;
+}
+
+/// One thread before the decisions of a connect phase: b as of now.
 struct NormalizationStage {
     MltChains chains;
-    WF_CPU_GPU void operator()(int) const {
-        double sum = 0.0, count = 0.0;
-        for (int k = 0; k < kMltSumPartials; ++k) {
-            sum += chains.sums[2 * k];
-            count += chains.sums[2 * k + 1];
-        }
-        *chains.normalization = count > 0.0 ? float(sum / count) : 0.0f;
-    }
+    WF_CPU_GPU void operator()(int) const { *chains.normalization = float(normalizationOf(chains.sums)); }
 };
 
 /// The end of a proposal: every chain whose proposal is complete decides (the connect phase has

@@ -83,7 +83,7 @@ public:
         if (first + count > mltindex::kPoolBase) throw InputError("too many MLT mutations for one render");
         if (!started_) start(scene, params, film);
         runPhase(scene, params, film, MltPhase::Mutate, first, count, progress);
-        exec_.parallelFor("mlt flush", chains_, FlushStage{sink(), chains(), state_.data(), film});
+        exec_.parallelFor("mlt flush", chains_, FlushStage{sink(film), chains(), state_.data(), film});
     }
 
     /// Rebuilds every chain's current sample from its stored primary samples (one thread per
@@ -117,15 +117,7 @@ public:
         return k;
     }
     /// The normalisation b as of now.
-    double normalization() {
-        std::vector<double> s = download(sums_);
-        double sum = 0.0, n = 0.0;
-        for (int k = 0; k < kMltSumPartials; ++k) {
-            sum += s[2 * k];
-            n += s[2 * k + 1];
-        }
-        return n > 0.0 ? sum / n : 0.0;
-    }
+    double normalization() { return normalizationOf(download(sums_).data()); }
     BdptDriver<Exec>& bdpt() { return bdpt_; }
     int chainCount() const { return chains_; }
 
@@ -147,8 +139,9 @@ private:
         return MltSampler{fresh, perturb, decide, numbers_.data(), state_.data(), proposalEyeBlocks_.data(),
                           proposalLightBlocks_.data(), layout_, phase, settings_.largeStepProbability, choice};
     }
-    ChainSink sink() const {
-        return ChainSink{eye_.data(), splats_.data(), splatCount_.data(), maxSplats_, state_.data(), nonFinite_};
+    /// Records the proposals of the chains; non-finite contributions are counted on `film`.
+    ChainSink sink(const FilmView& film) const {
+        return ChainSink{eye_.data(), splats_.data(), splatCount_.data(), maxSplats_, state_.data(), film.nonFinite};
     }
     MltChains chains() const {
         return MltChains{currentI_.data(), currentWeight_.data(), sums_.data(), normalization_.data(),
@@ -160,8 +153,7 @@ private:
     void runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
                   std::uint64_t first, std::uint64_t count, const Progress& progress,
                   const DistributionView& choice = DistributionView{}) {
-        nonFinite_ = film.nonFinite;
-        auto c = bdpt_.context(scene, params, sampler(phase, choice), sink());
+        auto c = bdpt_.context(scene, params, sampler(phase, choice), sink(film));
         MltChains ch = chains();
         bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
             if (phase == MltPhase::Mutate) exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
@@ -207,7 +199,6 @@ private:
     Buffer<double> sums_, poolWeights_;
     Buffer<float> normalization_;
     Buffer<MltCounters> counters_;
-    unsigned long long* nonFinite_ = nullptr;
     bool started_ = false;
 };
 
