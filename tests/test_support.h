@@ -98,6 +98,22 @@ inline std::vector<double> blockAverages(const wavefront::Image& img, int block)
     return out;
 }
 
+/// Per-block mean over independent runs (each a blockAverages vector) and the variance of that mean.
+inline BlockStats statsOf(const std::vector<std::vector<double>>& runs) {
+    const std::size_t n = runs[0].size();
+    const double count = double(runs.size());
+    BlockStats st;
+    st.mean.assign(n, 0.0);
+    st.variance.assign(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (auto& r : runs) st.mean[i] += r[i] / count;
+        double ss = 0.0;
+        for (auto& r : runs) ss += (r[i] - st.mean[i]) * (r[i] - st.mean[i]);
+        st.variance[i] = ss / (count - 1) / count;
+    }
+    return st;
+}
+
 /// Renders `seeds` independent images and returns each block's mean and the variance of that mean.
 /// Two sides of a comparison must pass different `seedBase`s, or equal estimators compare equal
 /// sample by sample and the test could not fail.
@@ -110,17 +126,7 @@ inline BlockStats renderBlockStats(const wavefront::Scene& scene, wavefront::Ren
         r.render();
         runs.push_back(blockAverages(r.image(), block));
     }
-    BlockStats st;
-    std::size_t n = runs[0].size();
-    st.mean.assign(n, 0.0);
-    st.variance.assign(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (auto& r : runs) st.mean[i] += r[i] / seeds;
-        double ss = 0.0;
-        for (auto& r : runs) ss += (r[i] - st.mean[i]) * (r[i] - st.mean[i]);
-        st.variance[i] = ss / (seeds - 1) / seeds;
-    }
-    return st;
+    return statsOf(runs);
 }
 
 /// Largest |difference| / standard error over all blocks and channels. With 8 renders per side
@@ -150,6 +156,27 @@ inline double imageMean(const wavefront::Image& img) {
     double s = 0.0;
     for (float v : img.rgb) s += v;
     return s / img.rgb.size();
+}
+
+/// Mean and standard error of the image mean over `seeds` independent renders.
+struct MeanEstimate {
+    double mean = 0.0, standardError = 0.0;
+};
+inline MeanEstimate imageMeanOverSeeds(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds,
+                                       unsigned seedBase) {
+    double sum = 0.0, sumSquares = 0.0;
+    for (int s = 0; s < seeds; ++s) {
+        options.seed = seedBase + 7919u * unsigned(s);
+        wavefront::Renderer r(scene, options);
+        r.render();
+        double m = imageMean(r.image());
+        sum += m;
+        sumSquares += m * m;
+    }
+    MeanEstimate e;
+    e.mean = sum / seeds;
+    e.standardError = std::sqrt(std::max(0.0, sumSquares / seeds - e.mean * e.mean) / (seeds - 1));
+    return e;
 }
 
 inline bool allFinite(const wavefront::Image& img) {

@@ -4,6 +4,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "image.h"
@@ -38,6 +40,39 @@ enum class LightSampler {
     Alias,         ///< Vose's alias table (not monotonic)
 };
 
+/// Called between passes with (samples done, samples asked for or 0 when time-limited, seconds
+/// elapsed) in the current call. A callable that returns bool cancels the render by returning
+/// false; one that returns nothing never does.
+class ProgressCallback {
+public:
+    ProgressCallback() = default;
+    ProgressCallback(std::nullptr_t) {}
+    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, ProgressCallback> &&
+                                                std::is_invocable_v<F&, std::uint64_t, std::uint64_t, double>>>
+    ProgressCallback(F f) {
+        if constexpr (std::is_constructible_v<bool, const F&>) {  // an empty std::function or null pointer
+            if (!static_cast<bool>(f)) return;
+        }
+        if constexpr (std::is_void_v<std::invoke_result_t<F&, std::uint64_t, std::uint64_t, double>>)
+            call_ = [f = std::move(f)](std::uint64_t done, std::uint64_t total, double s) mutable {
+                f(done, total, s);
+                return true;
+            };
+        else
+            call_ = [f = std::move(f)](std::uint64_t done, std::uint64_t total, double s) mutable {
+                return static_cast<bool>(f(done, total, s));
+            };
+    }
+    explicit operator bool() const { return static_cast<bool>(call_); }
+    /// Reports progress; false: the caller asks the render to stop.
+    bool operator()(std::uint64_t done, std::uint64_t total, double seconds) const {
+        return call_ ? call_(done, total, seconds) : true;
+    }
+
+private:
+    std::function<bool(std::uint64_t, std::uint64_t, double)> call_;
+};
+
 struct RenderOptions {
     IntegratorType integrator = IntegratorType::PathTracer;
     PtVariant variant = PtVariant::SptR;
@@ -45,7 +80,9 @@ struct RenderOptions {
     int width = 512;
     int height = 512;
     int samplesPerPixel = 16;
-    double timeLimitSeconds = 0.0;  ///< > 0: render whole passes until this much time has passed
+    /// > 0: render until this much time has passed (then to the end of the running pass, so every
+    /// pixel has the same sample count; MLT: all chains the same number of mutations)
+    double timeLimitSeconds = 0.0;
     int maxDepth = 16;              ///< longest path, in segments from the camera
     int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
     std::uint32_t seed = 0;
@@ -79,8 +116,8 @@ struct RenderOptions {
     /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
     /// from one uniform sample.
     bool startupResampling = true;
-    /// Called between passes with (samples done, samples total, seconds elapsed).
-    std::function<void(std::uint64_t, std::uint64_t, double)> progress;
+    /// Progress reports during a render; returning false cancels it (see ProgressCallback).
+    ProgressCallback progress;
 
     /// Throws InputError for zero or absurd resolution, non-positive spp or depth.
     void validate() const;
@@ -100,10 +137,13 @@ struct KernelStats {
     double simdEfficiency = -1.0;
 };
 
+/// What went into the current film, counted on the device: by render() and every renderMore()
+/// since (times, samples and rays add up over those calls).
 struct RenderStats {
     std::string backend;          ///< "cuda (device name)" or "cpu (N threads)"
-    double seconds = 0.0;         ///< wall time of render()
-    std::uint64_t samples = 0;    ///< completed camera samples (paths)
+    double seconds = 0.0;         ///< wall time of the calls
+    std::uint64_t samples = 0;    ///< samples on the film (PT: paths, BDPT: samples, MLT: mutations)
+    bool cancelled = false;       ///< the last call was cancelled (cancel() or the progress callback)
     std::uint64_t extensionRays = 0;
     std::uint64_t shadowRays = 0;
     std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
@@ -134,8 +174,16 @@ public:
     Renderer(Renderer&&) noexcept;
     Renderer& operator=(Renderer&&) noexcept;
 
-    /// Renders options().samplesPerPixel samples per pixel (or until the time limit) into a fresh film.
+    /// Renders options().samplesPerPixel samples per pixel (or until the time limit) into a fresh
+    /// film. Every call with the same options and seed gives the same image (MLT: the same in
+    /// distribution).
     void render();
+    /// Adds `samplesPerPixel` more samples per pixel to the film (progressive rendering): the same
+    /// image as one render() with the sum of the sample counts (MLT: its chains continue).
+    void renderMore(int samplesPerPixel);
+    /// Asks a render in progress (on another thread) to stop: no new samples start, those in
+    /// flight finish, and the film holds what was done (stats().cancelled). Thread-safe.
+    void cancel();
     const Film& film() const;
     Image image() const { return film().resolve(); }
     const RenderStats& stats() const;
@@ -145,6 +193,7 @@ public:
     class Impl;
 
 private:
+    Impl& impl() const;  ///< throws Error on a moved-from renderer
     std::unique_ptr<Impl> impl_;
 };
 

@@ -19,8 +19,8 @@ MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptio
                            o.coalescedVertexWrites,
                            MltSettings{o.largeStepProbability, o.startupResampling, o.seed,
                                        mltPoolSize(o.streamCapacity, mutations)});
-    driver.render(view, params, film.view(), 0, mutations,
-                  [](std::uint64_t) {});
+    NoBudget budget;
+    driver.render(view, params, film.view(), mutations, budget);
     return driver.replay(view, params);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 
+#include "host/render_budget.h"
 #include "wavefront/renderer.h"
 
 namespace wavefront {
@@ -10,7 +11,9 @@ namespace wavefront {
 class RenderBackend {
 public:
     virtual ~RenderBackend() = default;
-    virtual void render(const RenderOptions& options, Film& film, RenderStats& stats) = 0;
+    /// Runs one call into the backend's film (fresh or accumulated), then copies the film and
+    /// the statistics of everything on it out.
+    virtual void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) = 0;
     virtual std::string name() const = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "wavefront/renderer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 
@@ -51,6 +52,17 @@ public:
     Film film;
     RenderStats stats;
     std::uint64_t skippedDegenerate = 0;
+    std::atomic<bool> cancel{false};
+    bool haveFilm = false;
+
+    void run(RenderCall call) {
+        cancel.store(false);
+        call.cancel = &cancel;
+        call.progress = options.progress;
+        backend->render(options, call, film, stats);
+        stats.skippedDegenerateTriangles = skippedDegenerate;
+        haveFilm = true;
+    }
 };
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
@@ -68,15 +80,34 @@ Renderer::~Renderer() = default;
 Renderer::Renderer(Renderer&&) noexcept = default;
 Renderer& Renderer::operator=(Renderer&&) noexcept = default;
 
-void Renderer::render() {
-    impl_->stats = RenderStats{};
-    impl_->backend->render(impl_->options, impl_->film, impl_->stats);
-    impl_->stats.skippedDegenerateTriangles = impl_->skippedDegenerate;
+Renderer::Impl& Renderer::impl() const {
+    if (!impl_) throw Error("this Renderer was moved from; use the Renderer it was moved to");
+    return *impl_;
 }
-const Film& Renderer::film() const { return impl_->film; }
-const RenderStats& Renderer::stats() const { return impl_->stats; }
-Backend Renderer::backend() const { return impl_->kind; }
-const RenderOptions& Renderer::options() const { return impl_->options; }
+
+void Renderer::render() {
+    RenderCall call;
+    call.samplesPerPixel = impl().options.samplesPerPixel;
+    call.timeLimitSeconds = impl().options.timeLimitSeconds;
+    impl().run(call);
+}
+
+void Renderer::renderMore(int samplesPerPixel) {
+    if (samplesPerPixel < 1) throw InputError("renderMore needs at least 1 sample per pixel");
+    const RenderOptions& o = impl().options;
+    if (std::uint64_t(o.width) * o.height * std::uint64_t(samplesPerPixel) >= (1ull << 56))
+        throw InputError("too many samples in one call (width x height x spp must stay below 2^56)");
+    RenderCall call;
+    call.accumulate = impl().haveFilm;
+    call.samplesPerPixel = samplesPerPixel;
+    impl().run(call);
+}
+
+void Renderer::cancel() { impl().cancel.store(true); }
+const Film& Renderer::film() const { return impl().film; }
+const RenderStats& Renderer::stats() const { return impl().stats; }
+Backend Renderer::backend() const { return impl().kind; }
+const RenderOptions& Renderer::options() const { return impl().options; }
 
 const char* toString(Backend backend) {
     switch (backend) {

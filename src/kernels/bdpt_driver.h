@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "kernels/bdpt.h"
+#include "kernels/schedule.h"
 #include "kernels/stream.h"
 
 namespace wavefront {
@@ -19,7 +20,8 @@ struct BdptControl {
     int complete;                 ///< slots whose two walks ended since the last connect phase
     int activeSlots;              ///< slots holding a sample
     int regenerated;              ///< complete slots visited by the running regeneration
-    unsigned long long nextSample, endSample;
+    WorkRange work;               ///< samples still to hand out (MLT: the bound on mutation numbers)
+    unsigned long long started;   ///< samples (MLT: mutations) started by this render
     unsigned long long extensionRays, shadowRays, connections;
 };
 
@@ -38,6 +40,10 @@ static_assert(2 * kBdptSimdKernelCount <= kSimdSlots, "two counter slots per ker
 
 namespace bdpt {
 
+/// Slot states besides the count of walks still running (2, 1, 0 = complete): idle for the rest
+/// of the render (no samples left), or waiting until the host hands its MLT chain more mutations.
+constexpr int kSlotIdle = -1, kSlotWaiting = -2;
+
 /// What every stage sees: the scene, where the numbers come from (HashSampler for BDPT, the
 /// chains' primary samples for MLT), where contributions go (the film for BDPT, the chains'
 /// records for MLT), the per-slot sample records and the stored subpaths.
@@ -52,7 +58,7 @@ struct Context {
     std::uint64_t* slotSample;   ///< global sample index held by each slot
     int* eyeStored;              ///< stored eye vertices per slot (final once the eye walk ends)
     int* lightStored;
-    int* status;                 ///< walks still running (2, 1, 0 = complete); -1: slot idle
+    int* status;                 ///< walks still running (2, 1, 0 = complete); kSlotIdle, kSlotWaiting
     PathVertex* eyeVertices;     ///< slot * storedVertices + k
     PathVertex* lightVertices;
     WF_CPU_GPU PathVertex* vertexAddress(bool eye, int slot, int k) const {
@@ -83,9 +89,11 @@ WF_CPU_GPU WF_INLINE void finishWalk(const C& c, bool eye, int slot, int stored)
     if (atomicFetchAdd(&c.status[slot], -1) == 1) atomicFetchAdd(&c.control->complete, 1);
 }
 
-/// Connect phase, regeneration half: every complete slot takes the next sample (or goes idle when
-/// there is none); its new eye and light walks are appended at the end of both walk streams.
-/// Compaction over the slots gives each regenerated slot its rank k: sample nextSample + k.
+/// Connect phase, regeneration half: every complete slot takes the next piece of work (or goes
+/// idle when there is none); its new eye and light walks are appended at the end of both walk
+/// streams. BDPT hands out samples in order: compaction over the slots gives each regenerated slot
+/// its rank k, and it takes sample next + k. MLT chains take their own next mutation
+/// (MltSampler::claim), so a chain's number of mutations never depends on how fast it runs.
 template <class C>
 struct RegenerateStage {
     static constexpr int kStreams = 1;
@@ -97,13 +105,25 @@ struct RegenerateStage {
     SoaView<WalkState> eyeWalks, lightWalks;
     int buffer;
     int* outCounter[kStreams];
-    WF_CPU_GPU Output evaluate(int i) const { return Output{c.status[i] == 0}; }
+    WF_CPU_GPU Output evaluate(int i) const {
+        int st = c.status[i];
+        if (!c.sampler.perSlotWork()) return Output{st == 0};
+        if (st != 0 && st != kSlotWaiting) return Output{false};
+        bool work = c.sampler.slotHasWork(i, c.control->work.end);
+        if (!work) c.status[i] = kSlotWaiting;
+        return Output{work};
+    }
     WF_CPU_GPU void emit(int, int k, const Output&, int i) const {
         const BdptControl& k0 = *c.control;
-        std::uint64_t s = k0.nextSample + std::uint64_t(k);
-        if (s >= k0.endSample) {
-            c.status[i] = -1;
-            return;
+        std::uint64_t s;
+        if (c.sampler.perSlotWork()) {
+            s = c.sampler.claim(i);
+        } else {
+            s = k0.work.next + std::uint64_t(k);
+            if (s >= k0.work.end) {
+                c.status[i] = kSlotIdle;
+                return;
+            }
         }
         c.simd.entry(kBdptRegenerate).sample();
         s = c.sampler.startSample(i, s);
@@ -117,19 +137,24 @@ struct RegenerateStage {
     }
 };
 
-/// One thread after regeneration: the new walks join the streams.
+/// One thread after regeneration: the new walks join the streams. The complete slots left the
+/// active ones, the slots that took work joined them.
 template <class C>
 struct RegenerateBookkeepingStage {
     C c;
     int buffer;
     WF_CPU_GPU void operator()(int) const {
         BdptControl& k = *c.control;
-        unsigned long long remaining = k.endSample > k.nextSample ? k.endSample - k.nextSample : 0;
-        int added = int(std::min<unsigned long long>(remaining, (unsigned long long)k.regenerated));
+        int added = k.regenerated;
+        if (!c.sampler.perSlotWork()) {
+            unsigned long long remaining = k.work.end > k.work.next ? k.work.end - k.work.next : 0;
+            added = int(std::min<unsigned long long>(remaining, (unsigned long long)k.regenerated));
+            k.work.next += (unsigned long long)added;
+        }
         k.eyeCount[buffer] += added;
         k.lightCount[buffer] += added;
-        k.nextSample += (unsigned long long)added;
-        k.activeSlots += added - k.regenerated;
+        k.started += (unsigned long long)added;
+        k.activeSlots += added - k.complete;
         k.regenerated = 0;
         k.complete = 0;
     }
@@ -305,9 +330,9 @@ struct ResetStage {
     int slots;
     WF_CPU_GPU void operator()(int) const {
         BdptControl k{};
-        k.nextSample = firstSample;
-        k.endSample = endSample;
-        k.activeSlots = slots;
+        k.work = WorkRange{firstSample, endSample};
+        k.activeSlots = slots;  // every slot starts complete (with nothing to connect)
+        k.complete = slots;
         *control = k;
     }
 };
@@ -364,13 +389,20 @@ public:
         prefix_ = exec_.template allocate<int>(slots_);
     }
 
-    /// Renders samples [first, first + count) into the film; `progress(done)` now and then.
-    template <class Progress>
-    void render(const SceneView& scene, const BdptParams& params, const HashSampler& sampler, const FilmView& film,
-                std::uint64_t first, std::uint64_t count, const Progress& progress) {
+    /// Renders samples [first, first + count) into the film, asking `budget.check(done)` now and
+    /// then (done: samples started so far); the budget can end the render early at a pass
+    /// boundary of `params.numPixels` samples or at once. Returns the samples rendered.
+    template <class Budget>
+    std::uint64_t render(const SceneView& scene, const BdptParams& params, const HashSampler& sampler,
+                         const FilmView& film, std::uint64_t first, std::uint64_t count, Budget& budget) {
         auto c = context(scene, params, sampler, FilmSink{film});
-        if (variant_ == BdptVariant::Naive) renderNaive(c, first, count, progress);
-        else renderStreaming(c, first, count, [](const auto&) {}, progress);
+        if (variant_ == BdptVariant::Naive) return renderNaive(c, first, count, budget);
+        WorkSteering steering(first, std::uint64_t(params.numPixels));
+        BdptControl k = renderStreaming(c, first, count, [](const auto&) {}, [&](const BdptControl& seen, bool) {
+            steering.apply(exec_, &control_.data()->work, budget.check(seen.started));
+            return false;  // the end only ever moves back
+        });
+        return k.started;
     }
 
     /// The stage context over this driver's slot records and vertex storage.
@@ -382,32 +414,34 @@ public:
                                             eyeVertices_.data(), lightVertices_.data()};
     }
 
-    /// The streaming schedule over samples [first, first + count) with any sampler and sink.
+    /// The streaming schedule over work [first, first + count) with any sampler and sink.
     /// `decide(c)` runs in every connect phase after the connections and before regeneration,
     /// while the complete slots still hold their samples (MLT accepts or rejects there).
-    template <class C, class Decide, class Progress>
-    void renderStreaming(const C& c, std::uint64_t first, std::uint64_t count, const Decide& decide,
-                         const Progress& progress) {
+    /// `steer(seen, idle)` gets every control snapshot the host reads and may move the end of the
+    /// work range (control()->work); `idle`: nothing is running any more, and the render ends
+    /// unless steer returns true, having moved the end forward. Returns the final control block.
+    template <class C, class Decide, class Steer>
+    BdptControl renderStreaming(const C& c, std::uint64_t first, std::uint64_t count, const Decide& decide,
+                                const Steer& steer) {
         if (variant_ == BdptVariant::Naive) throw Error("the naive BDPT driver has no streaming schedule");
         exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
-        streamingLoop(c, decide, progress);
-        collectCounters();
+        streamingLoop(c, decide, steer);
+        return collectCounters();
     }
 
-    /// The naive schedule: one thread per sample, slot = sample - first (count <= slots per launch).
-    template <class C, class Progress>
-    void renderNaive(const C& c, std::uint64_t first, std::uint64_t count, const Progress& progress) {
+    /// The naive schedule: one thread per sample, slot = sample - first (at most `slots` per launch).
+    template <class C, class Budget>
+    std::uint64_t renderNaive(const C& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
         exec_.parallelFor("reset control", 1, bdpt::ResetStage{control_.data(), first, first + count, slots_});
-        std::uint64_t chunk = std::uint64_t(std::max(slots_, 1));
-        for (std::uint64_t done = 0; done < count; done += chunk) {
-            int n = int(std::min<std::uint64_t>(chunk, count - done));
-            exec_.parallelFor("naive bdpt", n, bdpt::NaiveStage<C>{c, first + done});
-            exec_.synchronize();
-            progress(first + done + n);
-        }
+        std::uint64_t done = runChunked(exec_, count, std::uint64_t(slots_), std::uint64_t(c.params.numPixels), budget,
+                                        [&](std::uint64_t offset, std::uint64_t n) {
+                                            exec_.parallelFor("naive bdpt", int(n), bdpt::NaiveStage<C>{c, first + offset});
+                                        });
         collectCounters();
+        return done;
     }
 
+    WorkRange* workRange() { return &control_.data()->work; }
     int slots() const { return slots_; }
 
     std::uint64_t extensionRays() const { return extensionRays_; }
@@ -443,13 +477,14 @@ private:
     SoaView<WalkState> lightWalks(int b) const { return SoaView<WalkState>{lightWalkWords_[b].data(), slots_}; }
     SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), 2 * slots_}; }
 
-    void collectCounters() {
+    BdptControl collectCounters() {
         exec_.synchronize();
         BdptControl k;
         exec_.download(&k, control_.data(), 1);
         extensionRays_ += k.extensionRays;
         shadowRays_ += k.shadowRays;
         connections_ += k.connections;
+        return k;
     }
 
     /// Connect phase: count, scan, one thread per connection, the decision, then regeneration of
@@ -475,44 +510,51 @@ private:
     }
     static int walking(const BdptControl& k, int buffer) { return k.eyeCount[buffer] + k.lightCount[buffer]; }
 
-    template <class C, class Decide, class Progress>
-    void streamingLoop(const C& c, const Decide& decide, const Progress& progress) {
+    template <class C, class Decide, class Steer>
+    void streamingLoop(const C& c, const Decide& decide, const Steer& steer) {
         exec_.fill(status_.data(), 0, slots_);  // every slot starts complete, with no connections
         exec_.fill(eyeStored_.data(), 0, slots_);
         exec_.fill(lightStored_.data(), 0, slots_);
         BdptControl* k = control_.data();
         int cur = 0;
         // The first phase only fills the slots: nothing is complete yet, so nothing to decide.
-        if (walking(connectPhase(c, cur, [](const C&) {}), cur) == 0) return;
-        int postedBuffer = -1;
+        BdptControl now = connectPhase(c, cur, [](const C&) {});
+        ControlPoll<Exec, BdptControl> poll(exec_, k);
         for (;;) {
-            exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage<C>{c, cur});
-            ItemCount eyes{slots_, &k->eyeCount[cur]}, lights{slots_, &k->lightCount[cur]};
-            exec_.parallelFor("bdpt extend", eyes, bdpt::ExtendStage<C>{c, eyeWalks(cur), eyeHits_.data()});
-            exec_.parallelFor("bdpt extend", lights, bdpt::ExtendStage<C>{c, lightWalks(cur), lightHits_.data()});
-            exec_.compactingFor("bdpt shade", eyes,
-                                bdpt::ShadeStage<true, C>{c, eyeWalks(cur), eyeHits_.data(), eyeWalks(cur ^ 1), shadow(),
-                                                          {&k->eyeCount[cur ^ 1], &k->shadowCount}, coalesced_});
-            exec_.compactingFor("bdpt shade", lights,
-                                bdpt::ShadeStage<false, C>{c, lightWalks(cur), lightHits_.data(), lightWalks(cur ^ 1),
-                                                           shadow(), {&k->lightCount[cur ^ 1], &k->shadowCount},
-                                                           coalesced_});
-            exec_.parallelFor("bdpt trace", ItemCount{2 * slots_, &k->shadowCount}, bdpt::TraceStage<C>{c, shadow()});
-            cur ^= 1;
-            // The decision uses the control block of the previous iteration (read asynchronously
-            // while this one runs), so the host never stalls the GPU inside the walk phase.
-            BdptControl seen;
-            bool have = exec_.tryRead(seen, true) && postedBuffer >= 0;
-            int seenBuffer = postedBuffer;
-            exec_.postRead(k);
-            postedBuffer = cur;
-            if (!have) continue;
-            if (walking(seen, seenBuffer) > 0 && double(seen.complete) < double(threshold_) * seen.activeSlots) continue;
-            BdptControl now = connectPhase(c, cur, decide);
-            if (walking(now, cur) == 0) break;
-            progress(now.nextSample);
-            exec_.postRead(k);  // the posted snapshot predates the phase
-            postedBuffer = cur;
+            // Right after a connect phase: if nothing runs, the render ends unless the host adds work.
+            while (walking(now, cur) == 0) {
+                if (!steer(now, true)) return;
+                now = connectPhase(c, cur, decide);
+            }
+            poll.post();  // a snapshot after the phase
+            int postedBuffer = cur;
+            for (;;) {
+                exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage<C>{c, cur});
+                ItemCount eyes{slots_, &k->eyeCount[cur]}, lights{slots_, &k->lightCount[cur]};
+                exec_.parallelFor("bdpt extend", eyes, bdpt::ExtendStage<C>{c, eyeWalks(cur), eyeHits_.data()});
+                exec_.parallelFor("bdpt extend", lights, bdpt::ExtendStage<C>{c, lightWalks(cur), lightHits_.data()});
+                exec_.compactingFor("bdpt shade", eyes,
+                                    bdpt::ShadeStage<true, C>{c, eyeWalks(cur), eyeHits_.data(), eyeWalks(cur ^ 1),
+                                                              shadow(), {&k->eyeCount[cur ^ 1], &k->shadowCount},
+                                                              coalesced_});
+                exec_.compactingFor("bdpt shade", lights,
+                                    bdpt::ShadeStage<false, C>{c, lightWalks(cur), lightHits_.data(), lightWalks(cur ^ 1),
+                                                               shadow(), {&k->lightCount[cur ^ 1], &k->shadowCount},
+                                                               coalesced_});
+                exec_.parallelFor("bdpt trace", ItemCount{2 * slots_, &k->shadowCount}, bdpt::TraceStage<C>{c, shadow()});
+                cur ^= 1;
+                // The decision uses the control block of the previous iteration (read asynchronously
+                // while this one runs), so the host never stalls the GPU inside the walk phase.
+                BdptControl seen;
+                poll.take(seen);
+                int seenBuffer = postedBuffer;
+                poll.post();
+                postedBuffer = cur;
+                steer(seen, false);
+                if (walking(seen, seenBuffer) == 0 || double(seen.complete) >= double(threshold_) * seen.activeSlots) break;
+            }
+            now = connectPhase(c, cur, decide);
+            steer(now, false);
         }
     }
 

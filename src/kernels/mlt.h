@@ -66,18 +66,20 @@ struct MltLayout {
 };
 
 /// The sample index an MLT walk carries: chain (24 bits), the slot its numbers are read from
-/// (1 bit), and the mutation number (the rest), which keys the fresh and perturbing numbers.
+/// (1 bit), and the chain's mutation number k (the rest; start-up: the pool entry).
 namespace mltindex {
 constexpr int kChainBits = 24;
 constexpr int kMaxChains = 1 << kChainBits;
-/// Mutation numbers of the start-up pool begin here; the render's own mutations stay below.
-constexpr std::uint64_t kPoolBase = 1ull << 38;
+/// Mutation numbers a chain can reach.
+constexpr std::uint64_t kMaxMutations = 1ull << (64 - kChainBits - 1);
 WF_CPU_GPU WF_INLINE std::uint64_t pack(std::uint64_t mutation, int readSlot, int chain) {
     return mutation << (kChainBits + 1) | std::uint64_t(readSlot) << kChainBits | std::uint64_t(chain);
 }
 WF_CPU_GPU WF_INLINE int chain(std::uint64_t s) { return int(s & (kMaxChains - 1)); }
 WF_CPU_GPU WF_INLINE int readSlot(std::uint64_t s) { return int(s >> kChainBits) & 1; }
 WF_CPU_GPU WF_INLINE std::uint64_t mutation(std::uint64_t s) { return s >> (kChainBits + 1); }
+/// The key of a chain's mutation for the hashes: (mutation, chain), without the read slot.
+WF_CPU_GPU WF_INLINE std::uint64_t key(std::uint64_t s) { return mutation(s) << kChainBits | std::uint64_t(chain(s)); }
 }  // namespace mltindex
 
 /// Per-chain state word: which slot holds the current sample, whether the running proposal is a
@@ -95,18 +97,28 @@ WF_CPU_GPU WF_INLINE int make(int current, int eyeBlocks, int lightBlocks) {
 /// mutating them, or rebuilding each chain's current sample from its stored numbers (a check).
 enum class MltPhase : int { Pool, Start, Mutate, Replay };
 
-/// Dimensions of the decision numbers (a hash keyed by the mutation number).
+/// Dimensions of the decision numbers (a hash keyed by the mutation's key; the start choice by
+/// the chain's start index).
 namespace mltdims {
 constexpr int kLargeStep = 0, kAccept = 1, kStartChoice = 2;
 }
 
 /// The BDPT sampler interface over the chains' primary samples.
+///
+/// Work is counted, never timed: mutation m = k * chains + c is chain c's k-th, and a render does
+/// the mutations below its end, so every chain makes the same number of mutations (give or take
+/// one, by chain index) however fast its paths are. Handing mutations to whichever chain finishes
+/// first would over-sample the states whose paths are cheap (the camera seeing a light directly)
+/// however long the render runs.
 struct MltSampler {
     HashSampler fresh, perturb, decide;
+    HashSampler pool;            ///< the start-up pool's numbers, keyed by pool entry (Pool and Start)
     float* numbers;              ///< chain * 2 * perSlot + slot * perSlot + offset
     int* state;                  ///< mltstate word per chain
     int* proposalEyeBlocks;      ///< vertices the running proposal used so far (Replay: the rebuilt sample)
     int* proposalLightBlocks;
+    std::uint64_t* nextMutation; ///< per chain: its next mutation number k (Mutate)
+    int chains;
     MltLayout layout;
     MltPhase phase;
     float largeStepProbability;
@@ -116,9 +128,14 @@ struct MltSampler {
     WF_CPU_GPU float* slotNumbers(int chain, int slot) const {
         return numbers + (std::size_t(chain) * 2 + slot) * std::size_t(layout.perSlot());
     }
+    /// A fresh number of sample s: the pool's for the start-up, the mutation's otherwise.
+    WF_CPU_GPU float draw(std::uint64_t s, int dim) const {
+        bool startUp = phase == MltPhase::Pool || phase == MltPhase::Start;
+        return startUp ? pool.get(mltindex::mutation(s), dim) : fresh.get(mltindex::key(s), dim);
+    }
     WF_CPU_GPU float get(std::uint64_t s, int dim) const {
         int off = layout.offset(dim);
-        if (off < 0) return fresh.get(mltindex::mutation(s), dim);
+        if (off < 0) return draw(s, dim);
         return slotNumbers(mltindex::chain(s), mltindex::readSlot(s))[off];
     }
     WF_CPU_GPU vec2 get2(std::uint64_t s, int dim) const { return vec2(get(s, dim), get(s, dim + 1)); }
@@ -130,19 +147,30 @@ struct MltSampler {
     }
     WF_CPU_GPU int pixelIndex(std::uint64_t s, int width, int height) const { return filmSample(s, width, height).pixel; }
 
-    /// Writes numbers [first, first + count) of the proposal: the current ones perturbed (a small
-    /// step on numbers the current sample used) or fresh ones.
-    WF_CPU_GPU void propose(int chain, int current, std::uint64_t mutation, int firstDim, int count, bool drawFresh) const {
+    /// Mutate: each chain runs its own mutations; the start-up phases hand out pool entries.
+    WF_CPU_GPU bool perSlotWork() const { return phase == MltPhase::Mutate; }
+    /// Whether chain `slot`'s next mutation lies below the render's end.
+    WF_CPU_GPU bool slotHasWork(int slot, std::uint64_t end) const {
+        return nextMutation[slot] * std::uint64_t(chains) + std::uint64_t(slot) < end;
+    }
+    /// Takes chain `slot`'s next mutation number.
+    WF_CPU_GPU std::uint64_t claim(int slot) const { return nextMutation[slot]++; }
+
+    /// Writes numbers [first, first + count) of the proposal of sample s: the current ones
+    /// perturbed (a small step on numbers the current sample used) or fresh ones.
+    WF_CPU_GPU void propose(std::uint64_t s, int current, int firstDim, int count, bool drawFresh) const {
+        int chain = mltindex::chain(s);
         const float* cur = slotNumbers(chain, current);
         float* next = slotNumbers(chain, current ^ 1);
         for (int k = 0; k < count; ++k) {
             int dim = firstDim + k, off = layout.offset(dim);
-            next[off] = drawFresh ? fresh.get(mutation, dim) : kelemenMutate(cur[off], perturb.get(mutation, dim));
+            next[off] = drawFresh ? draw(s, dim) : kelemenMutate(cur[off], perturb.get(mltindex::key(s), dim));
         }
     }
 
-    /// The sample of global index g starts in chain `slot`: picks its mutation number and step
-    /// kind, proposes the camera and light-start numbers, and returns the index the walks carry.
+    /// Work item g starts in chain `slot` (Pool: pool entry g; Start: the chain's start, g; Mutate:
+    /// the chain's mutation number g): picks the step kind, proposes the camera and light-start
+    /// numbers, and returns the index the walks carry.
     WF_CPU_GPU std::uint64_t startSample(int slot, std::uint64_t g) const {
         int st = state[slot], current = st & mltstate::kCurrent;
         proposalEyeBlocks[slot] = 0;
@@ -150,21 +178,14 @@ struct MltSampler {
         if (phase == MltPhase::Replay) return mltindex::pack(0, current, slot);
         std::uint64_t m = g;
         bool large = true;
-        if (phase == MltPhase::Pool) {
-            m = mltindex::kPoolBase + g;
-        } else if (phase == MltPhase::Start) {
-            std::uint64_t entry = startChoice.count > 0
-                                      ? std::uint64_t(startChoice.sample(0, decide.get(mltindex::kPoolBase + g,
-                                                                                        mltdims::kStartChoice)).index)
-                                      : g;
-            m = mltindex::kPoolBase + entry;
-        } else {
-            large = decide.get(m, mltdims::kLargeStep) < largeStepProbability;
-        }
+        if (phase == MltPhase::Start && startChoice.count > 0)
+            m = std::uint64_t(startChoice.sample(0, decide.get(g, mltdims::kStartChoice)).index);
+        std::uint64_t s = mltindex::pack(m, current ^ 1, slot);
+        if (phase == MltPhase::Mutate) large = decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
         state[slot] = (st & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
-        propose(slot, current, m, dims::kPixel, MltLayout::kCameraCount, large);
-        propose(slot, current, m, dims::lightStart(0), dims::kLightStartCount, large);
-        return mltindex::pack(m, current ^ 1, slot);
+        propose(s, current, dims::kPixel, MltLayout::kCameraCount, large);
+        propose(s, current, dims::lightStart(0), dims::kLightStartCount, large);
+        return s;
     }
 
     /// The walk of the sample `s` is about to shade its vertex `vertex` (eye or light subpath).
@@ -178,8 +199,7 @@ struct MltSampler {
         int used = eye ? mltstate::eyeBlocks(st) : mltstate::lightBlocks(st);
         bool drawFresh = (st & mltstate::kLargeStep) || vertex >= used;
         int first = eye ? dims::vertex(vertex, 0) : dims::lightVertex(vertex, 0);
-        propose(chain, st & mltstate::kCurrent, mltindex::mutation(s), first,
-                eye ? dims::kPerVertex : dims::kPerLightVertex, drawFresh);
+        propose(s, st & mltstate::kCurrent, first, eye ? dims::kPerVertex : dims::kPerLightVertex, drawFresh);
     }
 };
 
@@ -252,13 +272,24 @@ struct MltChains {
     float* normalization;     ///< b as of the last connect phase
     double* poolWeights;      ///< Pool: I of each pool entry
     MltCounters* counters;
+    float* startI;            ///< per chain: I of its first sample (weighted starts)
     float largeStepProbability;
     bool startCountsTowardsB; ///< Start without a pool: the starts are the uniform samples b averages
+    /// Chains that start from a uniform sample of their own instead of one resampled in proportion
+    /// to I: each chain's contributions carry the importance weight of its start, I(x0) / b
+    /// (Veach 1997, 11.3.1), so the image does not depend on how far the chains got from where
+    /// they started (chains that start on a black sample contribute nothing).
+    bool weightedStart;
 
     WF_CPU_GPU void addToB(int chain, float I) const {
         double* p = sums + 2 * (chain % kMltSumPartials);
         atomicAddDouble(p, double(I));
         atomicAddDouble(p + 1, 1.0);
+    }
+    /// The factor every contribution of `chain` carries (1 unless the starts are weighted).
+    WF_CPU_GPU float chainWeight(int chain, float b) const {
+        if (!weightedStart) return 1.0f;
+        return b > 0.0f ? startI[chain] / b : 0.0f;
     }
     /// Kelemen's MIS weight of a sample with target value I deposited with expected count n.
     WF_CPU_GPU float weight(float n, float I, float b) const {
@@ -302,15 +333,15 @@ struct DecideStage {
         int st = c.sampler.state[i], current = st & mltstate::kCurrent;
         int proposalRecord = 2 * i + (current ^ 1), currentRecord = 2 * i + current;
         float Iy = c.sink.luminanceOf(proposalRecord);
-        std::uint64_t m = mltindex::mutation(s);
         switch (c.sampler.phase) {
         case MltPhase::Pool:
-            chains.poolWeights[m - mltindex::kPoolBase] = double(Iy);
+            chains.poolWeights[mltindex::mutation(s)] = double(Iy);
             chains.addToB(i, Iy);
             return;
         case MltPhase::Start:
             accept(i, st, Iy);
             chains.currentWeight[i] = 0.0;
+            if (chains.weightedStart) chains.startI[i] = Iy;
             if (chains.startCountsTowardsB) chains.addToB(i, Iy);
             return;
         case MltPhase::Replay:
@@ -330,16 +361,17 @@ struct DecideStage {
         float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
         double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
         if (large) chains.addToB(i, Iy);
-        bool accepted = c.sampler.decide.get(m, mltdims::kAccept) < a;
+        bool accepted = c.sampler.decide.get(mltindex::key(s), mltdims::kAccept) < a;
         addToCounter(&chains.counters->proposals, 1u);
         addToCounter(&chains.counters->largeSteps, large ? 1u : 0u);
         addToCounter(&chains.counters->accepted, accepted ? 1u : 0u);
+        float scale = chains.chainWeight(i, b);
         if (accepted) {
-            c.sink.depositTo(film, currentRecord, float(wx));
+            c.sink.depositTo(film, currentRecord, float(wx) * scale);
             accept(i, st, Iy);
             chains.currentWeight[i] = wy;
         } else {
-            c.sink.depositTo(film, proposalRecord, wy);
+            c.sink.depositTo(film, proposalRecord, wy * scale);
             chains.currentWeight[i] = wx;
         }
     }
@@ -352,9 +384,24 @@ struct FlushStage {
     const int* state;
     FilmView film;
     WF_CPU_GPU void operator()(int i) const {
-        sink.depositTo(film, 2 * i + (state[i] & mltstate::kCurrent), float(chains.currentWeight[i]));
+        float scale = chains.chainWeight(i, *chains.normalization);
+        sink.depositTo(film, 2 * i + (state[i] & mltstate::kCurrent), float(chains.currentWeight[i]) * scale);
         chains.currentWeight[i] = 0.0;
     }
+};
+
+/// One past the last mutation number chain c has started (m = k * chains + c), 0 for none; the
+/// maximum over the chains is where a cancelled render leaves the chains' common end.
+struct StartedEndOf {
+    const std::uint64_t* nextMutation;
+    std::uint64_t chains;
+    WF_CPU_GPU std::uint64_t operator()(int c) const {
+        std::uint64_t k = nextMutation[c];
+        return k == 0 ? 0 : (k - 1) * chains + std::uint64_t(c) + 1;
+    }
+};
+struct MaxOf {
+    WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a > b ? a : b; }
 };
 
 /// Replay check: I of each chain's rebuilt sample (scratch record 2 chain).

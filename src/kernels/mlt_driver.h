@@ -65,8 +65,11 @@ public:
         exec_.fill(state_.data(), 0, chains_);
         proposalEyeBlocks_ = exec_.template allocate<int>(chains_);
         proposalLightBlocks_ = exec_.template allocate<int>(chains_);
+        nextMutation_ = exec_.template allocate<std::uint64_t>(chains_);
+        exec_.fill(nextMutation_.data(), std::uint64_t(0), chains_);
         allocateRecords(eye_, splats_, splatCount_);
         currentI_ = exec_.template allocate<float>(chains_);
+        startI_ = exec_.template allocate<float>(chains_);
         currentWeight_ = exec_.template allocate<double>(chains_);
         exec_.fill(currentWeight_.data(), 0.0, chains_);
         sums_ = exec_.template allocate<double>(2 * kMltSumPartials);
@@ -76,14 +79,54 @@ public:
         exec_.fill(counters_.data(), MltCounters{0, 0, 0}, 1);
     }
 
-    /// Mutations [first, first + count) of the chains into the film (started on the first call).
-    template <class Progress>
-    void render(const SceneView& scene, const BdptParams& params, const FilmView& film, std::uint64_t first,
-                std::uint64_t count, const Progress& progress) {
-        if (first + count > mltindex::kPoolBase) throw InputError("too many MLT mutations for one render");
+    /// Runs `count` more mutations of the chains into the film (starting the chains on the first
+    /// call), asking `budget.check(done)` now and then (done: mutations started by this call).
+    /// Mutation m = k * chains + c is chain c's k-th; a call runs every mutation below its end, the
+    /// end of the previous call plus `count`. A time-limited budget instead keeps the end a few
+    /// mutations per chain ahead of what has started, as long as the time left covers them; a
+    /// cancellation ends it at once (chains behind catch up in the next call). Returns the
+    /// mutations run.
+    template <class Budget>
+    std::uint64_t render(const SceneView& scene, const BdptParams& params, const FilmView& film, std::uint64_t count,
+                         Budget& budget) {
         if (!started_) start(scene, params, film);
-        runPhase(scene, params, film, MltPhase::Mutate, first, count, progress);
+        const std::uint64_t first = end_, pass = std::uint64_t(std::max(params.numPixels, 1));
+        const std::uint64_t step = (std::uint64_t(chains_) * kTimedStepsAhead + pass - 1) / pass * pass;
+        const bool timed = budget.timeLimited();
+        std::uint64_t end = first + (timed ? 2 * step : count);
+        if (end / std::uint64_t(chains_) >= mltindex::kMaxMutations) throw InputError("too many MLT mutations for one renderer");
+        RunVerdict applied = RunVerdict::Continue;
+        auto setEnd = [&](std::uint64_t e) { exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), e}); };
+        BdptControl k = runPhase(scene, params, film, MltPhase::Mutate, first, end - first, [&](const BdptControl& seen,
+                                                                                                   bool idle) {
+            RunVerdict v = budget.check(seen.started);
+            if (v == RunVerdict::Stop) {
+                if (applied != RunVerdict::Stop) setEnd(0);
+                applied = RunVerdict::Stop;
+                return false;
+            }
+            if (!timed || applied != RunVerdict::Continue) return false;
+            if (v == RunVerdict::FinishPass) {
+                applied = v;
+                return false;
+            }
+            std::uint64_t target = end - first;
+            if (!idle && target > seen.started + step) return false;
+            double rate = seen.started / std::max(budget.elapsed(), 1e-9);
+            double needed = double(target + step - std::min<std::uint64_t>(target, seen.started)) / std::max(rate, 1.0);
+            if (budget.elapsed() + needed > budget.timeLimit()) {
+                applied = RunVerdict::FinishPass;
+                return false;
+            }
+            end += step;
+            setEnd(end);
+            return true;
+        });
+        // A cancelled call leaves the chains at different counts; the next call brings them level
+        // with the chain furthest ahead rather than to the cancelled call's end.
+        end_ = applied == RunVerdict::Stop ? startedEnd() : end;
         exec_.parallelFor("mlt flush", chains_, FlushStage{sink(film), chains(), state_.data(), film});
+        return k.started;
     }
 
     /// Rebuilds every chain's current sample from its stored primary samples (one thread per
@@ -96,7 +139,8 @@ public:
         exec_.fill(nonFinite.data(), 0ull, 1);
         ChainSink scratch{eye.data(), splats.data(), splatCount.data(), maxSplats_, nullptr, nonFinite.data()};
         auto c = bdpt_.context(scene, params, sampler(MltPhase::Replay, DistributionView{}), scratch);
-        bdpt_.renderNaive(c, 0, std::uint64_t(chains_), [](std::uint64_t) {});
+        NoBudget quiet;
+        bdpt_.renderNaive(c, 0, std::uint64_t(chains_), quiet);
         Buffer<float> replayed = exec_.template allocate<float>(chains_);
         exec_.parallelFor("mlt replay luminance", chains_, ReplayLuminanceStage{scratch, replayed.data()});
         MltReplay r;
@@ -122,6 +166,12 @@ public:
     int chainCount() const { return chains_; }
 
 private:
+    std::uint64_t startedEnd() {
+        Buffer<std::uint64_t> result = exec_.template allocate<std::uint64_t>(1);
+        exec_.transformReduceDevice(chains_, std::uint64_t(0), StartedEndOf{nextMutation_.data(), std::uint64_t(chains_)},
+                                    MaxOf{}, result.data());
+        return download(result)[0];
+    }
     template <class T>
     std::vector<T> download(const Buffer<T>& b) {
         std::vector<T> v(b.size());
@@ -136,8 +186,10 @@ private:
     MltSampler sampler(MltPhase phase, const DistributionView& choice) const {
         HashSampler fresh(settings_.seed);
         HashSampler perturb(settings_.seed ^ 0x5bd1e995u), decide(settings_.seed ^ 0xc2b2ae35u);
-        return MltSampler{fresh, perturb, decide, numbers_.data(), state_.data(), proposalEyeBlocks_.data(),
-                          proposalLightBlocks_.data(), layout_, phase, settings_.largeStepProbability, choice};
+        HashSampler pool(settings_.seed ^ 0x27d4eb2fu);
+        return MltSampler{fresh, perturb, decide, pool, numbers_.data(), state_.data(), proposalEyeBlocks_.data(),
+                          proposalLightBlocks_.data(), nextMutation_.data(), chains_, layout_, phase,
+                          settings_.largeStepProbability, choice};
     }
     /// Records the proposals of the chains; non-finite contributions are counted on `film`.
     ChainSink sink(const FilmView& film) const {
@@ -145,26 +197,29 @@ private:
     }
     MltChains chains() const {
         return MltChains{currentI_.data(), currentWeight_.data(), sums_.data(), normalization_.data(),
-                         poolWeights_.data(), counters_.data(), settings_.largeStepProbability,
-                         !settings_.startupResampling};
+                         poolWeights_.data(), counters_.data(), startI_.data(), settings_.largeStepProbability,
+                         !settings_.startupResampling, weightedStart_};
     }
 
-    template <class Progress>
-    void runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
-                  std::uint64_t first, std::uint64_t count, const Progress& progress,
-                  const DistributionView& choice = DistributionView{}) {
+    /// One phase of the chains on the streaming BDPT schedule over work [first, first + count),
+    /// with the decision after every connect phase; `steer` as for BdptDriver::renderStreaming.
+    template <class Steer>
+    BdptControl runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
+                         std::uint64_t first, std::uint64_t count, const Steer& steer,
+                         const DistributionView& choice = DistributionView{}) {
         auto c = bdpt_.context(scene, params, sampler(phase, choice), sink(film));
         MltChains ch = chains();
-        bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
+        return bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
             if (phase == MltPhase::Mutate) exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
             exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
-        }, progress);
+        }, steer);
     }
 
     /// Chain start-up: a pool of BDPT samples (one per chain), then every chain takes a pool
-    /// sample chosen in proportion to I; or, without resampling, one uniform sample of its own.
+    /// sample chosen in proportion to I; or, without resampling, one uniform sample of its own,
+    /// whose I weights everything the chain contributes (MltChains::weightedStart).
     void start(const SceneView& scene, const BdptParams& params, const FilmView& film) {
-        auto quiet = [](std::uint64_t) {};
+        auto quiet = [](const BdptControl&, bool) { return false; };
         DistributionView choice{};
         Distribution<Exec> pool;
         if (settings_.startupResampling) {
@@ -178,6 +233,7 @@ private:
                 choice = pool.view();
             }
         }
+        weightedStart_ = choice.count == 0;
         runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice);
         exec_.synchronize();
         poolWeights_ = Buffer<double>();
@@ -192,14 +248,19 @@ private:
     BdptDriver<Exec> bdpt_;
     Buffer<float> numbers_;
     Buffer<int> state_, proposalEyeBlocks_, proposalLightBlocks_;
+    Buffer<std::uint64_t> nextMutation_;
     Buffer<Float4> eye_, splats_;
     Buffer<int> splatCount_;
-    Buffer<float> currentI_;
+    Buffer<float> currentI_, startI_;
     Buffer<double> currentWeight_;
     Buffer<double> sums_, poolWeights_;
     Buffer<float> normalization_;
     Buffer<MltCounters> counters_;
     bool started_ = false;
+    bool weightedStart_ = false;  ///< chains start from uniform samples of their own (MltChains)
+    std::uint64_t end_ = 0;  ///< mutation numbers below this are run (the end of the last call)
+    /// A time-limited render keeps its end this many mutations per chain ahead of what has started.
+    static constexpr int kTimedStepsAhead = 4;
 };
 
 }  // namespace wavefront

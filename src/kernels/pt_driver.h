@@ -2,10 +2,10 @@
 // estimator (path_tracer.h). Templates over the exec type; instantiated for CpuExec and CudaExec.
 #pragma once
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
+#include <vector>
 
 #include "kernels/path_tracer.h"
+#include "kernels/schedule.h"
 #include "kernels/stream.h"
 
 namespace wavefront {
@@ -16,8 +16,7 @@ struct StreamControl {
     int pathCount[2];                 ///< items in each path buffer (ping-pong)
     int shadowCount;                  ///< items in the shadow-ray (connection) stream
     int done;                         ///< set by bookkeeping when all samples are finished
-    unsigned long long nextSample;    ///< next global sample index to generate
-    unsigned long long endSample;     ///< one past the last sample of this render
+    WorkRange work;                   ///< global sample indices still to generate
     unsigned long long extensionRays;
     unsigned long long shadowRays;
     unsigned long long alive;         ///< PT+R: paths in flight
@@ -62,8 +61,8 @@ struct RegenerateStage {
         int n = c.control->pathCount[buffer];
         if (i < n || (onlyWhenEmpty && n > 0)) return;
         c.simd.entry(kSimdGenerate).sample();
-        std::uint64_t s = c.control->nextSample + std::uint64_t(i - n);
-        if (s < c.control->endSample) startPath(c, paths, i, s);
+        std::uint64_t s = c.control->work.next + std::uint64_t(i - n);
+        if (s < c.control->work.end) startPath(c, paths, i, s);
     }
 };
 
@@ -76,11 +75,11 @@ struct BookkeepingStage {
     WF_CPU_GPU void operator()(int) const {
         StreamControl& k = *c.control;
         int n = k.pathCount[buffer];
-        unsigned long long remaining = k.endSample > k.nextSample ? k.endSample - k.nextSample : 0;
+        unsigned long long remaining = k.work.end > k.work.next ? k.work.end - k.work.next : 0;
         unsigned long long room = (onlyWhenEmpty && n > 0) ? 0 : (unsigned long long)(capacity - n);
         int added = int(remaining < room ? remaining : room);
         k.pathCount[buffer] = n + added;
-        k.nextSample += added;
+        k.work.next += added;
         k.extensionRays += (unsigned long long)(n + added);
         k.shadowRays += (unsigned long long)k.shadowCount;  // connected in the previous iteration
         k.shadowCount = 0;
@@ -142,8 +141,8 @@ struct InPlaceRegenerateStage {
         c.simd.entry(kSimdGenerate).sample();
         // Each idle slot takes the next sample on its own: the samples a warp regenerates are
         // scattered over the image, which is what costs PT+R its primary-ray coherence.
-        std::uint64_t s = atomicFetchAdd(&c.control->nextSample, 1ull);
-        if (s >= c.control->endSample) return;
+        std::uint64_t s = atomicFetchAdd(&c.control->work.next, 1ull);
+        if (s >= c.control->work.end) return;
         startPath(c, paths, i, s);
         alive[i] = 1;
         atomicFetchAdd(&c.control->alive, 1ull);
@@ -206,7 +205,7 @@ struct InPlaceBookkeepingStage {
     Common c;
     WF_CPU_GPU void operator()(int) const {
         StreamControl& k = *c.control;
-        k.done = (k.alive == 0 && k.nextSample >= k.endSample) ? 1 : 0;
+        k.done = (k.alive == 0 && k.work.next >= k.work.end) ? 1 : 0;
     }
 };
 
@@ -243,8 +242,7 @@ struct ResetControlStage {
     unsigned long long firstSample, endSample;
     WF_CPU_GPU void operator()(int) const {
         StreamControl k{};
-        k.nextSample = firstSample;
-        k.endSample = endSample;
+        k.work = WorkRange{firstSample, endSample};
         *control = k;
     }
 };
@@ -276,23 +274,28 @@ public:
         if (variant_ == PtVariant::PtR) alive_ = exec_.template allocate<int>(capacity_);
     }
 
-    /// Renders samples [first, first + count) into the film; `progress(done)` is called now and then.
-    template <class Progress>
-    void render(const SceneView& scene, const PtParams& params, const FilmView& film, std::uint64_t first,
-                std::uint64_t count, const Progress& progress) {
+    /// Renders samples [first, first + count) into the film, asking `budget.check(done)` now and
+    /// then (done: samples handed out so far); the budget can end the render early at a pass
+    /// boundary of `params.numPixels` samples or at once. Returns the samples rendered.
+    template <class Budget>
+    std::uint64_t render(const SceneView& scene, const PtParams& params, const FilmView& film, std::uint64_t first,
+                         std::uint64_t count, Budget& budget) {
         pt::Common c{scene, params, film, control_.data(), {simd_.data()}};
         exec_.parallelFor("reset control", 1, pt::ResetControlStage{control_.data(), first, first + count});
+        WorkSteering steering(first, std::uint64_t(params.numPixels));
+        std::uint64_t chunked = 0;
         switch (variant_) {
-        case PtVariant::Megakernel: renderMegakernel(c, first, count, progress); break;
-        case PtVariant::PtR: renderInPlace(c, progress); break;
-        case PtVariant::Spt: renderStreaming(c, true, progress); break;
-        case PtVariant::SptR: renderStreaming(c, false, progress); break;
+        case PtVariant::Megakernel: chunked = renderMegakernel(c, first, count, budget); break;
+        case PtVariant::PtR: renderInPlace(c, first, steering, budget); break;
+        case PtVariant::Spt: renderStreaming(c, true, first, steering, budget); break;
+        case PtVariant::SptR: renderStreaming(c, false, first, steering, budget); break;
         }
         exec_.synchronize();
         StreamControl k;
         exec_.download(&k, control_.data(), 1);
         extensionRays_ += k.extensionRays;
         shadowRays_ += k.shadowRays;
+        return variant_ == PtVariant::Megakernel ? chunked : std::min(k.work.next, k.work.end) - first;
     }
 
     std::uint64_t extensionRays() const { return extensionRays_; }
@@ -306,29 +309,34 @@ public:
         for (int s = 0; s < kSimdSlots; ++s) r[s] = simdFraction(raw, {s});
         return r;
     }
+    int capacity() const { return capacity_; }
 
 private:
     SoaView<PathState> paths(int b) const { return SoaView<PathState>{pathWords_[b].data(), capacity_}; }
     SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), capacity_}; }
 
-    /// Polls the control block without stalling the GPU: a read is posted every few iterations and
-    /// picked up later; the host blocks only on the previous post, which bounds how far it runs ahead.
-    template <class Progress>
-    bool finished(int iteration, const Progress& progress) {
+    /// Polls the control block every few iterations without stalling the GPU (ControlPoll), asks
+    /// the budget and steers the work range; true once the render has finished.
+    template <class Budget>
+    bool finished(int iteration, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first, WorkSteering& steering,
+                  Budget& budget) {
         constexpr int kPollEvery = 4;
         if (iteration % kPollEvery != kPollEvery - 1) return false;
         StreamControl k;
-        bool have = exec_.tryRead(k, true);
-        exec_.postRead(control_.data());
+        bool have = poll.take(k);
+        poll.post();
         if (!have) return false;
-        progress(k.nextSample);
-        return k.done != 0;
+        if (k.done) return true;
+        steering.apply(exec_, &control_.data()->work, budget.check(std::min(k.work.next, k.work.end) - first));
+        return false;
     }
 
-    template <class Progress>
-    void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, const Progress& progress) {
+    template <class Budget>
+    void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
+                         Budget& budget) {
         int cur = 0;
         StreamControl* k = control_.data();
+        ControlPoll<Exec, StreamControl> poll(exec_, k);
         for (int iteration = 0;; ++iteration) {
             exec_.parallelFor("generate", capacity_, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
             exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
@@ -338,34 +346,32 @@ private:
             exec_.compactingFor("shade", live, shade);
             exec_.parallelFor("connect", ItemCount{capacity_, &k->shadowCount}, pt::ConnectStage{c, shadow()});
             cur ^= 1;
-            if (finished(iteration, progress)) break;
+            if (finished(iteration, poll, first, steering, budget)) break;
         }
         // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
     }
 
-    template <class Progress>
-    void renderInPlace(const pt::Common& c, const Progress& progress) {
+    template <class Budget>
+    void renderInPlace(const pt::Common& c, std::uint64_t first, WorkSteering& steering, Budget& budget) {
         exec_.fill(alive_.data(), 0, capacity_);
+        ControlPoll<Exec, StreamControl> poll(exec_, control_.data());
         for (int iteration = 0;; ++iteration) {
             exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive_.data()});
             exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive_.data(), hits_.data()});
             exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage{c, paths(0), alive_.data(), hits_.data(), shadow()});
             exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
             exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
-            if (finished(iteration, progress)) break;
+            if (finished(iteration, poll, first, steering, budget)) break;
         }
     }
 
-    template <class Progress>
-    void renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, const Progress& progress) {
-        // One launch per `capacity` samples keeps launches short enough for progress reports.
-        std::uint64_t chunk = std::uint64_t(std::max(capacity_, 1));
-        for (std::uint64_t done = 0; done < count; done += chunk) {
-            int n = int(std::min<std::uint64_t>(chunk, count - done));
-            exec_.parallelFor("megakernel", n, pt::MegakernelStage{c, first + done});
-            exec_.synchronize();  // progress must report finished work, not queued launches
-            progress(first + done + n);
-        }
+    /// One launch per `capacity` samples keeps launches short enough for progress reports.
+    template <class Budget>
+    std::uint64_t renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
+        return runChunked(exec_, count, std::uint64_t(capacity_), std::uint64_t(c.params.numPixels), budget,
+                          [&](std::uint64_t offset, std::uint64_t n) {
+                              exec_.parallelFor("megakernel", int(n), pt::MegakernelStage{c, first + offset});
+                          });
     }
 
     Exec& exec_;

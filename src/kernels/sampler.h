@@ -72,6 +72,11 @@ struct HashSampler {
     }
     /// Global sample `index` starts in `slot`: the index the walks read their numbers under.
     WF_CPU_GPU std::uint64_t startSample(int /*slot*/, std::uint64_t index) const { return index; }
+    /// BDPT hands out samples in order to whichever slot is free (RegenerateStage); MLT's sampler
+    /// hands each chain its own mutations instead (perSlotWork, slotHasWork, claim).
+    WF_CPU_GPU bool perSlotWork() const { return false; }
+    WF_CPU_GPU bool slotHasWork(int /*slot*/, std::uint64_t /*end*/) const { return false; }
+    WF_CPU_GPU std::uint64_t claim(int /*slot*/) const { return 0; }
     /// A walk is about to read the numbers of its vertex `vertex` (eye or light subpath).
     WF_CPU_GPU void useVertex(bool /*eye*/, std::uint64_t /*sampleIndex*/, int /*vertex*/) const {}
 };

@@ -1,0 +1,225 @@
+// One Renderer, many calls: render() again gives the same film, renderMore() adds to it as one
+// longer render would, a time limit ends at a pass boundary, and a render can be cancelled from
+// the progress callback or from another thread. Every integrator and schedule, on both backends.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <numeric>
+#include <thread>
+
+#include "test_support.h"
+
+using namespace wavefront;
+
+namespace {
+
+struct Schedule {
+    IntegratorType integrator;
+    PtVariant variant;
+    BdptVariant bdptVariant;
+    const char* name;
+};
+const Schedule kPerSampleSchedules[] = {
+    {IntegratorType::PathTracer, PtVariant::Megakernel, BdptVariant::Streaming, "pt megakernel"},
+    {IntegratorType::PathTracer, PtVariant::PtR, BdptVariant::Streaming, "pt pt-r"},
+    {IntegratorType::PathTracer, PtVariant::Spt, BdptVariant::Streaming, "pt spt"},
+    {IntegratorType::PathTracer, PtVariant::SptR, BdptVariant::Streaming, "pt spt-r"},
+    {IntegratorType::Bdpt, PtVariant::SptR, BdptVariant::Streaming, "bdpt streaming"},
+    {IntegratorType::Bdpt, PtVariant::SptR, BdptVariant::Naive, "bdpt naive"},
+};
+
+RenderOptions optionsFor(const Schedule& s, Backend backend, int size, int spp) {
+    RenderOptions o = wftest::smallRender(s.integrator, backend, size, spp);
+    o.variant = s.variant;
+    o.bdptVariant = s.bdptVariant;
+    return o;
+}
+
+std::uint64_t filmSamples(const Film& film) {
+    return std::accumulate(film.samples.begin(), film.samples.end(), std::uint64_t(0));
+}
+
+/// Largest per-value difference relative to the image's mean (only the order of float additions
+/// may differ between two renders of the same samples).
+double largestDifference(const Image& a, const Image& b) {
+    double worst = 0.0, scale = std::max(wftest::imageMean(b), 1e-6);
+    for (std::size_t i = 0; i < a.rgb.size(); ++i) worst = std::max(worst, std::fabs(double(a.rgb[i]) - b.rgb[i]) / scale);
+    return worst;
+}
+
+void checkRenderAgain(Backend backend) {
+    Scene scene = Scene::builtin("cornell-spheres");
+    for (const Schedule& s : kPerSampleSchedules) {
+        INFO(s.name);
+        RenderOptions o = optionsFor(s, backend, 24, 4);
+        o.streamCapacity = 1000;  // several regenerations per call
+        Renderer r(scene, o);
+        r.render();
+        Image first = r.image();
+        RenderStats firstStats = r.stats();
+        CHECK(firstStats.samples == 24u * 24u * 4u);
+        CHECK(filmSamples(r.film()) == firstStats.samples);
+        for (int call = 0; call < 2; ++call) {
+            r.render();
+            CHECK(r.stats().samples == firstStats.samples);
+            CHECK(filmSamples(r.film()) == firstStats.samples);
+            CHECK(r.stats().extensionRays == firstStats.extensionRays);
+            CHECK(r.stats().shadowRays == firstStats.shadowRays);
+            CHECK(largestDifference(r.image(), first) < 1e-4);
+        }
+        // A fresh renderer gives the same image too.
+        CHECK(largestDifference(wftest::renderImage(scene, o), first) < 1e-4);
+    }
+    // MLT restarts its chains on every render(): the same number of mutations, the same image in
+    // distribution.
+    RenderOptions m = wftest::smallRender(IntegratorType::Mlt, backend, 24, 16);
+    m.streamCapacity = 512;
+    Renderer r(scene, m);
+    r.render();
+    double mean = wftest::imageMean(r.image());
+    std::uint64_t rays = r.stats().extensionRays;
+    for (int call = 0; call < 2; ++call) {
+        r.render();
+        CHECK(r.stats().samples == 24u * 24u * 16u);
+        CHECK(r.film().samples[0] == 16u);
+        CHECK(wftest::imageMean(r.image()) == Approx(mean).epsilon(0.1));
+        CHECK(double(r.stats().extensionRays) == Approx(double(rays)).epsilon(0.2));
+    }
+}
+
+void checkRenderMore(Backend backend) {
+    Scene scene = Scene::builtin("cornell-spheres");
+    for (const Schedule& s : kPerSampleSchedules) {
+        INFO(s.name);
+        // Sample indices continue where the film left off: 2 + 3 samples per pixel are the 5 of
+        // one render, sample for sample.
+        Renderer progressive(scene, optionsFor(s, backend, 20, 2));
+        progressive.render();
+        progressive.renderMore(3);
+        RenderOptions whole = optionsFor(s, backend, 20, 5);
+        Renderer once(scene, whole);
+        once.render();
+        CHECK(progressive.stats().samples == 20u * 20u * 5u);
+        CHECK(progressive.film().samples == once.film().samples);
+        CHECK(progressive.stats().extensionRays == once.stats().extensionRays);
+        CHECK(largestDifference(progressive.image(), once.image()) < 1e-4);
+    }
+    // MLT: the chains continue, and 8 + 8 mutations per pixel converge to what 16 do.
+    Scene box = Scene::builtin("cornell-box");
+    RenderOptions m = wftest::smallRender(IntegratorType::Mlt, backend, 16, 16);
+    m.streamCapacity = 256;
+    wftest::BlockStats once = wftest::renderBlockStats(box, m, 8, 8, 40);
+    std::vector<std::vector<double>> runs;
+    for (int k = 0; k < 8; ++k) {
+        RenderOptions half = m;
+        half.samplesPerPixel = 8;
+        half.seed = 90 + 7919u * unsigned(k);
+        Renderer r(box, half);
+        r.render();
+        r.renderMore(8);
+        CHECK(r.stats().samples == 16u * 16u * 16u);
+        CHECK(r.film().samples[0] == 16u);
+        runs.push_back(wftest::blockAverages(r.image(), 8));
+    }
+    wftest::BlockStats twice = wftest::statsOf(runs);
+    CHECK(wftest::maxZScore(twice, once) < 6.0);
+    CHECK(wftest::globalZScore(twice, once) < 4.5);
+}
+
+void checkTimeLimit(Backend backend) {
+    Scene scene = Scene::builtin("cornell-box");
+    const Schedule schedules[] = {kPerSampleSchedules[0], kPerSampleSchedules[3], kPerSampleSchedules[4],
+                                  {IntegratorType::Mlt, PtVariant::SptR, BdptVariant::Streaming, "mlt"}};
+    for (const Schedule& s : schedules) {
+        INFO(s.name);
+        RenderOptions o = optionsFor(s, backend, 16, 1);
+        o.timeLimitSeconds = 0.3;
+        auto start = std::chrono::steady_clock::now();
+        Renderer r(scene, o);
+        r.render();
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(seconds < 5.0);
+        CHECK(r.stats().samples >= 256u);
+        CHECK(r.stats().samples % 256u == 0);  // whole passes
+        for (unsigned c : r.film().samples) CHECK(c == r.film().samples[0]);
+        CHECK(std::uint64_t(r.film().samples[0]) * 256u == r.stats().samples);
+        CHECK(wftest::allFinite(r.image()));
+        CHECK(wftest::imageMean(r.image()) > 0.05);
+    }
+}
+
+void checkCancel(Backend backend) {
+    Scene scene = Scene::builtin("cornell-box");
+    const Schedule schedules[] = {kPerSampleSchedules[0], kPerSampleSchedules[1], kPerSampleSchedules[3],
+                                  kPerSampleSchedules[4], kPerSampleSchedules[5],
+                                  {IntegratorType::Mlt, PtVariant::SptR, BdptVariant::Streaming, "mlt"}};
+    const int kSpp = 1 << 14;  // far more than the test waits for
+    for (const Schedule& s : schedules) {
+        INFO(s.name);
+        // The progress callback says stop at its second report.
+        RenderOptions o = optionsFor(s, backend, 32, kSpp);
+        o.streamCapacity = 4096;
+        int reports = 0;
+        o.progress = [&](std::uint64_t, std::uint64_t, double) { return ++reports < 2; };
+        Renderer r(scene, o);
+        r.render();
+        CHECK(r.stats().cancelled);
+        CHECK(r.stats().samples > 0u);
+        CHECK(r.stats().samples < std::uint64_t(32 * 32) * kSpp);
+        if (s.integrator != IntegratorType::Mlt) CHECK(filmSamples(r.film()) == r.stats().samples);
+        CHECK(wftest::allFinite(r.image()));
+        CHECK(wftest::imageMean(r.image()) > 0.02);
+        // The film can be added to after a cancellation.
+        std::uint64_t before = r.stats().samples;
+        reports = -1000000;
+        r.renderMore(1);
+        CHECK_FALSE(r.stats().cancelled);
+        CHECK(r.stats().samples >= before + 32u * 32u);
+
+        // Renderer::cancel() from another thread.
+        RenderOptions t = optionsFor(s, backend, 32, kSpp);
+        Renderer other(scene, t);
+        std::thread worker([&] { other.render(); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        auto asked = std::chrono::steady_clock::now();
+        other.cancel();
+        worker.join();
+        double wait = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+        CHECK(wait < 3.0);
+        CHECK(other.stats().cancelled);
+        CHECK(other.stats().samples < std::uint64_t(32 * 32) * kSpp);
+        CHECK(wftest::allFinite(other.image()));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("render() again gives the same film; stats count what reached it", "[render][pt][bdpt][mlt]") {
+    checkRenderAgain(Backend::Cpu);
+}
+TEST_CASE("renderMore() adds to the film as one longer render would", "[render][pt][bdpt][mlt]") {
+    checkRenderMore(Backend::Cpu);
+}
+TEST_CASE("a time limit ends at a pass boundary for every integrator", "[render][pt][bdpt][mlt]") {
+    checkTimeLimit(Backend::Cpu);
+}
+TEST_CASE("a render stops when cancelled and its film stays usable", "[render][pt][bdpt][mlt]") {
+    checkCancel(Backend::Cpu);
+}
+
+TEST_CASE("CUDA: render() again gives the same film", "[render][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkRenderAgain(Backend::Cuda);
+}
+TEST_CASE("CUDA: renderMore() adds to the film as one longer render would", "[render][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkRenderMore(Backend::Cuda);
+}
+TEST_CASE("CUDA: a time limit ends at a pass boundary for every integrator", "[render][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkTimeLimit(Backend::Cuda);
+}
+TEST_CASE("CUDA: a render stops when cancelled and its film stays usable", "[render][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkCancel(Backend::Cuda);
+}
