@@ -152,6 +152,100 @@ inline double globalZScore(const BlockStats& a, const BlockStats& b) {
     return var > 0.0 ? std::fabs(diff) / std::sqrt(var) : (diff == 0.0 ? 0.0 : 1e30);
 }
 
+// ---- Per-pixel comparison over independent seeds (Mitsuba 3 style) ------------------------------
+
+/// Per pixel-channel mean over independent renders and the variance of that mean.
+struct PixelStats {
+    int renders = 0;
+    std::vector<double> mean, variance;
+};
+
+inline PixelStats pixelStatsOf(const std::vector<wavefront::Image>& images) {
+    PixelStats st;
+    st.renders = int(images.size());
+    const std::size_t n = images[0].rgb.size();
+    st.mean.assign(n, 0.0);
+    st.variance.assign(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (const auto& im : images) st.mean[i] += im.rgb[i] / double(st.renders);
+        double ss = 0.0;
+        for (const auto& im : images) ss += (im.rgb[i] - st.mean[i]) * (im.rgb[i] - st.mean[i]);
+        st.variance[i] = ss / (st.renders - 1) / st.renders;
+    }
+    return st;
+}
+
+/// Renders `seeds` independent images (seeds seedBase + 7919 k).
+inline PixelStats renderPixelStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds,
+                                   unsigned seedBase) {
+    std::vector<wavefront::Image> images;
+    for (int s = 0; s < seeds; ++s) {
+        options.seed = seedBase + 7919u * unsigned(s);
+        images.push_back(renderImage(scene, options));
+    }
+    return pixelStatsOf(images);
+}
+
+/// Regularised incomplete beta function I_x(a, b) (continued fraction, modified Lentz).
+inline double incompleteBeta(double a, double b, double x) {
+    if (x <= 0.0) return 0.0;
+    if (x >= 1.0) return 1.0;
+    if (x > (a + 1.0) / (a + b + 2.0)) return 1.0 - incompleteBeta(b, a, 1.0 - x);
+    const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) +
+                                  b * std::log(1.0 - x)) / a;
+    const double tiny = 1e-300;
+    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+    d = 1.0 / (std::fabs(d) < tiny ? tiny : d);
+    double f = d;
+    for (int m = 1; m <= 300; ++m) {
+        for (int half = 0; half < 2; ++half) {
+            double num = half == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+                                   : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+            d = 1.0 + num * d;
+            d = 1.0 / (std::fabs(d) < tiny ? tiny : d);
+            c = 1.0 + num / c;
+            if (std::fabs(c) < tiny) c = tiny;
+            f *= c * d;
+        }
+        if (std::fabs(c * d - 1.0) < 1e-12) break;
+    }
+    return front * f;
+}
+
+/// Two-sided p-value of Student's t with `dof` degrees of freedom.
+inline double studentTwoSidedP(double t, double dof) { return incompleteBeta(0.5 * dof, 0.5, dof / (dof + t * t)); }
+
+/// Welch's t-test per pixel-channel between two sets of independent renders, at significance
+/// `alpha` for the whole image (Sidak-corrected over the pixel-channels tested). A pixel-channel
+/// that is black in every render on both sides is not tested.
+struct PixelTest {
+    std::size_t tested = 0, failed = 0;
+    double worstP = 1.0;
+    double passFraction() const { return tested ? 1.0 - double(failed) / double(tested) : 1.0; }
+};
+inline PixelTest pixelTest(const PixelStats& a, const PixelStats& b, double alpha = 0.01) {
+    PixelTest r;
+    std::vector<double> p;
+    for (std::size_t i = 0; i < a.mean.size(); ++i) {
+        double v = a.variance[i] + b.variance[i];
+        if (v <= 0.0) {
+            if (a.mean[i] == b.mean[i]) continue;
+            p.push_back(0.0);
+            continue;
+        }
+        double t = (a.mean[i] - b.mean[i]) / std::sqrt(v);
+        double dof = v * v / (a.variance[i] * a.variance[i] / (a.renders - 1) + b.variance[i] * b.variance[i] / (b.renders - 1));
+        p.push_back(studentTwoSidedP(t, std::max(dof, 1.0)));
+    }
+    r.tested = p.size();
+    double sidak = 1.0 - std::pow(1.0 - alpha, 1.0 / double(std::max<std::size_t>(r.tested, 1)));
+    for (double q : p) {
+        r.worstP = std::min(r.worstP, q);
+        r.failed += q < sidak;
+    }
+    return r;
+}
+
 inline double imageMean(const wavefront::Image& img) {
     double s = 0.0;
     for (float v : img.rgb) s += v;
@@ -177,6 +271,52 @@ inline MeanEstimate imageMeanOverSeeds(const wavefront::Scene& scene, wavefront:
     e.mean = sum / seeds;
     e.standardError = std::sqrt(std::max(0.0, sumSquares / seeds - e.mean * e.mean) / (seeds - 1));
     return e;
+}
+
+/// What `seeds` independent renders say about an image: per-pixel statistics, block statistics
+/// of the images divided by their own mean (their shape: free of the global scale noise that MLT's
+/// normalisation adds to every pixel alike, so a local bias stands out), and the image means.
+struct SeedStats {
+    PixelStats pixels;
+    BlockStats shape;
+    std::vector<double> means;
+};
+
+inline SeedStats renderSeedStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds, int block,
+                                 unsigned seedBase) {
+    std::vector<wavefront::Image> images;
+    std::vector<std::vector<double>> shapes;
+    SeedStats st;
+    for (int s = 0; s < seeds; ++s) {
+        options.seed = seedBase + 7919u * unsigned(s);
+        images.push_back(renderImage(scene, options));
+        wavefront::Image shape = images.back();
+        double mean = imageMean(shape);
+        st.means.push_back(mean);
+        for (float& v : shape.rgb) v = mean > 0.0 ? float(v / mean) : 0.0f;
+        shapes.push_back(blockAverages(shape, block));
+    }
+    st.pixels = pixelStatsOf(images);
+    st.shape = statsOf(shapes);
+    return st;
+}
+
+/// |difference of the mean image means| / its standard error, from the per-render means (the
+/// pixels of one MLT render are correlated, so summing per-pixel variances would understate it).
+inline double meanZScore(const std::vector<double>& a, const std::vector<double>& b) {
+    auto moments = [](const std::vector<double>& v, double& mean, double& varianceOfMean) {
+        double s = 0.0, s2 = 0.0;
+        for (double x : v) {
+            s += x;
+            s2 += x * x;
+        }
+        mean = s / v.size();
+        varianceOfMean = std::max(0.0, s2 / v.size() - mean * mean) / (v.size() - 1);
+    };
+    double ma, va, mb, vb;
+    moments(a, ma, va);
+    moments(b, mb, vb);
+    return va + vb > 0.0 ? std::fabs(ma - mb) / std::sqrt(va + vb) : (ma == mb ? 0.0 : 1e30);
 }
 
 inline bool allFinite(const wavefront::Image& img) {
