@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wavefront/wavefront.h"
@@ -72,6 +74,53 @@ inline wavefront::RenderOptions smallRender(wavefront::IntegratorType integrator
     return o;
 }
 
+/// A copy of `src` scaled by `scale` about the origin and then moved by `offset`: vertex positions,
+/// sphere centres and radii, the camera position, target, lens radius and focus distance follow;
+/// materials, shading normals and the field of view stay. The image of the copy must equal the
+/// original's (radiance does not depend on the unit of length), up to float rounding of the
+/// moved vertices. Rebuilt through the public API, one mesh per (material, has normals) group.
+/// `materials`, when not empty, replaces the scene's materials (same count and order).
+inline wavefront::Scene transformedScene(const wavefront::Scene& src, float scale, glm::vec3 offset = glm::vec3(0.0f),
+                                         const std::vector<wavefront::Material>& materials = {}) {
+    using namespace wavefront;
+    Scene out;
+    for (const Material& m : materials.empty() ? src.materials() : materials) out.addMaterial(m);
+    auto move = [&](glm::vec3 p) { return p * scale + offset; };
+    struct Group {
+        TriangleMesh mesh;
+        std::map<std::uint32_t, std::uint32_t> remap;  ///< global vertex -> mesh vertex
+    };
+    std::map<std::pair<int, bool>, Group> groups;
+    for (std::size_t t = 0; t < src.triangles().size(); ++t) {
+        bool normals = !src.triangleHasNormals().empty() && src.triangleHasNormals()[t];
+        Group& g = groups[{src.triangleMaterials()[t], normals}];
+        g.mesh.material = src.triangleMaterials()[t];
+        for (int k = 0; k < 3; ++k) {
+            std::uint32_t v = src.triangles()[t][k];
+            auto it = g.remap.find(v);
+            if (it == g.remap.end()) {
+                it = g.remap.emplace(v, std::uint32_t(g.mesh.positions.size())).first;
+                g.mesh.positions.push_back(move(src.positions()[v]));
+                if (normals) g.mesh.normals.push_back(src.normals()[v]);
+            }
+            g.mesh.indices.push_back(it->second);
+        }
+    }
+    for (auto& [key, g] : groups) out.addMesh(g.mesh);
+    for (Sphere s : src.spheres()) {
+        s.center = move(s.center);
+        s.radius *= scale;
+        out.addSphere(s);
+    }
+    Camera c = src.camera();
+    c.position = move(c.position);
+    c.target = move(c.target);
+    c.lensRadius *= scale;
+    c.focusDistance *= scale;
+    out.setCamera(c);
+    return out;
+}
+
 /// Renders once and returns the image (and the statistics when asked).
 inline wavefront::Image renderImage(const wavefront::Scene& scene, const wavefront::RenderOptions& o,
                                     wavefront::RenderStats* stats = nullptr) {
@@ -83,8 +132,9 @@ inline wavefront::Image renderImage(const wavefront::Scene& scene, const wavefro
 
 /// Mean luminance-free statistics of one image region over several independent renders.
 struct BlockStats {
-    std::vector<double> mean;      ///< per block, mean over renders of the block average (per channel)
-    std::vector<double> variance;  ///< per block, variance of that mean
+    std::vector<double> mean;        ///< per block, mean over renders of the block average (per channel)
+    std::vector<double> variance;    ///< per block, variance of that mean
+    std::vector<double> imageMeans;  ///< per render, the mean over the blocks' pixels and channels
 };
 
 /// Block averages of an image (blocks of `block` x `block` pixels, 3 channels each).
@@ -112,6 +162,11 @@ inline BlockStats renderBlockStats(const wavefront::Scene& scene, wavefront::Ren
     }
     BlockStats st;
     std::size_t n = runs[0].size();
+    for (auto& r : runs) {
+        double m = 0.0;
+        for (double v : r) m += v / double(n);
+        st.imageMeans.push_back(m);
+    }
     st.mean.assign(n, 0.0);
     st.variance.assign(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -144,6 +199,25 @@ inline double globalZScore(const BlockStats& a, const BlockStats& b) {
         var += a.variance[i] + b.variance[i];
     }
     return var > 0.0 ? std::fabs(diff) / std::sqrt(var) : (diff == 0.0 ? 0.0 : 1e30);
+}
+
+/// Mean over renders of the image mean, and the variance of that mean estimated from the renders'
+/// image means (so it includes the correlation between channels and blocks, which
+/// globalZScore's sum of per-entry variances leaves out).
+inline std::pair<double, double> imageMeanAndVariance(const BlockStats& s) {
+    double m = 0.0, ss = 0.0;
+    std::size_t n = s.imageMeans.size();
+    for (double v : s.imageMeans) m += v / double(n);
+    for (double v : s.imageMeans) ss += (v - m) * (v - m);
+    return {m, n > 1 ? ss / double(n - 1) / double(n) : 0.0};
+}
+
+/// |difference of the image means| / its standard error, from the per-render image means.
+inline double imageMeanZScore(const BlockStats& a, const BlockStats& b) {
+    auto [ma, va] = imageMeanAndVariance(a);
+    auto [mb, vb] = imageMeanAndVariance(b);
+    double diff = std::fabs(ma - mb);
+    return va + vb > 0.0 ? diff / std::sqrt(va + vb) : (diff == 0.0 ? 0.0 : 1e30);
 }
 
 inline double imageMean(const wavefront::Image& img) {
