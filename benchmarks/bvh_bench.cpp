@@ -117,7 +117,10 @@ int main(int argc, char** argv) {
             }
             if (glm::dot(n, primary[i].direction) > 0) n = -n;
             Frame f(n);
-            vec3 o = offsetRayOrigin(p, n);
+            // p = origin + t d is not re-projected onto the surface: bound its error by the
+            // magnitudes it is computed from (t itself is accurate to a few roundoffs of them).
+            vec3 m = glm::abs(primary[i].origin) + glm::abs(h.t * primary[i].direction);
+            vec3 o = offsetRayOrigin(p, kPointError * std::max({m.x, m.y, m.z}), n);
             bounce.push_back(Ray{o, glm::normalize(f.toWorld(sampleCosineHemisphere(vec2(u(rng), u(rng))))), FLT_MAX});
             if (!lights.empty()) {
                 uvec3 lt = scene.triangles()[lights[std::size_t(u(rng) * lights.size()) % lights.size()]];

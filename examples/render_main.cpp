@@ -149,7 +149,9 @@ int main(int argc, char** argv) {
         wavefront::Renderer renderer(wavefront::Scene::fromNameOrPath(scene), options);
         renderer.render();
         progress.finish();
-        wavefront::writeImage(out, renderer.image(), exposure);
+        std::uint64_t clamped = 0;
+        wavefront::Image image = renderer.film().resolve(&clamped);
+        std::uint64_t replaced = wavefront::writeImage(out, image, exposure);
         const auto& st = renderer.stats();
         std::string schedule = options.integrator == wavefront::IntegratorType::PathTracer
                                    ? std::string(toString(options.variant))
@@ -162,6 +164,11 @@ int main(int argc, char** argv) {
                          (unsigned long long)st.skippedDegenerateTriangles);
         if (st.nonFiniteSamples)
             std::fprintf(stderr, "[wavefront] dropped %llu non-finite samples\n", (unsigned long long)st.nonFiniteSamples);
+        if (clamped || replaced)
+            std::fprintf(stderr,
+                         "[wavefront] warning: %llu pixel values beyond the float range clamped to +-FLT_MAX, %llu "
+                         "non-finite values replaced in %s\n",
+                         (unsigned long long)clamped, (unsigned long long)replaced, out.c_str());
         if (stats) {
             std::printf("%-24s %12s %10s %10s %10s\n", "kernel", "ms", "launches", "simd occ", "simd steps");
             auto percent = [](double v) {

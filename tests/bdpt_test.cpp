@@ -90,7 +90,7 @@ TEST_CASE("per-strategy images sum to the full BDPT image", "[bdpt]") {
             r.render();
             double total = 0.0;
             for (std::size_t i = 0; i < sum.size(); ++i) {
-                CHECK(r.film().sum[i] >= 0.0f);
+                CHECK(r.film().sum[i] >= 0.0);
                 sum[i] += r.film().sum[i];
                 total += r.film().sum[i];
             }

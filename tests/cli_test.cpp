@@ -217,6 +217,27 @@ TEST_CASE("cli: a tiny CPU render succeeds and writes its image", "[cli]") {
     CHECK(fs::file_size(out) > 32u * 32u * 3u * sizeof(float));
 }
 
+TEST_CASE("cli: estimates beyond the float range are clamped with one warning line", "[cli][overflow]") {
+    // An emitter of 3e38 seen head on: MLT's pixel estimates scatter around 3e38, and some land
+    // above FLT_MAX (3.4e38); resolve clamps them and the CLI says so once. The file is finite.
+    TempDir dir;
+    dir.write("hot.mtl", "newmtl hot\nKd 0.5 0.5 0.5\nKe 3e38 3e38 3e38\n");
+    std::string obj = dir.write("hot.obj", "mtllib hot.mtl\nv -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nusemtl hot\n"
+                                           "f 1 2 3\nf 1 3 4\n");
+    const std::string out = dir.file("hot.pfm");
+    auto r = runCli(dir,
+                    {obj, "--integrator", "mlt", "--res", "32x32", "--spp", "16", "--backend", "cpu", "--out", out});
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exitCode == 0);
+    std::istringstream lines(r.err);
+    int warnings = 0;
+    for (std::string line; std::getline(lines, line);)
+        warnings += line.find("warning") != std::string::npos && line.find("clamped") != std::string::npos;
+    CHECK(warnings == 1);
+    REQUIRE(fs::exists(out));
+    CHECK(wftest::allFinite(wavefront::readImage(out)));
+}
+
 #else
 
 TEST_CASE("cli: wavefront-render is not built", "[cli]") {

@@ -159,7 +159,7 @@ std::vector<double> recursiveWeights(const RandomPath& path, const BdptParams& p
                 v.position = Float4(path.x[i].p, intAsFloat(depth << 24));
                 v.throughput = Float4(vec3(1.0f), dVCM);
                 v.wo = Float4(glm::normalize(path.x[previous].p - path.x[i].p), dVC);
-                v.normal = Float4(path.x[i].n, qOf(i));
+                v.normal = Float4(path.x[i].n, 0.0f);  // w: the error bound, unused by the weight
                 return v;
             };
             PathVertex e = vertex(s, s + 1, eVCM, eVC, k - s), l = vertex(s - 1, s - 2, lVCM, lVC, s - 1);

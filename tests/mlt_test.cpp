@@ -52,38 +52,52 @@ TEST_CASE("MLT and BDPT converge to the same image", "[mlt][statistical]") {
 
 TEST_CASE("MLT is consistent at the default chain count and at 4 mutations per chain", "[mlt][statistical]") {
     // Three scenes: a small light the camera sees directly with a mirror and a glass sphere, light
-    // only through a door gap, glossy walls. Against BDPT (and PT where its noise allows), over 16
-    // independent renders each: a per-pixel Welch t-test (Sidak-corrected), blocks of the images
-    // divided by their own mean (their shape, which MLT's global scale noise leaves alone; the
-    // mutations a global counter gave to cheap states showed there as 6 standard errors on
-    // cornell-spheres), and the image means. The default chain count on the CPU is one per 16
-    // mutations here.
+    // only through a door gap, glossy walls. Against BDPT (and PT where its noise allows), over 24
+    // independent renders each:
+    //  - a per-pixel Welch t-test (Sidak-corrected, alpha 0.01);
+    //  - how light is shared out between the brightest 3% of the pixels (ranked by an independent
+    //    render) and the rest, in images divided by their own mean: free of the scale noise b adds
+    //    to every pixel alike, so a redistribution stands out;
+    //  - blocks of those normalised images, and the image means.
+    // The default chain count on the CPU is one per 16 mutations here. At this size the test has
+    // limited power: mutations handed to whichever chain finished first (the schedule before
+    // per-chain counts) shifted the contrast by about +5% and reached z = 3.3 here, under the
+    // bound; the per-chain counts are checked exactly below, and the GPU benchmark
+    // (benchmarks/mlt_bias) measures the bias at full size.
     struct Case {
         const char* scene;
         bool againstPt;
     };
+    const int seeds = 24;
     for (Case k : {Case{"cornell-spheres", true}, Case{"door-ajar", false}, Case{"cornell-glossy", true}}) {
         Scene scene = Scene::builtin(k.scene);
         RenderOptions bdpt = bdptOptionsLike(mltOptions(Backend::Cpu, 24, 128));
-        wftest::SeedStats ref = wftest::renderSeedStats(scene, bdpt, 16, 8, 1100);
+        RenderOptions rank = bdpt;
+        rank.samplesPerPixel = 1024;
+        rank.seed = 424242;
+        std::vector<bool> bright = wftest::brightestPixels(wftest::renderImage(scene, rank), 0.03);
+        wftest::SeedStats ref = wftest::renderSeedStats(scene, bdpt, seeds, 8, 1100, bright);
         wftest::SeedStats pt;
         if (k.againstPt) {
             RenderOptions o = bdpt;
             o.integrator = IntegratorType::PathTracer;
             o.samplesPerPixel = 256;
-            pt = wftest::renderSeedStats(scene, o, 16, 8, 1300);
+            pt = wftest::renderSeedStats(scene, o, seeds, 8, 1300, bright);
         }
         for (int chains : {0, 24 * 24 * 64 / 4}) {
-            wftest::SeedStats mlt = wftest::renderSeedStats(scene, mltOptions(Backend::Cpu, 24, 64, chains), 16, 8, 1500);
+            wftest::SeedStats mlt =
+                wftest::renderSeedStats(scene, mltOptions(Backend::Cpu, 24, 64, chains), seeds, 8, 1500, bright);
             wftest::PixelTest pixels = wftest::pixelTest(mlt.pixels, ref.pixels);
             INFO(k.scene << ", chains " << chains << ": per-pixel pass " << pixels.passFraction() << ", worst p "
                          << pixels.worstP);
             CHECK(pixels.passFraction() >= 0.99);
-            CHECK(wftest::maxZScore(mlt.shape, ref.shape) < 4.5);
-            CHECK(wftest::meanZScore(mlt.means, ref.means) < 4.0);
+            CHECK(wftest::contrastZScore(mlt, ref) < 4.5);
+            CHECK(wftest::maxZScore(mlt.shape, ref.shape) < 5.5);
+            CHECK(wftest::imageMeanZScore(mlt.blocks, ref.blocks) < 4.5);
             if (k.againstPt) {
-                CHECK(wftest::maxZScore(mlt.shape, pt.shape) < 4.5);
-                CHECK(wftest::meanZScore(mlt.means, pt.means) < 4.0);
+                CHECK(wftest::contrastZScore(mlt, pt) < 4.5);
+                CHECK(wftest::maxZScore(mlt.shape, pt.shape) < 5.5);
+                CHECK(wftest::imageMeanZScore(mlt.blocks, pt.blocks) < 4.5);
             }
         }
     }
@@ -141,6 +155,24 @@ void checkReplay(Backend backend) {
 }  // namespace
 
 TEST_CASE("replaying a chain's stored primary samples reproduces its I", "[mlt]") { checkReplay(Backend::Cpu); }
+
+TEST_CASE("every MLT chain makes the same number of mutations however fast its paths are", "[mlt]") {
+    // Work is handed out by count (mutation m = k * chains + c is chain c's k-th), never to
+    // whichever chain finishes first: chain c makes ceil((M - c) / chains) of the M mutations.
+    for (const char* name : {"cornell-spheres", "door-ajar"}) {
+        for (int chains : {300, 1024}) {
+            RenderOptions o = mltOptions(Backend::Cpu, 16, 16, chains);
+            o.connectThreshold = 0.3f;  // many connect phases with many chains still walking
+            MltReplay r = renderMltAndReplay(Backend::Cpu, Scene::builtin(name), o);
+            const std::uint64_t total = 16u * 16u * 16u;
+            REQUIRE(r.mutations.size() == std::size_t(chains));
+            int wrong = 0;
+            for (int c = 0; c < chains; ++c) wrong += r.mutations[c] != (total - c + chains - 1) / chains;
+            INFO(name << ", " << chains << " chains");
+            CHECK(wrong == 0);
+        }
+    }
+}
 
 TEST_CASE("MLT acceptance and large-step rates stay in a sane range", "[mlt]") {
     for (float pLarge : {0.5f, 0.1f}) {

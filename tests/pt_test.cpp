@@ -73,7 +73,7 @@ TEST_CASE("inside an emitting diffuse sphere the radiance is Le / (1 - a) everyw
 }
 
 TEST_CASE("non-finite contributions are counted and dropped, never stored", "[pt]") {
-    std::vector<float> sum(3, 0.0f);
+    std::vector<double> sum(3, 0.0);
     std::vector<unsigned> count(1, 0);
     unsigned long long bad = 0;
     FilmView film{sum.data(), count.data(), &bad};
@@ -81,9 +81,9 @@ TEST_CASE("non-finite contributions are counted and dropped, never stored", "[pt
     film.deposit(0, vec3(std::nanf(""), 0.0f, 0.0f));
     film.deposit(0, vec3(0.0f, INFINITY, 0.0f));
     CHECK(bad == 2);
-    CHECK(sum[0] == 1.0f);
-    CHECK(sum[1] == 2.0f);
-    CHECK(sum[2] == 3.0f);
+    CHECK(sum[0] == 1.0);
+    CHECK(sum[1] == 2.0);
+    CHECK(sum[2] == 3.0);
 }
 
 TEST_CASE("renders with every material and a thin lens stay finite", "[pt]") {

@@ -194,7 +194,7 @@ void checkCancel(Backend backend) {
 
 }  // namespace
 
-TEST_CASE("render() again gives the same film; stats count what reached it", "[render][pt][bdpt][mlt]") {
+TEST_CASE("render() again gives the same film and stats count what reached it", "[render][pt][bdpt][mlt]") {
     checkRenderAgain(Backend::Cpu);
 }
 TEST_CASE("renderMore() adds to the film as one longer render would", "[render][pt][bdpt][mlt]") {

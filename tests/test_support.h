@@ -2,12 +2,15 @@
 #pragma once
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wavefront/wavefront.h"
@@ -72,6 +75,53 @@ inline wavefront::RenderOptions smallRender(wavefront::IntegratorType integrator
     return o;
 }
 
+/// A copy of `src` scaled by `scale` about the origin and then moved by `offset`: vertex positions,
+/// sphere centres and radii, the camera position, target, lens radius and focus distance follow;
+/// materials, shading normals and the field of view stay. The image of the copy must equal the
+/// original's (radiance does not depend on the unit of length), up to float rounding of the
+/// moved vertices. Rebuilt through the public API, one mesh per (material, has normals) group.
+/// `materials`, when not empty, replaces the scene's materials (same count and order).
+inline wavefront::Scene transformedScene(const wavefront::Scene& src, float scale, glm::vec3 offset = glm::vec3(0.0f),
+                                         const std::vector<wavefront::Material>& materials = {}) {
+    using namespace wavefront;
+    Scene out;
+    for (const Material& m : materials.empty() ? src.materials() : materials) out.addMaterial(m);
+    auto move = [&](glm::vec3 p) { return p * scale + offset; };
+    struct Group {
+        TriangleMesh mesh;
+        std::map<std::uint32_t, std::uint32_t> remap;  ///< global vertex -> mesh vertex
+    };
+    std::map<std::pair<int, bool>, Group> groups;
+    for (std::size_t t = 0; t < src.triangles().size(); ++t) {
+        bool normals = !src.triangleHasNormals().empty() && src.triangleHasNormals()[t];
+        Group& g = groups[{src.triangleMaterials()[t], normals}];
+        g.mesh.material = src.triangleMaterials()[t];
+        for (int k = 0; k < 3; ++k) {
+            std::uint32_t v = src.triangles()[t][k];
+            auto it = g.remap.find(v);
+            if (it == g.remap.end()) {
+                it = g.remap.emplace(v, std::uint32_t(g.mesh.positions.size())).first;
+                g.mesh.positions.push_back(move(src.positions()[v]));
+                if (normals) g.mesh.normals.push_back(src.normals()[v]);
+            }
+            g.mesh.indices.push_back(it->second);
+        }
+    }
+    for (auto& [key, g] : groups) out.addMesh(g.mesh);
+    for (Sphere s : src.spheres()) {
+        s.center = move(s.center);
+        s.radius *= scale;
+        out.addSphere(s);
+    }
+    Camera c = src.camera();
+    c.position = move(c.position);
+    c.target = move(c.target);
+    c.lensRadius *= scale;
+    c.focusDistance *= scale;
+    out.setCamera(c);
+    return out;
+}
+
 /// Renders once and returns the image (and the statistics when asked).
 inline wavefront::Image renderImage(const wavefront::Scene& scene, const wavefront::RenderOptions& o,
                                     wavefront::RenderStats* stats = nullptr) {
@@ -83,8 +133,9 @@ inline wavefront::Image renderImage(const wavefront::Scene& scene, const wavefro
 
 /// Mean luminance-free statistics of one image region over several independent renders.
 struct BlockStats {
-    std::vector<double> mean;      ///< per block, mean over renders of the block average (per channel)
-    std::vector<double> variance;  ///< per block, variance of that mean
+    std::vector<double> mean;        ///< per block, mean over renders of the block average (per channel)
+    std::vector<double> variance;    ///< per block, variance of that mean
+    std::vector<double> imageMeans;  ///< per render, the mean over the blocks' pixels and channels
 };
 
 /// Block averages of an image (blocks of `block` x `block` pixels, 3 channels each).
@@ -103,6 +154,11 @@ inline BlockStats statsOf(const std::vector<std::vector<double>>& runs) {
     const std::size_t n = runs[0].size();
     const double count = double(runs.size());
     BlockStats st;
+    for (auto& r : runs) {
+        double m = 0.0;
+        for (double v : r) m += v / double(n);
+        st.imageMeans.push_back(m);
+    }
     st.mean.assign(n, 0.0);
     st.variance.assign(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -151,6 +207,32 @@ inline double globalZScore(const BlockStats& a, const BlockStats& b) {
     }
     return var > 0.0 ? std::fabs(diff) / std::sqrt(var) : (diff == 0.0 ? 0.0 : 1e30);
 }
+
+/// Mean of a sample of independent values, and the variance of that mean.
+inline std::pair<double, double> meanAndVariance(const std::vector<double>& values) {
+    double m = 0.0, ss = 0.0;
+    std::size_t n = values.size();
+    for (double v : values) m += v / double(n);
+    for (double v : values) ss += (v - m) * (v - m);
+    return {m, n > 1 ? ss / double(n - 1) / double(n) : 0.0};
+}
+
+/// |difference of the means of two samples of independent values| / its standard error.
+inline double meanDifferenceZ(const std::vector<double>& a, const std::vector<double>& b) {
+    auto [ma, va] = meanAndVariance(a);
+    auto [mb, vb] = meanAndVariance(b);
+    double diff = std::fabs(ma - mb);
+    return va + vb > 0.0 ? diff / std::sqrt(va + vb) : (diff == 0.0 ? 0.0 : 1e30);
+}
+
+/// Mean over renders of the image mean, and the variance of that mean estimated from the renders'
+/// image means (so it includes the correlation between channels and blocks, which
+/// globalZScore's sum of per-entry variances leaves out).
+inline std::pair<double, double> imageMeanAndVariance(const BlockStats& s) { return meanAndVariance(s.imageMeans); }
+
+/// |difference of the image means| / its standard error, from the per-render image means (the
+/// pixels of one MLT render are correlated, so summing per-pixel variances would understate it).
+inline double imageMeanZScore(const BlockStats& a, const BlockStats& b) { return meanDifferenceZ(a.imageMeans, b.imageMeans); }
 
 // ---- Per-pixel comparison over independent seeds (Mitsuba 3 style) ------------------------------
 
@@ -273,51 +355,59 @@ inline MeanEstimate imageMeanOverSeeds(const wavefront::Scene& scene, wavefront:
     return e;
 }
 
-/// What `seeds` independent renders say about an image: per-pixel statistics, block statistics
-/// of the images divided by their own mean (their shape: free of the global scale noise that MLT's
-/// normalisation adds to every pixel alike, so a local bias stands out), and the image means.
+/// The brightest pixels of an image (its top `fraction`), ranked by the sum of the channels. Take
+/// the ranking from a render independent of the ones compared, or the selection itself biases them.
+inline std::vector<bool> brightestPixels(const wavefront::Image& img, double fraction) {
+    std::size_t n = std::size_t(img.width) * img.height;
+    std::vector<std::pair<float, std::size_t>> order;
+    for (std::size_t p = 0; p < n; ++p) order.push_back({img.rgb[3 * p] + img.rgb[3 * p + 1] + img.rgb[3 * p + 2], p});
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<bool> bright(n, false);
+    for (std::size_t k = 0; k < std::max<std::size_t>(1, std::size_t(fraction * double(n))); ++k) bright[order[k].second] = true;
+    return bright;
+}
+
+/// What `seeds` independent renders say about an image: per-pixel statistics; blocks of the raw
+/// images (and their image means); blocks of the images divided by their own mean (their shape,
+/// free of the global scale noise MLT's normalisation adds to every pixel alike); and, given a
+/// set of bright pixels, the log ratio of their mean to the rest's (how light is shared out
+/// between where the light is seen and everywhere else).
 struct SeedStats {
     PixelStats pixels;
-    BlockStats shape;
-    std::vector<double> means;
+    BlockStats blocks, shape;
+    std::vector<double> contrast;
 };
 
 inline SeedStats renderSeedStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds, int block,
-                                 unsigned seedBase) {
+                                 unsigned seedBase, const std::vector<bool>& bright = {}) {
     std::vector<wavefront::Image> images;
-    std::vector<std::vector<double>> shapes;
+    std::vector<std::vector<double>> raw, shapes;
     SeedStats st;
     for (int s = 0; s < seeds; ++s) {
         options.seed = seedBase + 7919u * unsigned(s);
         images.push_back(renderImage(scene, options));
         wavefront::Image shape = images.back();
+        raw.push_back(blockAverages(shape, block));
         double mean = imageMean(shape);
-        st.means.push_back(mean);
         for (float& v : shape.rgb) v = mean > 0.0 ? float(v / mean) : 0.0f;
         shapes.push_back(blockAverages(shape, block));
+        if (!bright.empty()) {
+            double sum[2] = {0.0, 0.0}, count[2] = {0.0, 0.0};
+            for (std::size_t p = 0; p < bright.size(); ++p) {
+                sum[bright[p]] += double(shape.rgb[3 * p]) + shape.rgb[3 * p + 1] + shape.rgb[3 * p + 2];
+                count[bright[p]] += 1.0;
+            }
+            st.contrast.push_back(std::log((sum[1] / count[1]) / (sum[0] / count[0])));
+        }
     }
     st.pixels = pixelStatsOf(images);
+    st.blocks = statsOf(raw);
     st.shape = statsOf(shapes);
     return st;
 }
 
-/// |difference of the mean image means| / its standard error, from the per-render means (the
-/// pixels of one MLT render are correlated, so summing per-pixel variances would understate it).
-inline double meanZScore(const std::vector<double>& a, const std::vector<double>& b) {
-    auto moments = [](const std::vector<double>& v, double& mean, double& varianceOfMean) {
-        double s = 0.0, s2 = 0.0;
-        for (double x : v) {
-            s += x;
-            s2 += x * x;
-        }
-        mean = s / v.size();
-        varianceOfMean = std::max(0.0, s2 / v.size() - mean * mean) / (v.size() - 1);
-    };
-    double ma, va, mb, vb;
-    moments(a, ma, va);
-    moments(b, mb, vb);
-    return va + vb > 0.0 ? std::fabs(ma - mb) / std::sqrt(va + vb) : (ma == mb ? 0.0 : 1e30);
-}
+/// |difference of the mean contrasts| / its standard error (renderSeedStats with bright pixels).
+inline double contrastZScore(const SeedStats& a, const SeedStats& b) { return meanDifferenceZ(a.contrast, b.contrast); }
 
 inline bool allFinite(const wavefront::Image& img) {
     for (float v : img.rgb)

@@ -18,20 +18,26 @@ struct Image {
     const float* pixel(int x, int y) const { return &rgb[(std::size_t(y) * width + x) * 3]; }
 };
 
-/// Accumulated radiance: per-pixel float RGB sums and per-pixel sample counts.
+/// Accumulated radiance: per-pixel RGB sums (double, so that sums of large finite estimates do
+/// not overflow) and per-pixel sample counts.
 struct Film {
     int width = 0;
     int height = 0;
-    std::vector<float> sum;             ///< width * height * 3
+    std::vector<double> sum;            ///< width * height * 3
     std::vector<std::uint32_t> samples; ///< width * height
 
-    /// The estimate: sum / samples per pixel (black where a pixel has no samples).
-    Image resolve() const;
+    /// The estimate: sum / samples per pixel (black where a pixel has no samples), as float. A
+    /// value beyond the float range is clamped to +-FLT_MAX (a NaN, which a film filled by a
+    /// renderer cannot hold, becomes 0); when `clamped` is given it receives how many values
+    /// were changed so. The image is always finite.
+    Image resolve(std::uint64_t* clamped = nullptr) const;
 };
 
 /// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure),
-/// .exr (half float) or .pfm (float). Throws InputError for other extensions or unwritable paths.
-void writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
+/// .exr (32-bit float) or .pfm (32-bit float). No file ever holds a NaN or an infinity: an
+/// infinity is written as +-FLT_MAX, a NaN as 0. Returns how many values were replaced so (0 for
+/// any image resolved from a Film). Throws InputError for other extensions or unwritable paths.
+std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
 /// Reads an .exr or .pfm file (used by the tests and for environment maps).
 Image readImage(const std::string& path);
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -41,8 +42,8 @@ void writePng(const std::string& path, const Image& image, float exposure) {
     const float scale = std::exp2(exposure);
     std::vector<std::uint8_t> bytes(image.rgb.size());
     for (std::size_t i = 0; i < image.rgb.size(); ++i) {
-        float v = image.rgb[i] * scale;
-        v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;  // NaN and inf become black
+        float v = image.rgb[i] * scale;  // finite or +-inf: writeImage replaced NaN and inf
+        v = std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f);
         bytes[i] = std::uint8_t(linearToSrgb(v) * 255.0f + 0.5f);
     }
     if (!stbi_write_png(path.c_str(), image.width, image.height, 3, bytes.data(), image.width * 3))
@@ -54,7 +55,8 @@ void writeExr(const std::string& path, const Image& image) {
     if (!std::ofstream(path, std::ios::binary))
         throw InputError("cannot write EXR file '" + path + "'");
     const char* err = nullptr;
-    int rc = SaveEXR(image.rgb.data(), image.width, image.height, 3, /*save_as_fp16=*/1, path.c_str(), &err);
+    // 32-bit float: half float turns everything above 65504 into infinity.
+    int rc = SaveEXR(image.rgb.data(), image.width, image.height, 3, /*save_as_fp16=*/0, path.c_str(), &err);
     if (rc != TINYEXR_SUCCESS) {
         std::string message = "cannot write EXR file '" + path + "'";
         if (err) {
@@ -161,33 +163,56 @@ Image readExr(const std::string& path) {
 
 }  // namespace
 
-Image Film::resolve() const {
+Image Film::resolve(std::uint64_t* clamped) const {
     const std::size_t pixels = std::size_t(width) * height;
     if (width < 0 || height < 0 || sum.size() != pixels * 3 || samples.size() != pixels)
         throw Error("film buffers do not match its size");
     Image image(width, height);
+    std::uint64_t changed = 0;
     for (std::size_t i = 0; i < pixels; ++i) {
         if (samples[i] == 0)
             continue;  // no estimate yet: black
-        const float inv = 1.0f / float(samples[i]);
-        for (int c = 0; c < 3; ++c)
-            image.rgb[3 * i + c] = sum[3 * i + c] * inv;
+        const double inv = 1.0 / double(samples[i]);
+        for (int c = 0; c < 3; ++c) {
+            // Checked before the conversion: a double beyond the float range has no float value.
+            const double v = sum[3 * i + c] * inv;
+            const bool outside = std::isnan(v) || std::fabs(v) > double(FLT_MAX);
+            changed += outside;
+            image.rgb[3 * i + c] = !outside ? float(v) : std::isnan(v) ? 0.0f : v > 0.0 ? FLT_MAX : -FLT_MAX;
+        }
     }
+    if (clamped)
+        *clamped = changed;
     return image;
 }
 
-void writeImage(const std::string& path, const Image& image, float exposure) {
+std::uint64_t writeImage(const std::string& path, const Image& image, float exposure) {
     const std::string ext = lowercaseExtension(path);
     if (ext != ".png" && ext != ".exr" && ext != ".pfm")
         throw InputError("cannot write '" + path + "': unknown image extension '" + ext +
                          "' (use .png, .exr or .pfm)");
     checkImage(path, image);
+    // No NaN or infinity reaches a file: they would poison every tool that reads it.
+    std::uint64_t replaced = 0;
+    for (float v : image.rgb)
+        replaced += !std::isfinite(v);
+    Image finite;
+    if (replaced) {
+        finite = image;
+        for (float& v : finite.rgb)
+            if (std::isnan(v))
+                v = 0.0f;
+            else if (std::isinf(v))
+                v = v > 0.0f ? FLT_MAX : -FLT_MAX;
+    }
+    const Image& out = replaced ? finite : image;
     if (ext == ".png")
-        writePng(path, image, exposure);
+        writePng(path, out, exposure);
     else if (ext == ".exr")
-        writeExr(path, image);
+        writeExr(path, out);
     else
-        writePfm(path, image);
+        writePfm(path, out);
+    return replaced;
 }
 
 Image readImage(const std::string& path) {

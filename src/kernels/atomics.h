@@ -32,7 +32,8 @@ WF_CPU_GPU WF_INLINE void atomicAddFloat(float* p, float v) {
 #if defined(WF_IS_GPU_CODE)
     atomicAdd(p, v);
 #else
-    float expected = *p;
+    float expected;
+    __atomic_load(p, &expected, __ATOMIC_RELAXED);
     float desired;
     do {
         desired = expected + v;
@@ -40,12 +41,14 @@ WF_CPU_GPU WF_INLINE void atomicAddFloat(float* p, float v) {
 #endif
 }
 
-/// Double-precision add (MLT's normalisation sums).
+/// Double-precision add (film sums, MLT's normalisation sums); native on sm_60 and later, a
+/// compare-and-swap loop on the CPU.
 WF_CPU_GPU WF_INLINE void atomicAddDouble(double* p, double v) {
 #if defined(WF_IS_GPU_CODE)
     atomicAdd(p, v);
 #else
-    double expected = *p;
+    double expected;
+    __atomic_load(p, &expected, __ATOMIC_RELAXED);
     double desired;
     do {
         desired = expected + v;

@@ -68,7 +68,7 @@ struct PathVertex {
     Float4 position;    ///< xyz; w = material | depth << 24 (int bits)
     Float4 throughput;  ///< xyz: the walk's throughput arriving here; w = dVCM
     Float4 wo;          ///< xyz: unit direction to the previous vertex; w = dVC
-    Float4 normal;      ///< xyz: geometric normal turned to wo's side; w = continuation probability
+    Float4 normal;      ///< xyz: geometric normal turned to wo's side; w = the position's error bound
     static constexpr int kWords = 4;
 
     WF_CPU_GPU int material() const { return floatAsInt(position.w) & 0xffffff; }
@@ -208,8 +208,8 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
         w.set(ls.p, ls.n, vec3(0.0f), 0.0f, 0.0f, sample, slot, 0, 0);
         return w;
     }
-    w.set(offsetRayOrigin(ls.p, ls.n), dir, ls.Le * (cosLight / pdfEmit), ls.pdfArea / pdfEmit, cosLight / pdfEmit,
-          sample, slot, 0, 0);
+    w.set(offsetRayOrigin(ls.p, ls.error, ls.n), dir, ls.Le * (cosLight / pdfEmit), ls.pdfArea / pdfEmit,
+          cosLight / pdfEmit, sample, slot, 0, 0);
     return w;
 }
 
@@ -232,6 +232,7 @@ struct WalkOutput {
 /// The surface a walk arrived at, in the frame both walks shade in.
 struct WalkHit {
     vec3 p, n;       ///< n: geometric normal on wo's side for opaque materials, outward for glass
+    float error;     ///< bound on p's rounding error (SurfaceHit::error)
     vec3 ngOutside;  ///< the stored geometric normal (front side)
     vec3 wo;
     float cosIn;
@@ -243,6 +244,7 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     SurfaceHit sh = surfaceAt(scene, hit.prim, w.origin.xyz(), w.direction.xyz(), hit.t);
     WalkHit h;
     h.p = sh.p;
+    h.error = sh.error;
     h.ngOutside = sh.ng;
     h.wo = -w.direction.xyz();
     h.material = sh.material;
@@ -274,8 +276,8 @@ WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& 
     misAfterScatter(dVCM, dVC, cosOut, bs.pdf * q, pdfReverse, bs.specular);
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
     vec3 side = glm::dot(wi, h.ngOutside) > 0.0f ? h.ngOutside : -h.ngOutside;
-    next.set(offsetRayOrigin(h.p, side), wi, w.throughput.xyz() * bs.weight / q, dVCM, dVC, w.sampleIndex(), w.slot(),
-             w.depth() + 1, w.stored());
+    next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * bs.weight / q, dVCM, dVC, w.sampleIndex(),
+             w.slot(), w.depth() + 1, w.stored());
     return true;
 }
 
@@ -287,21 +289,21 @@ WF_CPU_GPU WF_INLINE WalkOutput walkOutputFor(const WalkState& w) {
     return out;
 }
 
-WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dVCM, float dVC, float q, int depth) {
+WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dVCM, float dVC, int depth) {
     PathVertex v;
     v.position = Float4(h.p, intAsFloat(h.material | (depth << 24)));
     v.throughput = Float4(beta, dVCM);
     v.wo = Float4(h.wo, dVC);
-    v.normal = Float4(h.n, q);
+    v.normal = Float4(h.n, h.error);
     return v;
 }
 
 /// Keeps a non-specular vertex for the connect phase when it can still take part in a connection
 /// (depth <= maxDepth - 2).
 WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, const WalkHit& h, vec3 beta, float dVCM,
-                                      float dVC, float q, int depth) {
+                                      float dVC, int depth) {
     if (depth > p.storedVertices()) return;
-    out.vertex = makeVertex(h, beta, dVCM, dVC, q, depth);
+    out.vertex = makeVertex(h, beta, dVCM, dVC, depth);
     out.hasVertex = true;
     out.storedCount++;
 }
@@ -342,7 +344,6 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
             float uLight = sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
             LightSample ls = sampleLight(scene, glm::min(uLight, 0.99999994f),
                                          sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
-            vec3 origin = offsetRayOrigin(h.p, h.n);
             vec3 toLight = ls.p - h.p;
             float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
             vec3 wi = dist > 0.0f ? toLight / dist : h.n;
@@ -354,13 +355,14 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                 if (!isBlack(f) && pdfDirect > 0.0f) {
                     float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, wiLocal.z,
                                                      pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
-                    out.shadow = shadowRayTo(origin, ls.p, pixel, beta * f * ls.Le * (wiLocal.z * weight / pdfDirect),
-                                             w.slot());
+                    out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
+                                                  RayEnd::surface(ls.p, ls.n, ls.error), pixel,
+                                                  beta * f * ls.Le * (wiLocal.z * weight / pdfDirect), w.slot());
                     out.hasShadow = true;
                 }
             }
         }
-        storeVertex(out, p, h, beta, dVCM, dVC, q, depth);
+        storeVertex(out, p, h, beta, dVCM, dVC, depth);
     }
     WalkState base = w;
     base.mis.w = intAsFloat(out.storedCount);
@@ -402,13 +404,15 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                 if (!isBlack(f) && cameraPdfA > 0.0f) {
                     float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
                                                           pdfBsdf(m, wiLocal, woLocal) * q);
-                    out.shadow = shadowRayTo(offsetRayOrigin(h.p, h.n), scene.camera.position, pixel,
-                                             beta * f * (weight * cameraPdfA / p.lightPathCount), w.slot());
+                    // The pinhole is a point without a surface: only the vertex end is offset.
+                    out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
+                                                  RayEnd::point(scene.camera.position), pixel,
+                                                  beta * f * (weight * cameraPdfA / p.lightPathCount), w.slot());
                     out.hasShadow = true;
                 }
             }
         }
-        storeVertex(out, p, h, beta, dVCM, dVC, q, depth);
+        storeVertex(out, p, h, beta, dVCM, dVC, depth);
     }
     // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
     if (depth + 2 > p.maxDepth) return out;
@@ -443,7 +447,8 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     if (wiE.z <= 0.0f || wiL.z <= 0.0f) return c;  // opaque vertices connect on their wo side only
     vec3 f = evalBsdf(me, woE, wiE) * evalBsdf(ml, woL, wiL);
     if (isBlack(f)) return c;
-    float qe = e.normal.w, ql = l.normal.w;
+    // The continuation probabilities depend on the material alone (normal.w holds the error bound).
+    float qe = continuationProbability(me), ql = continuationProbability(ml);
     float eyeToLightPdfA = pdfBsdf(me, woE, wiE) * qe * wiL.z / dist2;
     float lightToEyePdfA = pdfBsdf(ml, woL, wiL) * ql * wiE.z / dist2;
     c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
@@ -461,8 +466,9 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
     Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
     if (!c.valid) return false;
-    out = shadowRayTo(offsetRayOrigin(e.position.xyz(), e.normal.xyz()), l.position.xyz(), pixel, c.unweighted * c.weight,
-                      slot);
+    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.normal.xyz(), e.normal.w),
+                           RayEnd::surface(l.position.xyz(), l.normal.xyz(), l.normal.w), pixel,
+                           c.unweighted * c.weight, slot);
     return true;
 }
 

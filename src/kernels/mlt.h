@@ -237,6 +237,11 @@ struct ChainSink {
         if (k < maxSplats) splats[std::size_t(r) * maxSplats + k] = Float4(L, intAsFloat(pixel));
     }
     WF_CPU_GPU int splatsIn(int r) const { return glm::min(splatCount[r], maxSplats); }
+    /// Empties a record (it keeps its pixel): the sample becomes black.
+    WF_CPU_GPU void clear(int r) const {
+        eye[r] = Float4(0.0f, 0.0f, 0.0f, eye[r].w);
+        splatCount[r] = 0;
+    }
     /// The target function I: luminance of the record's whole contribution.
     WF_CPU_GPU float luminanceOf(int r) const {
         float I = luminance(eye[r].xyz());
@@ -333,6 +338,14 @@ struct DecideStage {
         int st = c.sampler.state[i], current = st & mltstate::kCurrent;
         int proposalRecord = 2 * i + (current ^ 1), currentRecord = 2 * i + current;
         float Iy = c.sink.luminanceOf(proposalRecord);
+        if (!std::isfinite(Iy)) {
+            // The float record overflowed (finite contributions summing beyond FLT_MAX). An
+            // infinite I would make b infinite and leave the chain stuck on a sample of weight 0;
+            // instead the sample is counted once as non-finite and dropped: a black sample.
+            atomicFetchAdd(film.nonFinite, 1ull);
+            c.sink.clear(proposalRecord);
+            Iy = 0.0f;
+        }
         switch (c.sampler.phase) {
         case MltPhase::Pool:
             chains.poolWeights[mltindex::mutation(s)] = double(Iy);

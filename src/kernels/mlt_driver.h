@@ -48,6 +48,7 @@ inline int mltChainLimit(std::size_t freeBytes, int maxDepth, bool cameraConnect
 struct MltReplay {
     std::vector<float> storedI, replayedI;
     std::vector<int> storedEyeBlocks, replayedEyeBlocks, storedLightBlocks, replayedLightBlocks;
+    std::vector<std::uint64_t> mutations;  ///< per chain: the mutations it has made
 };
 
 template <class Exec>
@@ -148,6 +149,7 @@ public:
         r.replayedI = download(replayed);
         r.replayedEyeBlocks = download(proposalEyeBlocks_);
         r.replayedLightBlocks = download(proposalLightBlocks_);
+        r.mutations = download(nextMutation_);
         for (int st : download(state_)) {
             r.storedEyeBlocks.push_back(mltstate::eyeBlocks(st));
             r.storedLightBlocks.push_back(mltstate::lightBlocks(st));

@@ -41,14 +41,49 @@ struct ShadowRay {
 };
 static_assert(sizeof(ShadowRay) == 48, "shadow ray is three 16-byte words");
 
-/// A shadow ray from `origin` (already offset off its surface) towards `target`, stopping just
-/// short of it, that deposits `contribution` to `pixel` when unoccluded (for the sample in `slot`).
-WF_CPU_GPU WF_INLINE ShadowRay shadowRayTo(vec3 origin, vec3 target, int pixel, vec3 contribution, int slot = 0) {
-    vec3 d = target - origin;
+/// One end of a shadow ray: a point on a surface (its geometric normal, either orientation, and
+/// the bound on its rounding error), or a point without a surface (the pinhole camera).
+struct RayEnd {
+    vec3 p;
+    vec3 n;       ///< geometric normal; unused without a surface
+    float error;  ///< the point's error bound (kPointError); < 0: not on a surface, never offset
+
+    WF_CPU_GPU static RayEnd surface(vec3 p, vec3 n, float error) { return RayEnd{p, n, error}; }
+    WF_CPU_GPU static RayEnd point(vec3 p) { return RayEnd{p, vec3(0.0f), -1.0f}; }
+    /// The point moved off its surface to the side that faces `towards` (a direction).
+    WF_CPU_GPU vec3 offsetTowards(vec3 towards) const {
+        if (error < 0.0f) return p;
+        return offsetRayOrigin(p, error, glm::dot(n, towards) >= 0.0f ? n : -n);
+    }
+};
+
+/// Shadow rays stop this fraction short of their target (pbrt-v4's ShadowEpsilon): both ends are
+/// already off their surfaces, this only absorbs the traversal's rounding of t near the target.
+constexpr float kShadowRayShortening = 1e-4f;
+
+/// The one shadow-ray constructor of every integrator (PT next-event estimation, BDPT s = 1,
+/// t = 1 and the connect phase): from `from` to `to`, both ends offset off their surfaces, each
+/// to the side that faces the other end, so that neither surface can occlude the ray and the ray
+/// ends at the target (not beside it). It deposits `contribution` to `pixel` when unoccluded (for
+/// the sample in `slot`).
+WF_CPU_GPU WF_INLINE ShadowRay shadowRayBetween(const RayEnd& from, const RayEnd& to, int pixel, vec3 contribution,
+                                                int slot = 0) {
+    vec3 o = from.offsetTowards(to.p - from.p), target = to.offsetTowards(from.p - to.p);
+    vec3 d = target - o;
     float dist = glm::length(d);
     ShadowRay r;
-    r.origin = Float4(origin, intAsFloat(pixel));
-    r.direction = Float4(dist > 0.0f ? d / dist : vec3(0.0f, 0.0f, 1.0f), dist * (1.0f - 1e-4f));
+    r.origin = Float4(o, intAsFloat(pixel));
+    r.direction = Float4(dist > 0.0f ? d / dist : vec3(0.0f, 0.0f, 1.0f), dist * (1.0f - kShadowRayShortening));
+    r.contribution = Float4(contribution, intAsFloat(slot));
+    return r;
+}
+
+/// The directional form, towards a light at infinity (the environment): unbounded.
+WF_CPU_GPU WF_INLINE ShadowRay shadowRayAlong(const RayEnd& from, vec3 direction, int pixel, vec3 contribution,
+                                              int slot = 0) {
+    ShadowRay r;
+    r.origin = Float4(from.offsetTowards(direction), intAsFloat(pixel));
+    r.direction = Float4(direction, FLT_MAX);
     r.contribution = Float4(contribution, intAsFloat(slot));
     return r;
 }
@@ -82,12 +117,14 @@ WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtP
     return s;
 }
 
-/// Geometry at a ray hit: position (re-projected onto the surface for accuracy), the stored
-/// geometric normal (its side defines front for emission and outside for glass), shading normal.
+/// Geometry at a ray hit: position (re-projected onto the surface for accuracy) with its error
+/// bound, the stored geometric normal (its side defines front for emission and outside for glass),
+/// shading normal.
 struct SurfaceHit {
     vec3 p;
     vec3 ng;
     vec3 ns;
+    float error;  ///< bound on p's rounding error, largest axis (geometry.h, kPointError)
     int material;
 };
 
@@ -112,6 +149,7 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
         b2 = glm::clamp(b2, 0.0f, 1.0f - b1);
         float b0 = 1.0f - b1 - b2;
         h.p = b0 * v0 + b1 * v1 + b2 * v2;
+        h.error = trianglePointError(b0, b1, b2, v0, v1, v2);
         h.ns = h.ng;
         if (scene.hasNormals[prim]) {
             vec3 ns = b0 * scene.normals[tri.x] + b1 * scene.normals[tri.y] + b2 * scene.normals[tri.z];
@@ -123,6 +161,7 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
         Float4 s = scene.spheres[prim - scene.numTriangles];
         h.ng = glm::normalize(p - s.xyz());
         h.p = s.xyz() + s.w * h.ng;
+        h.error = spherePointError(s.xyz(), s.w);
         h.ns = h.ng;
     }
     return h;
@@ -145,6 +184,7 @@ WF_CPU_GPU WF_INLINE vec3 emittedRadiance(const MaterialData& m, vec3 ng, vec3 w
 
 struct LightSample {
     vec3 p, n, Le;
+    float error;    ///< bound on p's rounding error (as SurfaceHit::error)
     float pdfArea;  ///< selection probability / area
 };
 
@@ -158,12 +198,15 @@ WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice,
         uvec3 t = scene.triangles[prim];
         vec3 a = scene.positions[t.x], b = scene.positions[t.y], c = scene.positions[t.z];
         vec2 bc = sampleUniformTriangle(u);
-        ls.p = (1.0f - bc.x - bc.y) * a + bc.x * b + bc.y * c;
+        float b0 = 1.0f - bc.x - bc.y;
+        ls.p = b0 * a + bc.x * b + bc.y * c;
+        ls.error = trianglePointError(b0, bc.x, bc.y, a, b, c);
         ls.n = glm::normalize(glm::cross(b - a, c - a));
     } else {
         Float4 s = scene.spheres[prim - scene.numTriangles];
         ls.n = sampleUniformSphere(u);
         ls.p = s.xyz() + s.w * ls.n;
+        ls.error = spherePointError(s.xyz(), s.w);
     }
     ls.Le = scene.materials[scene.materialOf(prim)].emission.xyz();
     ls.pdfArea = (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
@@ -236,17 +279,19 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     if (!isSpecular(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
         float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
         vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
-        vec3 origin = offsetRayOrigin(sh.p, ng);
+        RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
+        LightSample ls{};
         vec3 wi, Le;
-        float pdfLight = 0.0f, tMax = FLT_MAX;
-        if (uLight < scene.environmentSelect) {
+        float pdfLight = 0.0f;
+        bool environment = uLight < scene.environmentSelect;
+        if (environment) {
             EnvironmentView::Sample es = scene.environment.sample(uPos);
             wi = es.direction;
             Le = es.radiance;
             pdfLight = scene.environmentSelect * es.pdf;
         } else {
             float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-            LightSample ls = sampleLight(scene, glm::min(u, 0.99999994f), uPos);
+            ls = sampleLight(scene, glm::min(u, 0.99999994f), uPos);
             vec3 toLight = ls.p - sh.p;
             float dist2 = glm::dot(toLight, toLight);
             float dist = std::sqrt(dist2);
@@ -254,7 +299,6 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             float cosL = -glm::dot(ls.n, wi);
             Le = ls.Le;
             pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
-            tMax = glm::length(ls.p - origin) * (1.0f - 1e-4f);
         }
         if (pdfLight > 0.0f && glm::dot(wi, ng) > 0.0f) {
             vec3 wiLocal = frame.toLocal(wi);
@@ -262,9 +306,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             if (!isBlack(f) && !isBlack(Le)) {
                 float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
                 vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
-                out.shadow.origin = Float4(origin, intAsFloat(pixel));
-                out.shadow.direction = Float4(wi, tMax);
-                out.shadow.contribution = Float4(contribution, 0.0f);
+                out.shadow = environment
+                                 ? shadowRayAlong(here, wi, pixel, contribution)
+                                 : shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel, contribution);
                 out.hasShadow = true;
             }
         }
@@ -284,7 +328,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     if (!bs.valid || isBlack(bs.weight)) return out;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
     vec3 side = glm::dot(wi, sh.ng) > 0.0f ? sh.ng : -sh.ng;
-    out.next.set(offsetRayOrigin(sh.p, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample, depth);
+    out.next.set(offsetRayOrigin(sh.p, sh.error, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample,
+                 depth);
     out.hasNext = true;
     return out;
 }

@@ -34,14 +34,14 @@ struct PrimPmfStage {
 /// non-finite contributions dropped.
 template <class Exec>
 struct FilmBuffers {
-    Buffer<float> sum;
+    Buffer<double> sum;
     Buffer<unsigned> counts;
     Buffer<unsigned long long> nonFinite;
     FilmBuffers(Exec& exec, int numPixels)
-        : sum(exec.template allocate<float>(std::size_t(3) * numPixels)),
+        : sum(exec.template allocate<double>(std::size_t(3) * numPixels)),
           counts(exec.template allocate<unsigned>(numPixels)),
           nonFinite(exec.template allocate<unsigned long long>(1)) {
-        exec.fill(sum.data(), 0.0f, std::size_t(3) * numPixels);
+        exec.fill(sum.data(), 0.0, std::size_t(3) * numPixels);
         exec.fill(counts.data(), 0u, numPixels);
         exec.fill(nonFinite.data(), 0ull, 1);
     }

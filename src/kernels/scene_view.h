@@ -65,9 +65,11 @@ struct SceneView {
     }
 };
 
-/// Where radiance estimates go: float RGB sums per pixel (atomics) and guards for bad samples.
+/// Where radiance estimates go: RGB sums per pixel (atomics) and guards for bad samples. The sums
+/// are double: a float sum overflows to infinity long before the estimate it holds does (64
+/// samples of 1e38), while each deposit is a finite float.
 struct FilmView {
-    float* sum = nullptr;                  ///< 3 per pixel
+    double* sum = nullptr;                 ///< 3 per pixel
     unsigned* sampleCount = nullptr;       ///< per pixel
     unsigned long long* nonFinite = nullptr;
 
@@ -81,9 +83,9 @@ struct FilmView {
             return;
         }
         if (isBlack(L)) return;
-        atomicAddFloat(&sum[3 * pixel + 0], L.x);
-        atomicAddFloat(&sum[3 * pixel + 1], L.y);
-        atomicAddFloat(&sum[3 * pixel + 2], L.z);
+        atomicAddDouble(&sum[3 * pixel + 0], double(L.x));
+        atomicAddDouble(&sum[3 * pixel + 1], double(L.y));
+        atomicAddDouble(&sum[3 * pixel + 2], double(L.z));
     }
 };
 
