@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
         std::printf("\nEqual time (Figure 10): %dx%d, %.1f s each, reference BDPT for %.1f s; relative RMSE against "
                     "the reference (lower is better)\n\n",
                     figWidth, figHeight, figSeconds, refSeconds);
-        std::printf("| scene | PT rmse (spp) | BDPT rmse (spp) | MLT rmse (mutations/pixel) | reference spp |\n");
+        std::printf("| scene | PT rmse (spp, M/s) | BDPT rmse (spp, M/s) | MLT rmse (mutations/pixel, M/s) | reference spp |\n");
         std::printf("|---|---:|---:|---:|---:|\n");
         std::vector<Image> panels;
         for (const std::string& name : scenes) {
@@ -190,11 +190,12 @@ int main(int argc, char** argv) {
             }
             images.push_back(ref.image);
             double pixels = double(figWidth) * figHeight;
-            std::printf("| %s | %.4f (%.0f) | %.4f (%.0f) | %.4f (%.0f) | %.0f |\n", name.c_str(),
+            std::printf("| %s | %.4f (%.0f, %.0f) | %.4f (%.0f, %.0f) | %.4f (%.0f, %.0f) | %.0f |\n", name.c_str(),
                         relativeRmse(images[row], ref.image), runs[0].stats.samples / pixels,
-                        relativeRmse(images[row + 1], ref.image), runs[1].stats.samples / pixels,
+                        runs[0].stats.samplesPerSecond() * 1e-6, relativeRmse(images[row + 1], ref.image),
+                        runs[1].stats.samples / pixels, runs[1].stats.samplesPerSecond() * 1e-6,
                         relativeRmse(images[row + 2], ref.image), runs[2].stats.samples / pixels,
-                        ref.stats.samples / pixels);
+                        runs[2].stats.samplesPerSecond() * 1e-6, ref.stats.samples / pixels);
             std::fflush(stdout);
         }
         Image figure = grid(panels, 4);

@@ -6,17 +6,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON >/dev/null
-cmake --build build-cuda -j"$jobs" --target wavefront_tests wavefront-render bvh_bench pt_variants compaction_bench light_sampling bdpt mlt
+cmake --build build-cuda -j"$jobs" --target wavefront_tests wavefront-render bvh_bench pt_variants compaction_bench light_sampling bdpt mlt \
+    mlt_bias time_limit
 cmake -S . -B build-stats -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON -DWAVEFRONT_STATS=ON \
     -DWAVEFRONT_BUILD_TESTS=OFF >/dev/null
 cmake --build build-stats -j"$jobs" --target wavefront-render pt_variants bdpt mlt
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/stats/bin .gpu/stats/lib
 cp build-cuda/tests/wavefront_tests build-cuda/examples/wavefront-render build-cuda/benchmarks/bvh_bench \
    build-cuda/benchmarks/pt_variants build-cuda/benchmarks/compaction_bench build-cuda/benchmarks/light_sampling \
-   build-cuda/benchmarks/bdpt build-cuda/benchmarks/mlt .gpu/bin/
+   build-cuda/benchmarks/bdpt build-cuda/benchmarks/mlt build-cuda/benchmarks/mlt_bias build-cuda/benchmarks/time_limit .gpu/bin/
 cp -L build-cuda/libwavefront.so.0 .gpu/lib/
 cp build-stats/examples/wavefront-render build-stats/benchmarks/pt_variants build-stats/benchmarks/bdpt build-stats/benchmarks/mlt .gpu/stats/bin/
 cp -L build-stats/libwavefront.so.0 .gpu/stats/lib/
+# A build of an earlier commit for before/after numbers in the same run: set WAVEFRONT_BASELINE to
+# its build directory (wavefront-render, pt_variants, bdpt and mlt built there with CUDA).
+if [ -n "${WAVEFRONT_BASELINE:-}" ]; then
+    mkdir -p .gpu/baseline/bin .gpu/baseline/lib
+    cp "$WAVEFRONT_BASELINE"/examples/wavefront-render "$WAVEFRONT_BASELINE"/benchmarks/{pt_variants,bdpt,mlt} .gpu/baseline/bin/
+    cp -L "$WAVEFRONT_BASELINE"/libwavefront.so.0 .gpu/baseline/lib/
+    git -C "$WAVEFRONT_BASELINE" rev-parse --short HEAD > .gpu/baseline/commit 2>/dev/null || true
+fi
 # Non-system libraries (the Debian packages' .so files) travel along.
 for lib in $(ldd build-cuda/libwavefront.so.0 | awk '/=>/ {print $3}' | grep -E 'tinyexr|tinyobj|libstb'); do
     cp -L "$lib" .gpu/lib/

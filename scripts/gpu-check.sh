@@ -3,7 +3,10 @@
 # CUDA tests, compute-sanitizer memcheck and racecheck, benchmarks, and the Nsight Compute
 # SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [full|quick|bdpt|mlt|mlt-bench]
 #   full: everything; quick: tests and sanitizers; bdpt: tests, BDPT sanitizers and benchmarks;
-#   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10, BDPT/PT regression.
+#   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10, BDPT/PT regression;
+#   trust: tests, sanitizers on every integrator and on re-rendering, MLT against BDPT at every chain
+#   count; trust-bench: time limits, repeated renders, throughput before/after (with a baseline
+#   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -15,6 +18,61 @@ export LD_LIBRARY_PATH="$root/.gpu/lib:${LD_LIBRARY_PATH:-}"
 bin="$root/.gpu/bin"
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
 { echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
+
+# Trustworthy estimates: the consistency of MLT at every chain count, re-rendering and time limits.
+if [ "$mode" = trust ]; then
+    run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
+    tail -3 "$out/tests.txt" | tee -a "$log"
+    san="$out/sanitizer.txt"
+    : > "$san"
+    for tool in memcheck racecheck; do
+        for args in "cornell-spheres --integrator mlt" "glass-caustic --integrator mlt --startup uniform --time 0.5" \
+                    "glass-caustic --integrator bdpt" "glass-caustic --integrator bdpt --bdpt-variant naive" \
+                    "cornell-spheres --variant spt-r" "cornell-spheres --variant pt-r --time 0.5" \
+                    "cornell-spheres --variant megakernel" "cornell-spheres --variant spt"; do
+            echo "== $tool $args" >> "$san"
+            # shellcheck disable=SC2086  # $args is a list of words on purpose
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
+                --stream-capacity 700 --res 40x40 --spp 2 --out /tmp/san.pfm >> "$san" 2>&1
+            echo "exit $?" >> "$san"
+        done
+    done
+    echo "== memcheck render again and render more" >> "$san"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/wavefront_tests" "CUDA: render() again gives the same film" \
+        "CUDA: renderMore() adds to the film as one longer render would" >> "$san" 2>&1
+    echo "exit $?" >> "$san"
+    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+    run "$bin/mlt_bias" --backend cuda > "$out/mlt_bias.md" 2>&1
+    grep -E "^\| " "$out/mlt_bias.md" | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = trust-bench ]; then
+    run "$bin/time_limit" --backend cuda > "$out/time_limit.md" 2>&1
+    run "$bin/pt_variants" --backend cuda --scenes rtiow-final,cornell-box --variants megakernel,pt-r,spt,spt-r --again 2 \
+        > "$out/again.md" 2>&1
+    base="$root/.gpu/baseline"
+    : > "$out/before_after.md"
+    for side in baseline new; do
+        if [ $side = baseline ]; then
+            [ -d "$base" ] || continue
+            b="$base/bin"; lib="$base/lib"; echo "## baseline $(cat "$base/commit")" >> "$out/before_after.md"
+        else
+            b="$bin"; lib="$root/.gpu/lib"; echo "## new $(cat .gpu/commit)" >> "$out/before_after.md"
+        fi
+        LD_LIBRARY_PATH="$lib" run "$b/mlt" --backend cuda --variants 0 >> "$out/before_after.md" 2>&1
+        LD_LIBRARY_PATH="$lib" run "$b/pt_variants" --backend cuda --scenes cornell-box,mesh-1m --variants megakernel,spt-r \
+            >> "$out/before_after.md" 2>&1
+        LD_LIBRARY_PATH="$lib" run "$b/bdpt" --backend cuda --scenes cornell-box,glass-caustic --naive 0 \
+            >> "$out/before_after.md" 2>&1
+    done
+    mkdir -p "$out/fig10"
+    run "$bin/mlt" --backend cuda --spp 16 --repeat 1 --variants 0 --scenes cornell-box,cornell-spheres,glass-caustic,door-ajar \
+        --figure10 "$out/fig10" --fig-res 512x512 --fig-seconds 3 --ref-seconds 24 > "$out/mlt_fig10.md" 2>&1
+    cat "$out/time_limit.md" "$out/mlt_fig10.md" | grep -E "^\| " | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
 
 # MLT benchmarks (Table 6, mutations/s, acceptance, SIMD occupancy) and the Figure 10 equal-time
 # comparison, then a BDPT and PT regression check and Nsight Compute on the MLT kernels.

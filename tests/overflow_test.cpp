@@ -34,8 +34,8 @@ Scene hugeFurnace() {
     return wftest::transformedScene(furnace, 1.0f, glm::vec3(0.0f), materials);
 }
 
-RenderOptions options(IntegratorType integrator) {
-    RenderOptions o = wftest::smallRender(integrator, Backend::Cpu, 16, 16);
+RenderOptions options(IntegratorType integrator, Backend backend) {
+    RenderOptions o = wftest::smallRender(integrator, backend, 16, 16);
     o.maxDepth = 64;
     if (integrator == IntegratorType::Mlt) o.streamCapacity = 256;
     return o;
@@ -69,14 +69,12 @@ void checkFiles(const Image& img, const wftest::TempDir& dir, const std::string&
     }
 }
 
-}  // namespace
-
-TEST_CASE("an emitter of 1e38 leaves films, images and files finite", "[overflow]") {
+void checkHugeLight(Backend backend) {
     wftest::TempDir dir;
     Scene box = hugeLightBox();
     for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
         INFO(nameOf(integrator));
-        Renderer r(box, options(integrator));
+        Renderer r(box, options(integrator, backend));
         r.render();
         CHECK(allFinite(r.film().sum));
         std::uint64_t clamped = 99;
@@ -92,12 +90,12 @@ TEST_CASE("an emitter of 1e38 leaves films, images and files finite", "[overflow
     }
 }
 
-TEST_CASE("estimates above FLT_MAX are clamped and counted, never infinite", "[overflow]") {
+void checkHugeFurnace(Backend backend) {
     wftest::TempDir dir;
     Scene furnace = hugeFurnace();
     for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
         INFO(nameOf(integrator));
-        Renderer r(furnace, options(integrator));
+        Renderer r(furnace, options(integrator, backend));
         r.render();
         const RenderStats& st = r.stats();
         CHECK(allFinite(r.film().sum));
@@ -125,4 +123,22 @@ TEST_CASE("estimates above FLT_MAX are clamped and counted, never infinite", "[o
         }
         checkFiles(img, dir, std::string("furnace-") + nameOf(integrator));
     }
+}
+
+}  // namespace
+
+TEST_CASE("an emitter of 1e38 leaves films, images and files finite", "[overflow]") { checkHugeLight(Backend::Cpu); }
+
+TEST_CASE("estimates above FLT_MAX are clamped and counted, never infinite", "[overflow]") {
+    checkHugeFurnace(Backend::Cpu);
+}
+
+TEST_CASE("CUDA: an emitter of 1e38 leaves films, images and files finite", "[overflow][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkHugeLight(Backend::Cuda);
+}
+
+TEST_CASE("CUDA: estimates above FLT_MAX are clamped and counted, never infinite", "[overflow][gpu]") {
+    if (!wftest::haveGpu()) return;
+    checkHugeFurnace(Backend::Cuda);
 }

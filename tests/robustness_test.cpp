@@ -85,6 +85,15 @@ TEST_CASE("MLT renders the Cornell box the same at a small and a large scale", "
     checkPlacements(o, 8, {kPlacements[1], kPlacements[4]}, 0.1);  // scales 1e-4 and 1e6
 }
 
+TEST_CASE("CUDA renders the Cornell box the same at every scale and position", "[robustness][gpu][statistical]") {
+    if (!wftest::haveGpu()) return;
+    checkPlacements(wftest::smallRender(IntegratorType::PathTracer, Backend::Cuda, 64, 16), 16, kAll, 0.05);
+    checkPlacements(wftest::smallRender(IntegratorType::Bdpt, Backend::Cuda, 64, 16), 16, kAll, 0.05);
+    RenderOptions o = wftest::smallRender(IntegratorType::Mlt, Backend::Cuda, 64, 64);
+    o.streamCapacity = 4096;
+    checkPlacements(o, 8, {kPlacements[1], kPlacements[4]}, 0.1);
+}
+
 // Not part of the suite (hidden tag): the image means quoted in docs and commit messages, one
 // seed for every row (so rows differ by bias, not noise), 64 x 64 pixels, 64 spp, CPU:
 //   ./build/tests/wavefront_tests "[.scale-table]"

@@ -379,13 +379,16 @@ struct SeedStats {
 };
 
 inline SeedStats renderSeedStats(const wavefront::Scene& scene, wavefront::RenderOptions options, int seeds, int block,
-                                 unsigned seedBase, const std::vector<bool>& bright = {}) {
+                                 unsigned seedBase, const std::vector<bool>& bright = {},
+                                 std::vector<wavefront::RenderStats>* stats = nullptr) {
     std::vector<wavefront::Image> images;
     std::vector<std::vector<double>> raw, shapes;
     SeedStats st;
     for (int s = 0; s < seeds; ++s) {
         options.seed = seedBase + 7919u * unsigned(s);
-        images.push_back(renderImage(scene, options));
+        wavefront::RenderStats one;
+        images.push_back(renderImage(scene, options, &one));
+        if (stats) stats->push_back(one);
         wavefront::Image shape = images.back();
         raw.push_back(blockAverages(shape, block));
         double mean = imageMean(shape);

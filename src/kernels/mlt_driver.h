@@ -83,23 +83,24 @@ public:
     /// Runs `count` more mutations of the chains into the film (starting the chains on the first
     /// call), asking `budget.check(done)` now and then (done: mutations started by this call).
     /// Mutation m = k * chains + c is chain c's k-th; a call runs every mutation below its end, the
-    /// end of the previous call plus `count`. A time-limited budget instead keeps the end a few
-    /// mutations per chain ahead of what has started, as long as the time left covers them; a
-    /// cancellation ends it at once (chains behind catch up in the next call). Returns the
+    /// end of the previous call plus `count`. A time-limited budget instead moves the end forward
+    /// one mutation per chain (rounded up to a pass) at a time, up to kTimedStepsAhead ahead of
+    /// what has started, as long as the time left covers the work below it at the rate measured so
+    /// far; a cancellation ends it at once (chains behind catch up in the next call). Returns the
     /// mutations run.
     template <class Budget>
     std::uint64_t render(const SceneView& scene, const BdptParams& params, const FilmView& film, std::uint64_t count,
                          Budget& budget) {
         if (!started_) start(scene, params, film);
         const std::uint64_t first = end_, pass = std::uint64_t(std::max(params.numPixels, 1));
-        const std::uint64_t step = (std::uint64_t(chains_) * kTimedStepsAhead + pass - 1) / pass * pass;
+        const std::uint64_t chains = std::uint64_t(chains_), step = (chains + pass - 1) / pass * pass;
         const bool timed = budget.timeLimited();
-        std::uint64_t end = first + (timed ? 2 * step : count);
-        if (end / std::uint64_t(chains_) >= mltindex::kMaxMutations) throw InputError("too many MLT mutations for one renderer");
+        std::uint64_t end = first + (timed ? step : count);
+        if (end / chains >= mltindex::kMaxMutations) throw InputError("too many MLT mutations for one renderer");
+        const double mutateStart = budget.elapsed();
         RunVerdict applied = RunVerdict::Continue;
         auto setEnd = [&](std::uint64_t e) { exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), e}); };
-        BdptControl k = runPhase(scene, params, film, MltPhase::Mutate, first, end - first, [&](const BdptControl& seen,
-                                                                                                   bool idle) {
+        auto steer = [&](const BdptControl& seen, bool idle) {
             RunVerdict v = budget.check(seen.started);
             if (v == RunVerdict::Stop) {
                 if (applied != RunVerdict::Stop) setEnd(0);
@@ -111,22 +112,24 @@ public:
                 applied = v;
                 return false;
             }
-            std::uint64_t target = end - first;
-            if (!idle && target > seen.started + step) return false;
-            double rate = seen.started / std::max(budget.elapsed(), 1e-9);
-            double needed = double(target + step - std::min<std::uint64_t>(target, seen.started)) / std::max(rate, 1.0);
-            if (budget.elapsed() + needed > budget.timeLimit()) {
+            // Raise the end once a step's worth has started (a rate to go by), while it is less
+            // than kTimedStepsAhead steps ahead, if the time left covers the work below it.
+            const std::uint64_t target = end - first, started = std::min<std::uint64_t>(seen.started, target);
+            if (!idle && (seen.started < chains || target >= started + kTimedStepsAhead * step)) return false;
+            double rate = double(seen.started) / std::max(budget.elapsed() - mutateStart, 1e-9);
+            if (budget.elapsed() + double(target + step - started) / std::max(rate, 1.0) > budget.timeLimit()) {
                 applied = RunVerdict::FinishPass;
                 return false;
             }
             end += step;
             setEnd(end);
             return true;
-        });
+        };
+        BdptControl k = runPhase(scene, params, film, MltPhase::Mutate, first, end - first, steer);
         // A cancelled call leaves the chains at different counts; the next call brings them level
         // with the chain furthest ahead rather than to the cancelled call's end.
         end_ = applied == RunVerdict::Stop ? startedEnd() : end;
-        exec_.parallelFor("mlt flush", chains_, FlushStage{sink(film), chains(), state_.data(), film});
+        exec_.parallelFor("mlt flush", chains_, FlushStage{sink(film), this->chains(), state_.data(), film});
         return k.started;
     }
 
@@ -261,8 +264,9 @@ private:
     bool started_ = false;
     bool weightedStart_ = false;  ///< chains start from uniform samples of their own (MltChains)
     std::uint64_t end_ = 0;  ///< mutation numbers below this are run (the end of the last call)
-    /// A time-limited render keeps its end this many mutations per chain ahead of what has started.
-    static constexpr int kTimedStepsAhead = 4;
+    /// A time-limited render keeps its end up to this many mutations per chain ahead of what has
+    /// started (enough that chains whose paths are short rarely wait for the end to move).
+    static constexpr std::uint64_t kTimedStepsAhead = 4;
 };
 
 }  // namespace wavefront

@@ -1,0 +1,97 @@
+// Is MLT consistent at every chain count? Per scene, a long BDPT reference (the mean of several
+// independent renders), then MLT at each chain count over independent seeds:
+//   mlt_bias [--backend cuda|cpu] [--scenes a,b,...] [--res WxH] [--spp N] [--seeds N] [--max-depth N]
+//            [--chains a,b,...] [--ref-spp N] [--ref-seeds N]
+// --chains takes chain counts, 0 for the default, and mN for one chain per N mutations.
+// Reported per configuration: the image mean against the reference (and its standard error, from
+// the per-render means), the brightest 3% of the pixels (ranked by a separate render) and the
+// rest, each in images divided by their own mean, the fraction of pixel-channels that pass a
+// Welch t-test against the reference (Sidak-corrected alpha 0.01 over the image), and the median
+// throughput.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_args.h"
+#include "test_support.h"
+#include "wavefront/wavefront.h"
+
+using namespace wavefront;
+
+int main(int argc, char** argv) {
+    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
+    std::vector<std::string> scenes = {"cornell-spheres", "door-ajar", "cornell-glossy"};
+    std::vector<std::string> chainList = {"65536", "262144", "1048576", "0", "m16"};
+    int width = 256, height = 256, spp = 1024, seeds = 8, maxDepth = 10, refSpp = 4096, refSeeds = 16;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string a = argv[i], v = argv[i + 1];
+        if (a == "--backend") backend = parseBackend(v);
+        else if (a == "--scenes") scenes = splitList(v);
+        else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
+        else if (a == "--spp") spp = std::stoi(v);
+        else if (a == "--seeds") seeds = std::max(2, std::stoi(v));
+        else if (a == "--max-depth") maxDepth = std::stoi(v);
+        else if (a == "--chains") chainList = splitList(v);
+        else if (a == "--ref-spp") refSpp = std::stoi(v);
+        else if (a == "--ref-seeds") refSeeds = std::max(2, std::stoi(v));
+    }
+    try {
+        RenderOptions base;
+        base.backend = backend;
+        base.width = width;
+        base.height = height;
+        base.maxDepth = maxDepth;
+        const double mutations = double(width) * height * spp;
+        std::printf("MLT against BDPT: %dx%d, max depth %d, %d mutations per pixel, %d seeds; reference: BDPT, %d "
+                    "renders of %d spp\n\n",
+                    width, height, maxDepth, spp, seeds, refSeeds, refSpp);
+        std::printf("| scene | chains | mutations/chain | image mean vs ref | brightest 3%% | rest | per-pixel pass | "
+                    "M mutations/s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const std::string& name : scenes) {
+            Scene scene = Scene::builtin(name);
+            RenderOptions ref = base;
+            ref.integrator = IntegratorType::Bdpt;
+            ref.samplesPerPixel = refSpp;
+            ref.seed = 987654;
+            std::vector<bool> bright = wftest::brightestPixels(wftest::renderImage(scene, ref), 0.03);
+            wftest::SeedStats reference = wftest::renderSeedStats(scene, ref, refSeeds, 8, 100, bright);
+            auto [refMean, refVar] = wftest::imageMeanAndVariance(reference.blocks);
+            for (const std::string& c : chainList) {
+                RenderOptions o = base;
+                o.integrator = IntegratorType::Mlt;
+                o.samplesPerPixel = spp;
+                o.streamCapacity = c[0] == 'm' ? int(mutations / std::stod(c.substr(1))) : std::stoi(c);
+                std::vector<RenderStats> stats;
+                wftest::SeedStats mlt = wftest::renderSeedStats(scene, o, seeds, 8, 5000, bright, &stats);
+                std::vector<double> rates;
+                for (const RenderStats& st : stats) rates.push_back(st.samplesPerSecond());
+                std::sort(rates.begin(), rates.end());
+                const int chains = stats[0].streamCapacity;
+                auto [m, v] = wftest::imageMeanAndVariance(mlt.blocks);
+                auto [cm, cv] = wftest::meanAndVariance(mlt.contrast);
+                auto [rm, rv] = wftest::meanAndVariance(reference.contrast);
+                // The share of the brightest pixels and of the rest in the normalised images.
+                double brightShare = 0.03, restShare = 1.0 - brightShare;
+                auto regions = [&](double logContrast) {
+                    double ratio = std::exp(logContrast);  // bright mean / rest mean, image mean 1
+                    double rest = 1.0 / (brightShare * ratio + restShare);
+                    return std::make_pair(ratio * rest, rest);
+                };
+                auto [bMlt, rMlt] = regions(cm);
+                auto [bRef, rRef] = regions(rm);
+                wftest::PixelTest pixels = wftest::pixelTest(mlt.pixels, reference.pixels);
+                std::printf("| %s | %d | %.0f | %+.2f%% (se %.2f%%) | %+.2f%% | %+.2f%% | %.2f%% | %.1f |\n", name.c_str(),
+                            chains, mutations / chains, 100.0 * (m / refMean - 1.0),
+                            100.0 * std::sqrt(v + refVar) / refMean, 100.0 * (bMlt / bRef - 1.0),
+                            100.0 * (rMlt / rRef - 1.0), 100.0 * pixels.passFraction(), rates[rates.size() / 2] * 1e-6);
+                std::fflush(stdout);
+            }
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mlt_bias: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

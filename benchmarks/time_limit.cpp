@@ -1,0 +1,92 @@
+// Throughput of time-limited renders against renders of a fixed sample count that take about as
+// long, per integrator and resolution:
+//   time_limit [--backend cuda|cpu] [--scene NAME] [--res 256x256,512x512] [--seconds S] [--repeat N]
+// The fixed-count render's sample count comes from a short calibration render; both are the
+// median of --repeat runs. Samples: paths (PT), BDPT samples, MLT mutations.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_args.h"
+#include "wavefront/wavefront.h"
+
+using namespace wavefront;
+
+namespace {
+
+RenderStats medianRun(const Scene& scene, RenderOptions o, int repeat) {
+    std::vector<RenderStats> runs;
+    for (int r = 0; r < repeat; ++r) {
+        o.seed = unsigned(r + 1);
+        Renderer renderer(scene, o);
+        renderer.render();
+        runs.push_back(renderer.stats());
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](const RenderStats& a, const RenderStats& b) { return a.samplesPerSecond() < b.samplesPerSecond(); });
+    return runs[runs.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
+    std::string sceneName = "cornell-box";
+    std::vector<std::string> resolutions = {"256x256", "512x512"};
+    double seconds = 2.0;
+    int repeat = 3;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string a = argv[i], v = argv[i + 1];
+        if (a == "--backend") backend = parseBackend(v);
+        else if (a == "--scene") sceneName = v;
+        else if (a == "--res") resolutions = splitList(v);
+        else if (a == "--seconds") seconds = std::stod(v);
+        else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
+    }
+    try {
+        Scene scene = Scene::builtin(sceneName);
+        bool header = false;
+        for (const std::string& res : resolutions) {
+            int width = 0, height = 0;
+            std::sscanf(res.c_str(), "%dx%d", &width, &height);
+            for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
+                RenderOptions o;
+                o.backend = backend;
+                o.integrator = integrator;
+                o.width = width;
+                o.height = height;
+                o.samplesPerPixel = 16;
+                Renderer calibrate(scene, o);
+                calibrate.render();
+                double rate = calibrate.stats().samplesPerSecond();
+                o.samplesPerPixel = std::max(1, int(std::lround(rate * seconds / (double(width) * height))));
+                RenderStats fixed = medianRun(scene, o, repeat);
+                RenderOptions t = o;
+                t.timeLimitSeconds = seconds;
+                RenderStats timed = medianRun(scene, t, repeat);
+                if (!header) {
+                    std::printf("backend: %s; scene %s; median of %d\n\n", timed.backend.c_str(), sceneName.c_str(), repeat);
+                    std::printf("| integrator | resolution | fixed: spp, s, M samples/s | time limit %.1f s: spp, s, M "
+                                "samples/s | ratio |\n|---|---|---:|---:|---:|\n",
+                                seconds);
+                    header = true;
+                }
+                const char* name = integrator == IntegratorType::PathTracer ? "pt spt-r"
+                                   : integrator == IntegratorType::Bdpt     ? "bdpt"
+                                                                            : "mlt";
+                double pixels = double(width) * height;
+                std::printf("| %s | %s | %.0f, %.2f, %.1f | %.0f, %.2f, %.1f | %.2f |\n", name, res.c_str(),
+                            fixed.samples / pixels, fixed.seconds, fixed.samplesPerSecond() * 1e-6, timed.samples / pixels,
+                            timed.seconds, timed.samplesPerSecond() * 1e-6,
+                            timed.samplesPerSecond() / fixed.samplesPerSecond());
+                std::fflush(stdout);
+            }
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "time_limit: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
