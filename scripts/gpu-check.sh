@@ -4,8 +4,8 @@
 # SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [full|quick|bdpt|mlt|mlt-bench]
 #   full: everything; quick: tests and sanitizers; bdpt: tests, BDPT sanitizers and benchmarks;
 #   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10, BDPT/PT regression;
-#   trust: tests, sanitizers on every integrator and on re-rendering, MLT against BDPT at every chain
-#   count; trust-bench: time limits, repeated renders, throughput before/after (with a baseline
+#   trust: tests, sanitizers on every integrator and on re-rendering; trust-bias [mlt_bias args]:
+#   MLT against BDPT at every chain count; trust-bench: time limits, repeated renders, throughput before/after (with a baseline
 #   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
@@ -42,7 +42,11 @@ if [ "$mode" = trust ]; then
         "CUDA: renderMore() adds to the film as one longer render would" >> "$san" 2>&1
     echo "exit $?" >> "$san"
     grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
-    run "$bin/mlt_bias" --backend cuda > "$out/mlt_bias.md" 2>&1
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = trust-bias ]; then
+    run "$bin/mlt_bias" --backend cuda "${@:3}" > "$out/mlt_bias.md" 2>&1
     grep -E "^\| " "$out/mlt_bias.md" | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
