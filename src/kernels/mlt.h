@@ -93,6 +93,17 @@ WF_CPU_GPU WF_INLINE int make(int current, int eyeBlocks, int lightBlocks) {
 }
 }  // namespace mltstate
 
+/// Running sums for b (mean I of the uniform samples: large steps, the pool, the starts), spread
+/// over a few addresses so that a million chains do not queue on one atomic.
+constexpr int kMltSumPartials = 64;
+
+/// b averages the large steps of a fixed set of mutation numbers: those below a step that every
+/// chain has passed. The large steps that finish first are those with short (and darker) paths,
+/// so an average over whatever has finished so far would run low while a render is under way,
+/// most with few mutations per chain. Large steps wait in a ring of per-step sums until their
+/// step is complete; a chain never runs more than this many steps ahead of the last folded one.
+constexpr int kMltStepBins = 1024;
+
 /// What a render of the chains is doing: evaluating the start-up pool, starting the chains,
 /// mutating them, or rebuilding each chain's current sample from its stored numbers (a check).
 enum class MltPhase : int { Pool, Start, Mutate, Replay };
@@ -118,6 +129,7 @@ struct MltSampler {
     int* proposalEyeBlocks;      ///< vertices the running proposal used so far (Replay: the rebuilt sample)
     int* proposalLightBlocks;
     std::uint64_t* nextMutation; ///< per chain: its next mutation number k (Mutate)
+    const std::uint64_t* foldedSteps;  ///< MltChains::foldedSteps: no chain runs kMltStepBins beyond it
     int chains;
     MltLayout layout;
     MltPhase phase;
@@ -149,9 +161,11 @@ struct MltSampler {
 
     /// Mutate: each chain runs its own mutations; the start-up phases hand out pool entries.
     WF_CPU_GPU bool perSlotWork() const { return phase == MltPhase::Mutate; }
-    /// Whether chain `slot`'s next mutation lies below the render's end.
+    /// Whether chain `slot`'s next mutation lies below the render's end (and within the ring of
+    /// step sums that b is folded from).
     WF_CPU_GPU bool slotHasWork(int slot, std::uint64_t end) const {
-        return nextMutation[slot] * std::uint64_t(chains) + std::uint64_t(slot) < end;
+        std::uint64_t k = nextMutation[slot];
+        return k * std::uint64_t(chains) + std::uint64_t(slot) < end && k < *foldedSteps + kMltStepBins;
     }
     /// Takes chain `slot`'s next mutation number.
     WF_CPU_GPU std::uint64_t claim(int slot) const { return nextMutation[slot]++; }
@@ -260,10 +274,6 @@ struct ChainSink {
     }
 };
 
-/// Running sums for b (mean I of the uniform samples: large steps, the pool, the starts), spread
-/// over a few addresses so that a million chains do not queue on one atomic.
-constexpr int kMltSumPartials = 64;
-
 struct MltCounters {
     unsigned long long proposals, largeSteps, accepted;
 };
@@ -274,6 +284,9 @@ struct MltChains {
     double* currentWeight;    ///< weight the current sample has gathered and not yet deposited (double: a
                               ///< long run of rejections adds many small terms)
     double* sums;             ///< kMltSumPartials pairs (sum of I, count)
+    double* stepSums;         ///< kMltStepBins x kMltSumPartials pairs: large steps of step k in bin k % kMltStepBins
+    std::uint64_t* foldedSteps;      ///< steps whose large steps are in `sums` (bins below it are empty)
+    const std::uint64_t* completeSteps;  ///< every chain has decided every step below this
     float* normalization;     ///< b as of the last connect phase
     double* poolWeights;      ///< Pool: I of each pool entry
     MltCounters* counters;
@@ -286,8 +299,14 @@ struct MltChains {
     /// they started (chains that start on a black sample contribute nothing).
     bool weightedStart;
 
-    WF_CPU_GPU void addToB(int chain, float I) const {
-        double* p = sums + 2 * (chain % kMltSumPartials);
+    /// A uniform sample of the start-up (complete before any mutation): straight into b.
+    WF_CPU_GPU void addToB(int chain, float I) const { addTo(sums, chain, I); }
+    /// The large step of mutation `step` of `chain`: into b once its step is complete.
+    WF_CPU_GPU void addLargeStep(int chain, std::uint64_t step, float I) const {
+        addTo(stepSums + 2 * kMltSumPartials * std::size_t(step % kMltStepBins), chain, I);
+    }
+    WF_CPU_GPU static void addTo(double* partials, int chain, float I) {
+        double* p = partials + 2 * (chain % kMltSumPartials);
         atomicAddDouble(p, double(I));
         atomicAddDouble(p + 1, 1.0);
     }
@@ -314,10 +333,31 @@ WF_CPU_GPU inline double normalizationOf(const double* sums) {
     return count > 0.0 ? sum / count : 0.0;
 }
 
-/// One thread before the decisions of a connect phase: b as of now.
+/// One thread before the decisions of a connect phase: moves the large steps of every newly
+/// complete step into b, then b as of now.
 struct NormalizationStage {
     MltChains chains;
-    WF_CPU_GPU void operator()(int) const { *chains.normalization = float(normalizationOf(chains.sums)); }
+    WF_CPU_GPU void operator()(int) const {
+        for (std::uint64_t k = *chains.foldedSteps; k < *chains.completeSteps; ++k) {
+            double* bin = chains.stepSums + 2 * kMltSumPartials * std::size_t(k % kMltStepBins);
+            for (int p = 0; p < 2 * kMltSumPartials; ++p) {
+                chains.sums[p] += bin[p];
+                bin[p] = 0.0;
+            }
+        }
+        if (*chains.completeSteps > *chains.foldedSteps) *chains.foldedSteps = *chains.completeSteps;
+        *chains.normalization = float(normalizationOf(chains.sums));
+    }
+};
+
+/// Steps chain c has certainly decided: all but its last claimed one (the reduction's minimum over
+/// the chains is NormalizationStage's completeSteps).
+struct DecidedStepsOf {
+    const std::uint64_t* nextMutation;
+    WF_CPU_GPU std::uint64_t operator()(int c) const { return nextMutation[c] > 0 ? nextMutation[c] - 1 : 0; }
+};
+struct MinOf {
+    WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a < b ? a : b; }
 };
 
 /// The end of a proposal: every chain whose proposal is complete decides (the connect phase has
@@ -373,7 +413,7 @@ struct DecideStage {
         // keeps its weight, as its record stays).
         float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
         double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
-        if (large) chains.addToB(i, Iy);
+        if (large) chains.addLargeStep(i, mltindex::mutation(s), Iy);
         bool accepted = c.sampler.decide.get(mltindex::key(s), mltdims::kAccept) < a;
         addToCounter(&chains.counters->proposals, 1u);
         addToCounter(&chains.counters->largeSteps, large ? 1u : 0u);

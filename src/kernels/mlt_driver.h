@@ -75,6 +75,10 @@ public:
         exec_.fill(currentWeight_.data(), 0.0, chains_);
         sums_ = exec_.template allocate<double>(2 * kMltSumPartials);
         exec_.fill(sums_.data(), 0.0, 2 * kMltSumPartials);
+        stepSums_ = exec_.template allocate<double>(std::size_t(2) * kMltSumPartials * kMltStepBins);
+        exec_.fill(stepSums_.data(), 0.0, std::size_t(2) * kMltSumPartials * kMltStepBins);
+        steps_ = exec_.template allocate<std::uint64_t>(2);  // folded, complete
+        exec_.fill(steps_.data(), std::uint64_t(0), 2);
         normalization_ = exec_.template allocate<float>(1);
         counters_ = exec_.template allocate<MltCounters>(1);
         exec_.fill(counters_.data(), MltCounters{0, 0, 0}, 1);
@@ -193,7 +197,7 @@ private:
         HashSampler perturb(settings_.seed ^ 0x5bd1e995u), decide(settings_.seed ^ 0xc2b2ae35u);
         HashSampler pool(settings_.seed ^ 0x27d4eb2fu);
         return MltSampler{fresh, perturb, decide, pool, numbers_.data(), state_.data(), proposalEyeBlocks_.data(),
-                          proposalLightBlocks_.data(), nextMutation_.data(), chains_, layout_, phase,
+                          proposalLightBlocks_.data(), nextMutation_.data(), steps_.data(), chains_, layout_, phase,
                           settings_.largeStepProbability, choice};
     }
     /// Records the proposals of the chains; non-finite contributions are counted on `film`.
@@ -201,9 +205,10 @@ private:
         return ChainSink{eye_.data(), splats_.data(), splatCount_.data(), maxSplats_, state_.data(), film.nonFinite};
     }
     MltChains chains() const {
-        return MltChains{currentI_.data(), currentWeight_.data(), sums_.data(), normalization_.data(),
-                         poolWeights_.data(), counters_.data(), startI_.data(), settings_.largeStepProbability,
-                         !settings_.startupResampling, weightedStart_};
+        return MltChains{currentI_.data(), currentWeight_.data(), sums_.data(), stepSums_.data(), steps_.data(),
+                         steps_.data() + 1, normalization_.data(), poolWeights_.data(), counters_.data(),
+                         startI_.data(), settings_.largeStepProbability, !settings_.startupResampling,
+                         weightedStart_};
     }
 
     /// One phase of the chains on the streaming BDPT schedule over work [first, first + count),
@@ -215,7 +220,11 @@ private:
         auto c = bdpt_.context(scene, params, sampler(phase, choice), sink(film));
         MltChains ch = chains();
         return bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
-            if (phase == MltPhase::Mutate) exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
+            if (phase == MltPhase::Mutate) {
+                exec_.transformReduceDevice(chains_, ~std::uint64_t(0), DecidedStepsOf{nextMutation_.data()}, MinOf{},
+                                            steps_.data() + 1);
+                exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
+            }
             exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
         }, steer);
     }
@@ -258,7 +267,8 @@ private:
     Buffer<int> splatCount_;
     Buffer<float> currentI_, startI_;
     Buffer<double> currentWeight_;
-    Buffer<double> sums_, poolWeights_;
+    Buffer<double> sums_, stepSums_, poolWeights_;
+    Buffer<std::uint64_t> steps_;  ///< MltChains::foldedSteps, MltChains::completeSteps
     Buffer<float> normalization_;
     Buffer<MltCounters> counters_;
     bool started_ = false;
