@@ -18,14 +18,15 @@ cp build-cuda/tests/wavefront_tests build-cuda/examples/wavefront-render build-c
 cp -L build-cuda/libwavefront.so.0 .gpu/lib/
 cp build-stats/examples/wavefront-render build-stats/benchmarks/pt_variants build-stats/benchmarks/bdpt build-stats/benchmarks/mlt .gpu/stats/bin/
 cp -L build-stats/libwavefront.so.0 .gpu/stats/lib/
-# A build of an earlier commit for before/after numbers in the same run: set WAVEFRONT_BASELINE to
-# its build directory (wavefront-render, pt_variants, bdpt and mlt built there with CUDA).
-if [ -n "${WAVEFRONT_BASELINE:-}" ]; then
-    mkdir -p .gpu/baseline/bin .gpu/baseline/lib
-    cp "$WAVEFRONT_BASELINE"/examples/wavefront-render "$WAVEFRONT_BASELINE"/benchmarks/{pt_variants,bdpt,mlt} .gpu/baseline/bin/
-    cp -L "$WAVEFRONT_BASELINE"/libwavefront.so.0 .gpu/baseline/lib/
-    git -C "$WAVEFRONT_BASELINE" rev-parse --short HEAD > .gpu/baseline/commit 2>/dev/null || true
-fi
+# Builds to compare against in the same run (before/after): WAVEFRONT_BASELINE="name=builddir ..."
+# (wavefront-render, pt_variants, bdpt and mlt built there with CUDA) lands in .gpu/baselines/name.
+for entry in ${WAVEFRONT_BASELINE:-}; do
+    name=${entry%%=*} dir=${entry#*=}
+    mkdir -p ".gpu/baselines/$name/bin" ".gpu/baselines/$name/lib"
+    cp "$dir"/examples/wavefront-render "$dir"/benchmarks/{pt_variants,bdpt,mlt} ".gpu/baselines/$name/bin/"
+    cp -L "$dir"/libwavefront.so.0 ".gpu/baselines/$name/lib/"
+    { git -C "$dir" describe --always --dirty 2>/dev/null || echo "$name"; } > ".gpu/baselines/$name/commit"
+done
 # Non-system libraries (the Debian packages' .so files) travel along.
 for lib in $(ldd build-cuda/libwavefront.so.0 | awk '/=>/ {print $3}' | grep -E 'tinyexr|tinyobj|libstb'); do
     cp -L "$lib" .gpu/lib/

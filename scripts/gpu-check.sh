@@ -19,6 +19,39 @@ bin="$root/.gpu/bin"
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
 { echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
 
+# Throughput before/after in the same run: the baseline bundle (scripts/gpu-bundle.sh with
+# WAVEFRONT_BASELINE) and this one, alternating, each with per-kernel times (--stats).
+before_after() {
+    local side b lib
+    : > "$out/before_after.md"
+    for round in 1 2; do
+        for side in "$root"/.gpu/baselines/* new; do
+            if [ "$side" = new ]; then
+                b="$bin"; lib="$root/.gpu/lib"; echo "## round $round new $(cat .gpu/commit)" >> "$out/before_after.md"
+            else
+                b="$side/bin"; lib="$side/lib:$root/.gpu/lib"
+                echo "## round $round $(basename "$side") $(cat "$side/commit")" >> "$out/before_after.md"
+            fi
+            LD_LIBRARY_PATH="$lib" "$b/mlt" --backend cuda --variants 0 --scenes cornell-box,door-ajar >> "$out/before_after.md" 2>&1
+            LD_LIBRARY_PATH="$lib" "$b/pt_variants" --backend cuda --scenes cornell-box,mesh-1m --variants megakernel,spt-r \
+                >> "$out/before_after.md" 2>&1
+            LD_LIBRARY_PATH="$lib" "$b/bdpt" --backend cuda --scenes cornell-box,glass-caustic --naive 0 --thresholds 0.6 \
+                >> "$out/before_after.md" 2>&1
+            for integrator in mlt bdpt; do
+                LD_LIBRARY_PATH="$lib" "$b/wavefront-render" cornell-box --backend cuda --integrator $integrator \
+                    --res 1024x1024 --spp 64 --stats --out /tmp/ba.pfm >> "$out/before_after.md" 2>&1
+            done
+        done
+    done
+    grep -E "^## |cornell-box \| (mlt|megakernel|spt-r|streaming)|mesh-1m \| (megakernel|spt-r)|door-ajar \| mlt|glass-caustic \| streaming|samples in" \
+        "$out/before_after.md" | cut -c1-110 | tee -a "$log"
+}
+if [ "$mode" = compare ]; then
+    before_after
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
 # Trustworthy estimates: the consistency of MLT at every chain count, re-rendering and time limits.
 if [ "$mode" = trust ]; then
     run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
@@ -55,21 +88,7 @@ if [ "$mode" = trust-bench ]; then
     run "$bin/time_limit" --backend cuda > "$out/time_limit.md" 2>&1
     run "$bin/pt_variants" --backend cuda --scenes rtiow-final,cornell-box --variants megakernel,pt-r,spt,spt-r --again 2 \
         > "$out/again.md" 2>&1
-    base="$root/.gpu/baseline"
-    : > "$out/before_after.md"
-    for side in baseline new; do
-        if [ $side = baseline ]; then
-            [ -d "$base" ] || continue
-            b="$base/bin"; lib="$base/lib"; echo "## baseline $(cat "$base/commit")" >> "$out/before_after.md"
-        else
-            b="$bin"; lib="$root/.gpu/lib"; echo "## new $(cat .gpu/commit)" >> "$out/before_after.md"
-        fi
-        LD_LIBRARY_PATH="$lib" run "$b/mlt" --backend cuda --variants 0 >> "$out/before_after.md" 2>&1
-        LD_LIBRARY_PATH="$lib" run "$b/pt_variants" --backend cuda --scenes cornell-box,mesh-1m --variants megakernel,spt-r \
-            >> "$out/before_after.md" 2>&1
-        LD_LIBRARY_PATH="$lib" run "$b/bdpt" --backend cuda --scenes cornell-box,glass-caustic --naive 0 \
-            >> "$out/before_after.md" 2>&1
-    done
+    before_after
     mkdir -p "$out/fig10"
     run "$bin/mlt" --backend cuda --spp 16 --repeat 1 --variants 0 --scenes cornell-box,cornell-spheres,glass-caustic,door-ajar \
         --figure10 "$out/fig10" --fig-res 512x512 --fig-seconds 3 --ref-seconds 24 > "$out/mlt_fig10.md" 2>&1

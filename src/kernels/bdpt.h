@@ -464,11 +464,12 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
                                        const PathVertex& l, int pixel, int slot, ShadowRay& out) {
     int t = e.depth() + 1, s = l.depth() + 1;
     if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
+    // The ray first: the two ends' normals and error bounds die before the BSDFs are evaluated.
+    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.normal.xyz(), e.normal.w),
+                           RayEnd::surface(l.position.xyz(), l.normal.xyz(), l.normal.w), pixel, vec3(0.0f), slot);
     Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
     if (!c.valid) return false;
-    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.normal.xyz(), e.normal.w),
-                           RayEnd::surface(l.position.xyz(), l.normal.xyz(), l.normal.w), pixel,
-                           c.unweighted * c.weight, slot);
+    out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));
     return true;
 }
 

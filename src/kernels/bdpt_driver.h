@@ -528,9 +528,12 @@ private:
             }
             poll.post();  // a snapshot after the phase
             int postedBuffer = cur;
+            // Between connect phases walks only end, so the last counts the host has seen bound
+            // the grids: a phase's last iterations, with few walks left, launch few blocks.
+            int eyeBound = now.eyeCount[cur], lightBound = now.lightCount[cur];
             for (;;) {
                 exec_.parallelFor("bdpt bookkeeping", 1, bdpt::WalkBookkeepingStage<C>{c, cur});
-                ItemCount eyes{slots_, &k->eyeCount[cur]}, lights{slots_, &k->lightCount[cur]};
+                ItemCount eyes{eyeBound, &k->eyeCount[cur]}, lights{lightBound, &k->lightCount[cur]};
                 exec_.parallelFor("bdpt extend", eyes, bdpt::ExtendStage<C>{c, eyeWalks(cur), eyeHits_.data()});
                 exec_.parallelFor("bdpt extend", lights, bdpt::ExtendStage<C>{c, lightWalks(cur), lightHits_.data()});
                 exec_.compactingFor("bdpt shade", eyes,
@@ -541,7 +544,8 @@ private:
                                     bdpt::ShadeStage<false, C>{c, lightWalks(cur), lightHits_.data(), lightWalks(cur ^ 1),
                                                                shadow(), {&k->lightCount[cur ^ 1], &k->shadowCount},
                                                                coalesced_});
-                exec_.parallelFor("bdpt trace", ItemCount{2 * slots_, &k->shadowCount}, bdpt::TraceStage<C>{c, shadow()});
+                exec_.parallelFor("bdpt trace", ItemCount{eyeBound + lightBound, &k->shadowCount},
+                                  bdpt::TraceStage<C>{c, shadow()});
                 cur ^= 1;
                 // The decision uses the control block of the previous iteration (read asynchronously
                 // while this one runs), so the host never stalls the GPU inside the walk phase.
@@ -551,6 +555,8 @@ private:
                 poll.post();
                 postedBuffer = cur;
                 steer(seen, false);
+                eyeBound = std::min(eyeBound, seen.eyeCount[seenBuffer]);
+                lightBound = std::min(lightBound, seen.lightCount[seenBuffer]);
                 if (walking(seen, seenBuffer) == 0 || double(seen.complete) >= double(threshold_) * seen.activeSlots) break;
             }
             now = connectPhase(c, cur, decide);

@@ -280,16 +280,17 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
         vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
         RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
-        LightSample ls{};
         vec3 wi, Le;
         float pdfLight = 0.0f;
-        bool environment = uLight < scene.environmentSelect;
-        if (environment) {
+        ShadowRay ray;
+        if (uLight < scene.environmentSelect) {
             EnvironmentView::Sample es = scene.environment.sample(uPos);
             wi = es.direction;
             Le = es.radiance;
             pdfLight = scene.environmentSelect * es.pdf;
+            ray = shadowRayAlong(here, wi, pixel, vec3(0.0f));
         } else {
+            LightSample ls;
             float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
             ls = sampleLight(scene, glm::min(u, 0.99999994f), uPos);
             vec3 toLight = ls.p - sh.p;
@@ -299,6 +300,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             float cosL = -glm::dot(ls.n, wi);
             Le = ls.Le;
             pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
+            ray = shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel, vec3(0.0f));
         }
         if (pdfLight > 0.0f && glm::dot(wi, ng) > 0.0f) {
             vec3 wiLocal = frame.toLocal(wi);
@@ -306,9 +308,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             if (!isBlack(f) && !isBlack(Le)) {
                 float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
                 vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
-                out.shadow = environment
-                                 ? shadowRayAlong(here, wi, pixel, contribution)
-                                 : shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel, contribution);
+                ray.contribution = Float4(contribution, 0.0f);
+                out.shadow = ray;
                 out.hasShadow = true;
             }
         }

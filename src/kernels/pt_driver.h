@@ -316,10 +316,12 @@ private:
     SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{shadowWords_.data(), capacity_}; }
 
     /// Polls the control block every few iterations without stalling the GPU (ControlPoll), asks
-    /// the budget and steers the work range; true once the render has finished.
+    /// the budget and steers the work range; true once the render has finished. Once a snapshot
+    /// shows every sample handed out, paths only end: its counts bound the grids (`live`), so the
+    /// drain at the end of a render launches few blocks.
     template <class Budget>
     bool finished(int iteration, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first, WorkSteering& steering,
-                  Budget& budget) {
+                  Budget& budget, int& live) {
         constexpr int kPollEvery = 4;
         if (iteration % kPollEvery != kPollEvery - 1) return false;
         StreamControl k;
@@ -327,6 +329,7 @@ private:
         poll.post();
         if (!have) return false;
         if (k.done) return true;
+        if (k.work.next >= k.work.end) live = std::min(live, std::max(k.pathCount[0], k.pathCount[1]));
         steering.apply(exec_, &control_.data()->work, budget.check(std::min(k.work.next, k.work.end) - first));
         return false;
     }
@@ -334,19 +337,19 @@ private:
     template <class Budget>
     void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
                          Budget& budget) {
-        int cur = 0;
+        int cur = 0, bound = capacity_;
         StreamControl* k = control_.data();
         ControlPoll<Exec, StreamControl> poll(exec_, k);
         for (int iteration = 0;; ++iteration) {
-            exec_.parallelFor("generate", capacity_, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
+            exec_.parallelFor("generate", bound, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
             exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
-            ItemCount live{capacity_, &k->pathCount[cur]};
+            ItemCount live{bound, &k->pathCount[cur]};
             exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), hits_.data()});
             pt::ShadeStage shade{c, paths(cur), hits_.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
             exec_.compactingFor("shade", live, shade);
-            exec_.parallelFor("connect", ItemCount{capacity_, &k->shadowCount}, pt::ConnectStage{c, shadow()});
+            exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
             cur ^= 1;
-            if (finished(iteration, poll, first, steering, budget)) break;
+            if (finished(iteration, poll, first, steering, budget, bound)) break;
         }
         // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
     }
@@ -361,7 +364,8 @@ private:
             exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage{c, paths(0), alive_.data(), hits_.data(), shadow()});
             exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
             exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
-            if (finished(iteration, poll, first, steering, budget)) break;
+            int fixedStream = capacity_;  // PT+R keeps its slots in place: no bound
+            if (finished(iteration, poll, first, steering, budget, fixedStream)) break;
         }
     }
 
