@@ -175,27 +175,16 @@ bool hitsTriangle(const vec3 v[3], vec3 origin, vec3 dir, float tMax) {
 
 }  // namespace
 
-TEST_CASE("nextFloatUp and nextFloatDown step like std::nextafter", "[robustness]") {
-    const float values[] = {0.0f, -0.0f, 1.0f, -1.0f, FLT_MIN, -FLT_MIN, FLT_TRUE_MIN, -FLT_TRUE_MIN, FLT_MAX,
-                            -FLT_MAX, 3.5e7f, -2.5e-30f, INFINITY, -INFINITY};
-    for (float v : values) {
-        INFO(v);
-        CHECK(floatAsUint(nextFloatUp(v)) == floatAsUint(std::nextafter(v, INFINITY)));
-        CHECK(floatAsUint(nextFloatDown(v)) == floatAsUint(std::nextafter(v, -INFINITY)));
-    }
-    CHECK(std::isnan(nextFloatUp(NAN)));
-    CHECK(std::isnan(nextFloatDown(NAN)));
-}
-
 TEST_CASE("offsetRayOrigin is scale invariant and moves past the error bound", "[robustness]") {
     Uniform u(5);
     for (int i = 0; i < 1000; ++i) {
         vec3 p = u.magnitude() * u.direction(), n = u.direction();
         float error = kPointError * std::max({std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
         vec3 o = offsetRayOrigin(p, error, n);
-        // Along n by at least the bound times |n|_1 (the box of half-width `error` around p is left).
+        // Along n by the bound times |n|_1 (the box of half-width `error` around p is left), less
+        // the rounding of p + d n: at most half an ULP per coordinate, under 1/64 of d.
         CHECK(glm::dot(glm::dvec3(o) - glm::dvec3(p), glm::dvec3(n)) >=
-              0.999 * double(error) * (std::fabs(n.x) + std::fabs(n.y) + std::fabs(n.z)));
+              (63.0 / 64.0) * double(error) * (std::fabs(n.x) + std::fabs(n.y) + std::fabs(n.z)));
         // Scaling everything by a power of two (exact in float) scales the offset point exactly.
         for (float s : {0x1p-40f, 0x1p-10f, 0x1p20f}) {
             vec3 os = offsetRayOrigin(p * s, error * s, n);

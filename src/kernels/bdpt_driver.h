@@ -251,6 +251,9 @@ struct CountStage {
 /// Neighbouring threads share the eye vertex and search for the same slot.
 template <class C>
 struct ConnectStage {
+    /// 64 registers at most: the MLT instantiation needs 66 by itself, which costs a quarter of
+    /// the resident warps (3 blocks of 256 threads per multiprocessor instead of 4).
+    static constexpr int kMinBlocksPerSm = 4;
     C c;
     const int* prefix;  ///< inclusive scan of the counts
     int slots;

@@ -29,6 +29,14 @@ __global__ void forEachKernel(F f, ItemCount count) {
     if (i < count.get()) f(i);
 }
 
+/// forEachKernel with the register cap a stage asks for (MinBlocksPerSm); only such stages get
+/// launch bounds, since bounds change how the compiler allocates registers for every kernel.
+template <int kBlock, int kMinBlocks, class F>
+__global__ void __launch_bounds__(kBlock, kMinBlocks) forEachKernelCapped(F f, ItemCount count) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count.get()) f(i);
+}
+
 /// Every lane of the warp holds one item of kWords 16-byte words for its own address `dst`
 /// (nullptr: none). Lanes write through a shared-memory tile, transposed so that each store
 /// instruction writes whole items with consecutive lanes on consecutive 4-byte words (van Antwerpen
@@ -165,7 +173,10 @@ public:
         if (count.capacity <= 0) return;
         int grid = (count.capacity + kBlock - 1) / kBlock;
         Timed t(*this, label);
-        detail::forEachKernel<<<grid, kBlock, 0, stream_>>>(f, count);
+        if constexpr (MinBlocksPerSm<F>::value > 1)
+            detail::forEachKernelCapped<kBlock, MinBlocksPerSm<F>::value><<<grid, kBlock, 0, stream_>>>(f, count);
+        else
+            detail::forEachKernel<<<grid, kBlock, 0, stream_>>>(f, count);
         WF_CUDA_CHECK_LAUNCH(label);
     }
     template <class F>

@@ -111,6 +111,14 @@ struct ScatterWords { static constexpr int value = 0; };
 template <class Stage>
 struct ScatterWords<Stage, std::void_t<decltype(Stage::kScatterWords)>> { static constexpr int value = Stage::kScatterWords; };
 
+/// Stages may ask for at least kMinBlocksPerSm resident blocks of 256 threads per multiprocessor
+/// (a register cap of 65536 / (256 * k), through __launch_bounds__) where the compiler's own choice
+/// lands just past an occupancy step. This trait reads it, 1 (no cap) if absent.
+template <class Stage, class = void>
+struct MinBlocksPerSm { static constexpr int value = 1; };
+template <class Stage>
+struct MinBlocksPerSm<Stage, std::void_t<decltype(Stage::kMinBlocksPerSm)>> { static constexpr int value = Stage::kMinBlocksPerSm; };
+
 /// Number of items a launch covers: a fixed count, or a count that lives in exec memory
 /// (read inside the kernel, so stream sizes never travel to the host in the render loop).
 struct ItemCount {
