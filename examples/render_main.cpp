@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
     app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr or .pfm)");
     app.add_option("--envmap-scale", envScale, "multiplies the environment map")->capture_default_str();
     app.add_option("--bdpt-variant", bdptVariant, "BDPT schedule: streaming or naive")->capture_default_str();
-    app.add_option("--connect-threshold", connectThreshold,
-                   "BDPT: fraction of complete samples that starts a connect phase")->capture_default_str();
+    auto* thresholdOpt = app.add_option("--connect-threshold", connectThreshold,
+                   "BDPT and MLT: fraction of complete samples that starts a connect phase (default 0.6 BDPT, 1 MLT)");
     app.add_option("--strategy", strategy, "BDPT: render only strategy S,T (MIS-weighted)");
     app.add_option("--camera-connections", cameraConnections,
                    "BDPT and MLT: connect light vertices to the camera (t = 1): on or off")->capture_default_str();
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
         options.environmentMap = envmap;
         options.environmentScale = envScale;
         options.bdptVariant = wavefront::parseBdptVariant(bdptVariant);
-        options.connectThreshold = connectThreshold;
+        if (thresholdOpt->count()) options.connectThreshold = connectThreshold;
         options.cameraConnections = parseSwitch("--camera-connections", cameraConnections);
         options.largeStepProbability = largeStep;
         if (startup != "resample" && startup != "uniform")

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -96,8 +97,11 @@ struct RenderOptions {
     int streamCapacity = 0;
     /// BDPT (pinhole cameras and area lights only): how it is scheduled, and the fraction of
     /// samples that must be complete before a connect phase runs (streaming; 1: all of them).
+    /// Unset: 0.6 for BDPT (van Antwerpen's), 1 for MLT, where every chain then makes its
+    /// mutation in every phase and none falls behind to leave a tail of stragglers at the end
+    /// (measured on an H100: docs/decisions.md).
     BdptVariant bdptVariant = BdptVariant::Streaming;
-    float connectThreshold = 0.6f;
+    std::optional<float> connectThreshold;
     /// BDPT: >= 0 renders only the MIS-weighted contributions of strategy (s, t): s light-subpath
     /// vertices, t eye-subpath vertices; the images of all strategies sum to the full image.
     int strategyS = -1, strategyT = -1;
@@ -121,6 +125,8 @@ struct RenderOptions {
 
     /// Throws InputError for zero or absurd resolution, non-positive spp or depth.
     void validate() const;
+    /// The connect threshold in effect (connectThreshold, or the integrator's default).
+    float connectThresholdOrDefault() const;
 };
 
 /// Time and launch count of one labelled kernel (or CPU stage).

@@ -122,8 +122,8 @@ private:
         if (!bdpt_) {
             int slots = std::max(1, std::min(streamSlots(o, count),
                                              bdptSlotLimit(exec_.freeMemoryBytes(), o.maxDepth, o.bdptVariant)));
-            bdpt_ = std::make_unique<BdptDriver<Exec>>(exec_, o.bdptVariant, slots, o.maxDepth, o.connectThreshold,
-                                                       o.coalescedVertexWrites);
+            bdpt_ = std::make_unique<BdptDriver<Exec>>(exec_, o.bdptVariant, slots, o.maxDepth,
+                                                       o.connectThresholdOrDefault(), o.coalescedVertexWrites);
         }
         BdptParams params = makeBdptParams(view, o.maxDepth, o.cameraConnections);
         params.onlyS = o.strategyS;
@@ -148,8 +148,8 @@ private:
                                          mltChainLimit(exec_.freeMemoryBytes(), o.maxDepth, o.cameraConnections)));
             MltSettings settings{o.largeStepProbability, o.startupResampling, o.seed,
                                  mltPoolSize(n, timed ? std::uint64_t(n) : asked)};
-            mlt_ = std::make_unique<MltDriver<Exec>>(exec_, n, o.maxDepth, o.cameraConnections, o.connectThreshold,
-                                                     o.coalescedVertexWrites, settings);
+            mlt_ = std::make_unique<MltDriver<Exec>>(exec_, n, o.maxDepth, o.cameraConnections,
+                                                     o.connectThresholdOrDefault(), o.coalescedVertexWrites, settings);
         }
         BdptParams params = makeBdptParams(view, o.maxDepth, o.cameraConnections);
         return mlt_->render(view, params, film_.view(), asked, budget);

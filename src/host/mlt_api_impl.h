@@ -15,8 +15,8 @@ MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptio
     FilmBuffers<Exec> film(exec, numPixels);
     BdptParams params = makeBdptParams(view, o.maxDepth, o.cameraConnections);
     const std::uint64_t mutations = std::uint64_t(numPixels) * std::uint64_t(o.samplesPerPixel);
-    MltDriver<Exec> driver(exec, o.streamCapacity, o.maxDepth, o.cameraConnections, o.connectThreshold,
-                           o.coalescedVertexWrites,
+    MltDriver<Exec> driver(exec, o.streamCapacity, o.maxDepth, o.cameraConnections,
+                           o.connectThresholdOrDefault(), o.coalescedVertexWrites,
                            MltSettings{o.largeStepProbability, o.startupResampling, o.seed,
                                        mltPoolSize(o.streamCapacity, mutations)});
     NoBudget budget;

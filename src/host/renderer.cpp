@@ -29,7 +29,7 @@ void RenderOptions::validate() const {
     if (maxDepth < 1 || maxDepth > 255) throw InputError("max depth must be in 1..255");
     if (rouletteDepth < 1) throw InputError("roulette depth must be at least 1");
     if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");
-    if (!(connectThreshold > 0.0f && connectThreshold <= 1.0f))
+    if (connectThreshold && !(*connectThreshold > 0.0f && *connectThreshold <= 1.0f))
         throw InputError("connect threshold must be in (0, 1]");
     if ((strategyS < 0) != (strategyT < 0) || (strategyS >= 0 && strategyT < 1))
         throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
@@ -42,6 +42,10 @@ void RenderOptions::validate() const {
         throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
+}
+
+float RenderOptions::connectThresholdOrDefault() const {
+    return connectThreshold.value_or(integrator == IntegratorType::Mlt ? 1.0f : 0.6f);
 }
 
 class Renderer::Impl {
