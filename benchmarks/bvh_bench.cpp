@@ -10,8 +10,9 @@
 #include <random>
 #include <string>
 
-#include "host/bvh_api.h"
-#include "kernels/scene_upload.h"
+#include "bvh_oracle.h"
+#include "host/scene/scene_upload.h"
+#include "kernels/pt/path_tracer.h"
 #include "wavefront/wavefront.h"
 
 using namespace wavefront;

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
-#include "host/bvh_api.h"
-#include "kernels/compaction_bench.h"
+#include "bvh_oracle.h"
+#include "compaction.h"
 
 using namespace wavefront;
 

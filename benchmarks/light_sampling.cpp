@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "host/distribution_api.h"
-#include "kernels/sampler.h"
+#include "distribution_oracle.h"
+#include "kernels/core/sampler.h"
 
 using namespace wavefront;
 

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "host/bvh_api.h"
+#include "bvh_oracle.h"
 #include "test_support.h"
 
 using namespace wavefront;

@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "host/bvh_api.h"
-#include "kernels/compaction_bench.h"
+#include "bvh_oracle.h"
+#include "compaction.h"
 #include "test_support.h"
 
 using namespace wavefront;

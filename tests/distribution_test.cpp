@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "host/distribution_api.h"
+#include "distribution_oracle.h"
 #include "test_support.h"
 
 using namespace wavefront;

@@ -1,9 +1,9 @@
 // Environment-map light: analytic radiance, and sampling that matches its pdf.
 #include <catch2/catch.hpp>
 
-#include "kernels/cpu_exec.h"
-#include "kernels/environment.h"
-#include "kernels/sampler.h"
+#include "host/exec/cpu_exec.h"
+#include "host/scene/environment_buffers.h"
+#include "kernels/core/sampler.h"
 #include "test_support.h"
 
 using namespace wavefront;

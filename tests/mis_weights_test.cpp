@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "kernels/bdpt.h"
+#include "kernels/bdpt/bdpt.h"
 
 using namespace wavefront;
 

@@ -3,7 +3,7 @@
 // scenes, CPU vs CUDA, bad input.
 #include <catch2/catch.hpp>
 
-#include "host/mlt_api.h"
+#include "mlt_replay.h"
 #include "test_support.h"
 
 using namespace wavefront;

@@ -1,7 +1,7 @@
 // Path-tracer estimator tests: variants agree, analytic scenes, CPU vs CUDA, non-finite guard.
 #include <catch2/catch.hpp>
 
-#include "kernels/scene_view.h"
+#include "kernels/scene/scene_view.h"
 #include "test_support.h"
 
 using namespace wavefront;

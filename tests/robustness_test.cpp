@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/path_tracer.h"
+#include "kernels/pt/path_tracer.h"
 #include "test_support.h"
 
 using namespace wavefront;

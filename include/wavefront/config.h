@@ -15,3 +15,10 @@
 #if defined(__CUDA_ARCH__)
 #define WF_IS_GPU_CODE 1
 #endif
+
+/// The public API: what libwavefront.so exports (everything else is built with hidden visibility).
+#if defined(_WIN32)
+#define WAVEFRONT_API
+#else
+#define WAVEFRONT_API __attribute__((visibility("default")))
+#endif

@@ -1,25 +1,26 @@
 // Errors thrown by wavefront. The library never calls exit(): every failure is an exception.
 #pragma once
+#include "config.h"
 #include <stdexcept>
 #include <string>
 
 namespace wavefront {
 
 /// Base class of every error the library throws.
-class Error : public std::runtime_error {
+class WAVEFRONT_API Error : public std::runtime_error {
 public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
 /// Bad input from the caller: a missing or malformed file, an invalid scene, a bad option,
 /// a request the device cannot hold. The CLI maps it to exit code 2.
-class InputError : public Error {
+class WAVEFRONT_API InputError : public Error {
 public:
     explicit InputError(const std::string& message) : Error(message) {}
 };
 
 /// A failed CUDA runtime call or kernel launch, with the place it happened.
-class CudaError : public Error {
+class WAVEFRONT_API CudaError : public Error {
 public:
     CudaError(const std::string& message, const char* file, int line, const char* expression, int code);
     const char* file() const { return file_; }

@@ -1,5 +1,6 @@
 // HDR images and the film a render accumulates into.
 #pragma once
+#include "config.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ struct Image {
 
 /// Accumulated radiance: per-pixel RGB sums (double, so that sums of large finite estimates do
 /// not overflow) and per-pixel sample counts.
-struct Film {
+struct WAVEFRONT_API Film {
     int width = 0;
     int height = 0;
     std::vector<double> sum;            ///< width * height * 3
@@ -37,8 +38,8 @@ struct Film {
 /// .exr (32-bit float) or .pfm (32-bit float). No file ever holds a NaN or an infinity: an
 /// infinity is written as +-FLT_MAX, a NaN as 0. Returns how many values were replaced so (0 for
 /// any image resolved from a Film). Throws InputError for other extensions or unwritable paths.
-std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
+WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
 /// Reads an .exr or .pfm file (used by the tests and for environment maps).
-Image readImage(const std::string& path);
+WAVEFRONT_API Image readImage(const std::string& path);
 
 }  // namespace wavefront

@@ -1,5 +1,6 @@
 // The renderer: picks a backend, uploads a scene, runs an integrator into a film.
 #pragma once
+#include "config.h"
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -74,7 +75,7 @@ private:
     std::function<bool(std::uint64_t, std::uint64_t, double)> call_;
 };
 
-struct RenderOptions {
+struct WAVEFRONT_API RenderOptions {
     IntegratorType integrator = IntegratorType::PathTracer;
     PtVariant variant = PtVariant::SptR;
     Backend backend = Backend::Auto;
@@ -169,11 +170,11 @@ struct RenderStats {
 };
 
 /// Number of CUDA devices usable by this build (0 without the CUDA backend or without a GPU).
-int cudaDeviceCount();
+WAVEFRONT_API int cudaDeviceCount();
 
 /// Renders a scene. The backend is fixed per renderer, so one process can hold a CPU and a
 /// CUDA renderer side by side. Construction validates and uploads the scene and builds the BVH.
-class Renderer {
+class WAVEFRONT_API Renderer {
 public:
     Renderer(Scene scene, RenderOptions options);
     ~Renderer();
@@ -203,14 +204,14 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-const char* toString(Backend backend);
-const char* toString(PtVariant variant);
-Backend parseBackend(const std::string& name);        ///< throws InputError
-PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
-IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
-const char* toString(BdptVariant variant);
-BdptVariant parseBdptVariant(const std::string& name);  ///< throws InputError
-const char* toString(LightSampler sampler);
-LightSampler parseLightSampler(const std::string& name);  ///< throws InputError
+WAVEFRONT_API const char* toString(Backend backend);
+WAVEFRONT_API const char* toString(PtVariant variant);
+WAVEFRONT_API Backend parseBackend(const std::string& name);        ///< throws InputError
+WAVEFRONT_API PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
+WAVEFRONT_API IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
+WAVEFRONT_API const char* toString(BdptVariant variant);
+WAVEFRONT_API BdptVariant parseBdptVariant(const std::string& name);  ///< throws InputError
+WAVEFRONT_API const char* toString(LightSampler sampler);
+WAVEFRONT_API LightSampler parseLightSampler(const std::string& name);  ///< throws InputError
 
 }  // namespace wavefront

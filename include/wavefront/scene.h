@@ -1,6 +1,7 @@
 // Scene description: the host-side input of a render. Plain data, built through the API, by name
 // (built-in scenes) or from an OBJ/MTL file.
 #pragma once
+#include "config.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@ enum class MaterialType : int {
 
 /// A surface material. Non-zero `emission` turns every primitive using it into an area light
 /// (emitting on the side the geometric normal points to; spheres emit outwards).
-struct Material {
+struct WAVEFRONT_API Material {
     MaterialType type = MaterialType::Lambertian;
     glm::vec3 diffuse{0.8f};
     glm::vec3 specular{0.0f};
@@ -60,7 +61,7 @@ struct Camera {
 
 /// The flattened scene the renderers consume: one global vertex array, one triangle list.
 /// Built by adding meshes; `validate()` checks it and drops degenerate triangles.
-class Scene {
+class WAVEFRONT_API Scene {
 public:
     /// Adds a material and returns its index.
     int addMaterial(const Material& material);

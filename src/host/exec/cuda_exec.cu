@@ -1,0 +1,175 @@
+// Non-template parts of the CUDA backend: device setup, memory, events, CUB wrappers.
+// CUB's entry points are called only here and in cuda_exec.cuh, so API drift between CCCL
+// releases is absorbed in one place.
+#include <cstdio>
+#include <string>
+
+#include "host/exec/cuda_exec.cuh"
+
+namespace wavefront {
+
+void throwCudaError(cudaError_t code, const char* file, int line, const char* expression) {
+    std::string message = std::string("CUDA error ") + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                          ") at " + file + ":" + std::to_string(line) + " in " + expression;
+    throw CudaError(message, file, line, expression, int(code));
+}
+
+int cudaDeviceCount() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky "no device" error
+        return 0;
+    }
+    return n;
+}
+
+// Destructor path: nothing sensible to do on failure. Stream-ordered, so a buffer may be released
+// while kernels that use it are still queued on the exec's stream.
+void cudaFreeDeleter(void* exec, void* p) { cudaFreeAsync(p, static_cast<CudaExec*>(exec)->stream()); }
+
+CudaExec::CudaExec() {
+    if (cudaDeviceCount() == 0) throw InputError("the CUDA backend was requested but no CUDA device is available");
+    WF_CUDA_CHECK(cudaGetDevice(&device_));
+    WF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    WF_CUDA_CHECK(cudaMallocHost(&mailbox_, kMailboxBytes));
+    // Stream-ordered allocations from the device's pool, which keeps freed memory for reuse:
+    // a build's temporaries then cost no cudaMalloc/cudaFree round trips after the first.
+    cudaMemPool_t pool;
+    WF_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device_));
+    std::uint64_t keep = UINT64_MAX;
+    WF_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    WF_CUDA_CHECK(cudaEventCreateWithFlags(&mailboxEvent_, cudaEventDisableTiming));
+}
+
+CudaExec::~CudaExec() {
+    cudaStreamSynchronize(stream_);
+    for (auto& p : pending_) { cudaEventDestroy(p.start); cudaEventDestroy(p.stop); }
+    for (auto e : eventPool_) cudaEventDestroy(e);
+    if (scratch_) cudaFreeAsync(scratch_, stream_);
+    cudaStreamSynchronize(stream_);
+    if (mailbox_) cudaFreeHost(mailbox_);
+    if (mailboxEvent_) cudaEventDestroy(mailboxEvent_);
+    cudaStreamDestroy(stream_);
+}
+
+std::string CudaExec::name() const {
+    cudaDeviceProp prop;
+    WF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
+    return std::string("cuda (") + prop.name + ")";
+}
+
+int CudaExec::defaultStreamCapacity() const {
+    int sms = 0, threadsPerSm = 0;
+    WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
+    WF_CUDA_CHECK(cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device_));
+    return 8 * sms * threadsPerSm;
+}
+
+std::size_t CudaExec::freeMemoryBytes() const {
+    std::size_t freeBytes = 0, total = 0;
+    WF_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
+    return freeBytes;
+}
+
+void* CudaExec::allocateBytes(std::size_t bytes) {
+    void* p = nullptr;
+    cudaError_t status = cudaMallocAsync(&p, bytes, stream_);
+    if (status == cudaErrorMemoryAllocation) {
+        // Only a failed request pays for the free-memory query (it costs more than the allocation).
+        cudaGetLastError();
+        std::size_t freeBytes = freeMemoryBytes();
+        char msg[256];
+        std::snprintf(msg, sizeof msg, "request of %.1f MiB of device memory exceeds the %.1f MiB free on the GPU",
+                      bytes / 1048576.0, freeBytes / 1048576.0);
+        throw InputError(msg);
+    }
+    WF_CUDA_CHECK(status);
+    return p;
+}
+
+void* CudaExec::scratchSpace(std::size_t bytes) {
+    if (bytes > scratchBytes_) {
+        if (scratch_) WF_CUDA_CHECK(cudaFreeAsync(scratch_, stream_));  // stream-ordered: queued users finish first
+        scratch_ = nullptr;
+        scratch_ = allocateBytes(bytes);
+        scratchBytes_ = bytes;
+    }
+    return scratch_;
+}
+
+CudaExec::Timed::Timed(CudaExec& e, const char* label) : exec(e), slot(e.timings_.slot(label)) {
+    auto take = [&]() {
+        if (exec.eventPool_.empty()) {
+            cudaEvent_t ev;
+            WF_CUDA_CHECK(cudaEventCreate(&ev));
+            return ev;
+        }
+        cudaEvent_t ev = exec.eventPool_.back();
+        exec.eventPool_.pop_back();
+        return ev;
+    };
+    start = take();
+    stop = take();
+    WF_CUDA_CHECK(cudaEventRecord(start, exec.stream_));
+}
+
+CudaExec::Timed::~Timed() noexcept(false) {
+    WF_CUDA_CHECK(cudaEventRecord(stop, exec.stream_));
+    exec.pending_.push_back({slot, start, stop});
+    // Bound the number of outstanding event pairs; resolving waits for the oldest ones only.
+    if (exec.pending_.size() >= 4096) exec.resolvePendingEvents();
+}
+
+void CudaExec::resolvePendingEvents() {
+    for (auto& p : pending_) {
+        WF_CUDA_CHECK(cudaEventSynchronize(p.stop));
+        float ms = 0.0f;
+        WF_CUDA_CHECK(cudaEventElapsedTime(&ms, p.start, p.stop));
+        timings_.add(p.slot, ms);
+        eventPool_.push_back(p.start);
+        eventPool_.push_back(p.stop);
+    }
+    pending_.clear();
+}
+
+std::vector<KernelStats> CudaExec::kernelStats() {
+    resolvePendingEvents();
+    return timings_.entries();
+}
+
+void CudaExec::clearStats() {
+    resolvePendingEvents();
+    timings_.clear();
+}
+
+void CudaExec::sortPairs(std::uint64_t* keys, std::uint32_t* values, int n, int keyBits) {
+    if (n <= 1) return;
+    Buffer<std::uint64_t> keysAlt = allocate<std::uint64_t>(n);
+    Buffer<std::uint32_t> valuesAlt = allocate<std::uint32_t>(n);
+    cub::DoubleBuffer<std::uint64_t> k(keys, keysAlt.data());
+    cub::DoubleBuffer<std::uint32_t> v(values, valuesAlt.data());
+    std::size_t bytes = 0;
+    WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, keyBits, stream_));
+    void* scratch = scratchSpace(bytes);
+    {
+        Timed t(*this, "radix sort");
+        WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch, bytes, k, v, n, 0, keyBits, stream_));
+    }
+    if (k.Current() != keys) copy(keys, k.Current(), n);
+    if (v.Current() != values) copy(values, v.Current(), n);
+    // The alternate buffers are freed stream-ordered on return: no sync needed.
+}
+
+template <class T>
+void CudaExec::scan(const T* in, T* out, int n) {
+    if (n <= 0) return;
+    std::size_t bytes = 0;
+    WF_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, n, stream_));
+    void* scratch = scratchSpace(bytes);
+    Timed t(*this, "inclusive scan");
+    WF_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scratch, bytes, in, out, n, stream_));
+}
+void CudaExec::inclusiveScan(const double* in, double* out, int n) { scan(in, out, n); }
+void CudaExec::inclusiveScan(const int* in, int* out, int n) { scan(in, out, n); }
+
+}  // namespace wavefront

@@ -1,0 +1,86 @@
+#include "host/exec/thread_pool.h"
+
+#include <algorithm>
+
+namespace wavefront {
+
+ThreadPool::ThreadPool(int threads) {
+    int n = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    for (int i = 0; i < n - 1; ++i) workers_.emplace_back([this] { workerLoop(); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::runChunks() {
+    for (;;) {
+        int begin;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            begin = nextChunk_ * chunk_;
+            if (begin >= n_ || error_) return;
+            ++nextChunk_;
+        }
+        try {
+            (*body_)(begin, std::min(n_, begin + chunk_));
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!error_) error_ = std::current_exception();
+        }
+    }
+}
+
+void ThreadPool::workerLoop() {
+    unsigned seen = 0;
+    for (;;) {
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+            if (stop_) return;
+            seen = generation_;
+            ++busy_;
+        }
+        runChunks();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            --busy_;
+        }
+        done_.notify_all();
+    }
+}
+
+void ThreadPool::parallelFor(int n, int chunk, const std::function<void(int, int)>& body) {
+    if (n <= 0) return;
+    if (workers_.empty() || n <= chunk) {
+        body(0, n);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        body_ = &body;
+        n_ = n;
+        chunk_ = std::max(1, chunk);
+        nextChunk_ = 0;
+        error_ = nullptr;
+        ++generation_;
+    }
+    wake_.notify_all();
+    runChunks();
+    std::exception_ptr error;
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        // Wait until every chunk was taken and no worker is still inside this job.
+        done_.wait(lock, [&] { return busy_ == 0 && (nextChunk_ * chunk_ >= n_ || error_); });
+        body_ = nullptr;
+        error = error_;
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace wavefront

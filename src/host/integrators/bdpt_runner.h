@@ -1,0 +1,59 @@
+// BDPT's runner: the slots a film takes (the stream capacity, bounded by memory), one driver, the
+// film's next sample index, the statistics.
+#pragma once
+#include <memory>
+
+#include "host/integrators/bdpt_driver.h"
+#include "host/integrators/integrator_runner.h"
+
+namespace wavefront {
+
+/// Ray, connection and SIMD figures of a BDPT driver (BDPT's own, or the one under MLT).
+template <class Exec>
+void bdptDriverStats(BdptDriver<Exec>& driver, RenderStats& stats) {
+    stats.extensionRays = driver.extensionRays();
+    stats.shadowRays = driver.shadowRays();
+    stats.connections = driver.connections();
+    stats.connectPhases = driver.connectPhases();
+    std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = driver.phaseSimdEfficiency();
+    runner::attachSimd(stats, driver.simdEfficiency(), bdptSimdLabel, kBdptSimdKernelCount);
+}
+
+template <class Exec>
+class BdptRunner : public IntegratorRunner<Exec> {
+public:
+    static void check(const RenderOptions&, const SceneView& view) { runner::checkBdptScene("BDPT", view); }
+
+    BdptRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall)
+        : options_(o),
+          driver_(exec, o.bdptVariant,
+                  std::max(1, std::min(runner::streamSlots(exec, o, firstCall),
+                                       BdptDriver<Exec>::slotLimit(exec.freeMemoryBytes(), o.maxDepth, o.bdptVariant))),
+                  o.maxDepth, o.connectThresholdOrDefault(), o.coalescedVertexWrites) {}
+
+    std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
+                         RenderBudget& budget) override {
+        const std::uint64_t pass = std::uint64_t(scene.width) * scene.height;
+        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.cameraConnections);
+        params.onlyS = options_.strategyS;
+        params.onlyT = options_.strategyT;
+        std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
+        std::uint64_t done = driver_.render(scene, params, HashSampler(options_.seed), film, next_, count, budget);
+        next_ += done;
+        return done;
+    }
+
+    void finish(Film& film, RenderStats& stats) override {
+        stats.samples = runner::filmSamples(film);
+        bdptDriverStats(driver_, stats);
+        stats.streamCapacity = driver_.slots();
+        stats.bytesPerSampleSlot = driver_.bytesPerSlot();
+    }
+
+private:
+    RenderOptions options_;
+    BdptDriver<Exec> driver_;
+    std::uint64_t next_ = 0;  ///< the film's next sample index
+};
+
+}  // namespace wavefront

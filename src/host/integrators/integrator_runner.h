@@ -1,0 +1,82 @@
+// One integrator over one exec, for the life of a film: its checks of the options and the scene,
+// how many slots or chains it takes (its capacity policy), its driver, and its statistics. The
+// render backend (host/render) owns one and hands it each call; pt_runner.h, bdpt_runner.h and
+// mlt_runner.h are the three.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/integrators/render_budget.h"
+#include "kernels/scene/scene_view.h"
+#include "wavefront/error.h"
+#include "wavefront/image.h"
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+template <class Exec>
+class IntegratorRunner {
+public:
+    virtual ~IntegratorRunner() = default;
+    /// Renders `asked` more samples (0: as many as the budget's time limit allows) into the film;
+    /// returns those rendered.
+    virtual std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
+                                 RenderBudget& budget) = 0;
+    /// Fills in the integrator's statistics for the film so far (the backend has set the backend
+    /// name, time and kernels, and copied the film out) and the film's sample count.
+    virtual void finish(Film& film, RenderStats& stats) = 0;
+};
+
+namespace runner {
+
+/// PT and BDPT sample indices stay below 2^56 (the path state keeps 56 bits of them).
+constexpr std::uint64_t kSampleIndexLimit = 1ull << 56;
+
+/// The sample indices of a call that continues a film at `next`: `asked` of them, or all that
+/// are left below the limit when time-limited (rounded to whole passes).
+inline std::uint64_t sampleCount(std::uint64_t next, std::uint64_t asked, std::uint64_t pass, bool timed) {
+    std::uint64_t limit = kSampleIndexLimit / pass * pass;
+    if (next >= limit || (!timed && asked > limit - next))
+        throw InputError("the film is full: at most 2^56 samples go into one film");
+    return timed ? limit - next : asked;
+}
+
+/// Path-state slots for a film: the requested stream capacity or the device's default, no more
+/// than the first call's samples.
+template <class Exec>
+int streamSlots(const Exec& exec, const RenderOptions& o, std::uint64_t firstCall) {
+    int capacity = o.streamCapacity > 0 ? o.streamCapacity : exec.defaultStreamCapacity();
+    return int(std::min<std::uint64_t>(std::uint64_t(capacity), std::max<std::uint64_t>(firstCall, 1)));
+}
+
+/// The film's samples: the sum of its per-pixel counts.
+inline std::uint64_t filmSamples(const Film& film) {
+    std::uint64_t n = 0;
+    for (std::uint32_t c : film.samples) n += c;
+    return n;
+}
+
+/// Puts per-kernel SIMD figures (slot 2k: kernel k's occupancy, 2k + 1: per traversal step) on the
+/// kernels of `stats` whose label `label(k)` names.
+inline void attachSimd(RenderStats& stats, const std::vector<double>& simd, const char* (*label)(int), int kernels) {
+    for (KernelStats& k : stats.kernels)
+        for (int kernel = 0; kernel < kernels; ++kernel)
+            if (k.label == label(kernel)) {
+                k.simdOccupancy = simd[2 * kernel];
+                k.simdEfficiency = simd[2 * kernel + 1];
+            }
+}
+
+/// BDPT and MLT: pinhole cameras and area lights only (issue "One scene, three integrators").
+inline void checkBdptScene(const char* name, const SceneView& view) {
+    if (view.camera.lensRadius > 0.0f)
+        throw InputError(std::string(name) + " supports pinhole cameras only (this scene's camera has a lens radius)");
+    if (view.environment.present())
+        throw InputError(std::string(name) + " supports area lights only; render environment maps with --integrator pt");
+}
+
+}  // namespace runner
+
+}  // namespace wavefront

@@ -1,0 +1,302 @@
+// The MLT driver: chains on the streaming BDPT schedule (one chain per sample slot), start-up by
+// resampling a pool of BDPT samples, mutation, and the replay check. A template over the exec
+// type, like the other drivers.
+#pragma once
+#include <vector>
+
+#include "host/integrators/bdpt_driver.h"
+#include "host/scene/distribution_builder.h"
+#include "kernels/mlt/mlt.h"
+#include "wavefront/error.h"
+
+namespace wavefront {
+
+struct MltSettings {
+    float largeStepProbability = 0.5f;
+    /// Start every chain from a pool of BDPT samples chosen in proportion to I (Veach 1997), with
+    /// b from the pool as well; false: each chain starts from one uniform sample of its own.
+    bool startupResampling = true;
+    std::uint32_t seed = 0;
+    /// Start-up pool size (mltPoolSize); at least one sample per chain.
+    int poolSize = 0;
+};
+
+/// Start-up pool: at least one sample per chain and up to 65536 (but no more than the first
+/// render's mutations): a pool of one sample per chain leaves a few chains far from the target
+/// distribution (5% dark at 64 chains in a review experiment; none measurable with 65536).
+inline int mltPoolSize(int chains, std::uint64_t firstMutations) {
+    return int(std::max<std::uint64_t>(std::uint64_t(chains), std::min<std::uint64_t>(65536, firstMutations)));
+}
+
+/// What the replay check found: per chain, the stored I and vertex counts of the current sample,
+/// and those of the sample rebuilt from its stored primary samples alone.
+struct MltReplay {
+    std::vector<float> storedI, replayedI;
+    std::vector<int> storedEyeBlocks, replayedEyeBlocks, storedLightBlocks, replayedLightBlocks;
+    std::vector<std::uint64_t> mutations;  ///< per chain: the mutations it has made
+};
+
+template <class Exec>
+class MltDriver {
+public:
+    MltDriver(Exec& exec, int chains, int maxDepth, bool cameraConnections, float connectThreshold,
+              bool coalescedScatter, const MltSettings& settings)
+        : exec_(exec), chains_(chains), settings_(settings), layout_(MltLayout::forDepth(maxDepth)),
+          maxSplats_(cameraConnections ? maxDepth : 0),
+          bdpt_(exec, BdptVariant::Streaming, chains, maxDepth, connectThreshold, coalescedScatter) {
+        if (chains < 1 || chains > mltindex::kMaxChains)
+            throw InputError("MLT needs 1 to " + std::to_string(mltindex::kMaxChains) + " chains");
+        SlotAllocator<Exec> allocator(exec_, std::size_t(chains_));
+        c_ = allocateChains(allocator, layout_, maxSplats_);
+        bytesPerChain_ = bdpt_.bytesPerSlot() + allocator.bytesPerSlot();
+        exec_.fill(c_.state.data(), 0, chains_);
+        exec_.fill(c_.nextMutation.data(), std::uint64_t(0), chains_);
+        exec_.fill(c_.currentWeight.data(), 0.0, chains_);
+        sums_ = exec_.template allocate<double>(2 * kMltSumPartials);
+        exec_.fill(sums_.data(), 0.0, 2 * kMltSumPartials);
+        stepSums_ = exec_.template allocate<double>(std::size_t(2) * kMltSumPartials * kMltStepBins);
+        exec_.fill(stepSums_.data(), 0.0, std::size_t(2) * kMltSumPartials * kMltStepBins);
+        steps_ = exec_.template allocate<std::uint64_t>(2);  // folded, complete
+        exec_.fill(steps_.data(), std::uint64_t(0), 2);
+        normalization_ = exec_.template allocate<float>(1);
+        counters_ = exec_.template allocate<MltCounters>(1);
+        exec_.fill(counters_.data(), MltCounters{0, 0, 0}, 1);
+    }
+
+    /// Bytes per chain a driver allocates (film excluded; the paper's Table 6 has 4434 for MLT):
+    /// the BDPT slot, two slots of primary samples, two contribution records and the chain's
+    /// decision state; before it exists.
+    static std::size_t plannedBytesPerChain(int maxDepth, bool cameraConnections) {
+        SlotAllocator<Exec> plan;
+        allocateChains(plan, MltLayout::forDepth(maxDepth), cameraConnections ? maxDepth : 0);
+        return BdptDriver<Exec>::plannedBytesPerSlot(BdptVariant::Streaming, maxDepth) + plan.bytesPerSlot();
+    }
+    /// Chains for an MLT render: at most what half of the free memory holds, the chain field of
+    /// the sample index allows and BDPT's connection count fits in an int.
+    static int chainLimit(std::size_t freeBytes, int maxDepth, bool cameraConnections) {
+        std::size_t byMemory = freeBytes / 2 / plannedBytesPerChain(maxDepth, cameraConnections);
+        std::size_t limit = std::min<std::size_t>(byMemory, std::size_t(mltindex::kMaxChains));
+        return std::min(int(limit), BdptDriver<Exec>::slotLimit(~std::size_t(0), maxDepth, BdptVariant::Streaming));
+    }
+    std::size_t bytesPerChain() const { return bytesPerChain_; }
+
+    /// Runs `count` more mutations of the chains into the film (starting the chains on the first
+    /// call), asking `budget.check(done)` now and then (done: mutations started by this call).
+    /// Mutation m = k * chains + c is chain c's k-th; a call runs every mutation below its end, the
+    /// end of the previous call plus `count`. A time-limited budget instead moves the end forward
+    /// one mutation per chain (rounded up to a pass) at a time, up to kTimedStepsAhead ahead of
+    /// what has started, as long as the time left covers the work below it at the rate measured so
+    /// far; a cancellation ends it at once (chains behind catch up in the next call). Returns the
+    /// mutations run.
+    template <class Budget>
+    std::uint64_t render(const SceneView& scene, const BdptParams& params, const FilmView& film, std::uint64_t count,
+                         Budget& budget) {
+        if (!started_) start(scene, params, film);
+        const std::uint64_t first = end_, pass = std::uint64_t(std::max(params.numPixels, 1));
+        const std::uint64_t chains = std::uint64_t(chains_), step = (chains + pass - 1) / pass * pass;
+        const bool timed = budget.timeLimited();
+        std::uint64_t end = first + (timed ? step : count);
+        if (end / chains >= mltindex::kMaxMutations) throw InputError("too many MLT mutations for one renderer");
+        const double mutateStart = budget.elapsed();
+        RunVerdict applied = RunVerdict::Continue;
+        auto setEnd = [&](std::uint64_t e) { exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), e}); };
+        auto steer = [&](const BdptControl& seen, bool idle) {
+            RunVerdict v = budget.check(seen.started);
+            if (v == RunVerdict::Stop) {
+                if (applied != RunVerdict::Stop) setEnd(0);
+                applied = RunVerdict::Stop;
+                return false;
+            }
+            if (!timed || applied != RunVerdict::Continue) return false;
+            if (v == RunVerdict::FinishPass) {
+                applied = v;
+                return false;
+            }
+            // Raise the end once a step's worth has started (a rate to go by), while it is less
+            // than kTimedStepsAhead steps ahead, if the time left covers the work below it.
+            const std::uint64_t target = end - first, started = std::min<std::uint64_t>(seen.started, target);
+            if (!idle && (seen.started < chains || target >= started + kTimedStepsAhead * step)) return false;
+            double rate = double(seen.started) / std::max(budget.elapsed() - mutateStart, 1e-9);
+            if (budget.elapsed() + double(target + step - started) / std::max(rate, 1.0) > budget.timeLimit()) {
+                applied = RunVerdict::FinishPass;
+                return false;
+            }
+            end += step;
+            setEnd(end);
+            return true;
+        };
+        BdptControl k = runPhase(scene, params, film, MltPhase::Mutate, first, end - first, steer);
+        // A cancelled call leaves the chains at different counts; the next call brings them level
+        // with the chain furthest ahead rather than to the cancelled call's end.
+        end_ = applied == RunVerdict::Stop ? startedEnd() : end;
+        exec_.parallelFor("mlt flush", chains_, FlushStage{sink(film), this->chains(), c_.state.data(), film});
+        return k.started;
+    }
+
+    /// Rebuilds every chain's current sample from its stored primary samples (one thread per
+    /// chain, the naive schedule) and reports its I and vertex counts next to the stored ones.
+    MltReplay replay(const SceneView& scene, const BdptParams& params) {
+        SlotAllocator<Exec> allocator(exec_, std::size_t(chains_));
+        Records scratchRecords = allocateRecords(allocator, maxSplats_);
+        Buffer<unsigned long long> nonFinite = exec_.template allocate<unsigned long long>(1);
+        exec_.fill(nonFinite.data(), 0ull, 1);
+        ChainSink scratch{scratchRecords.eye.data(), scratchRecords.splats.data(), scratchRecords.splatCount.data(),
+                          maxSplats_, nullptr, nonFinite.data()};
+        auto c = bdpt_.context(scene, params, sampler(MltPhase::Replay, DistributionView{}), scratch);
+        NoBudget quiet;
+        bdpt_.renderNaive(c, 0, std::uint64_t(chains_), quiet);
+        Buffer<float> replayed = exec_.template allocate<float>(chains_);
+        exec_.parallelFor("mlt replay luminance", chains_, ReplayLuminanceStage{scratch, replayed.data()});
+        MltReplay r;
+        r.storedI = download(c_.currentI);
+        r.replayedI = download(replayed);
+        r.replayedEyeBlocks = download(c_.proposalEyeBlocks);
+        r.replayedLightBlocks = download(c_.proposalLightBlocks);
+        r.mutations = download(c_.nextMutation);
+        for (int st : download(c_.state)) {
+            r.storedEyeBlocks.push_back(mltstate::eyeBlocks(st));
+            r.storedLightBlocks.push_back(mltstate::lightBlocks(st));
+        }
+        return r;
+    }
+
+    MltCounters counters() {
+        MltCounters k;
+        exec_.download(&k, counters_.data(), 1);
+        return k;
+    }
+    /// The normalisation b as of now.
+    double normalization() { return normalizationOf(download(sums_).data()); }
+    BdptDriver<Exec>& bdpt() { return bdpt_; }
+    int chainCount() const { return chains_; }
+
+private:
+    std::uint64_t startedEnd() {
+        Buffer<std::uint64_t> result = exec_.template allocate<std::uint64_t>(1);
+        exec_.transformReduceDevice(chains_, std::uint64_t(0), StartedEndOf{c_.nextMutation.data(), std::uint64_t(chains_)},
+                                    MaxOf{}, result.data());
+        return download(result)[0];
+    }
+    template <class T>
+    std::vector<T> download(const Buffer<T>& b) {
+        std::vector<T> v(b.size());
+        exec_.download(v.data(), b.data(), v.size());
+        return v;
+    }
+    /// A proposal's contribution, twice per chain (current and proposal): ChainSink.
+    struct Records {
+        Buffer<Float4> eye, splats;
+        Buffer<int> splatCount;
+    };
+    static Records allocateRecords(SlotAllocator<Exec>& a, int maxSplats) {
+        Records r;
+        r.eye = a.template perSlot<Float4>(2);
+        r.splats = a.template perSlot<Float4>(2 * std::size_t(maxSplats));
+        r.splatCount = a.template perSlot<int>(2);
+        return r;
+    }
+    /// Every buffer a chain holds besides its BDPT slot.
+    struct Chains {
+        Buffer<float> numbers;  ///< two slots of primary samples
+        Buffer<int> state, proposalEyeBlocks, proposalLightBlocks;
+        Buffer<std::uint64_t> nextMutation;
+        Records records;
+        Buffer<float> currentI, startI;
+        Buffer<double> currentWeight;
+    };
+    static Chains allocateChains(SlotAllocator<Exec>& a, const MltLayout& layout, int maxSplats) {
+        Chains c;
+        c.numbers = a.template perSlot<float>(2 * std::size_t(layout.perSlot()));
+        c.state = a.template perSlot<int>();
+        c.proposalEyeBlocks = a.template perSlot<int>();
+        c.proposalLightBlocks = a.template perSlot<int>();
+        c.nextMutation = a.template perSlot<std::uint64_t>();
+        c.records = allocateRecords(a, maxSplats);
+        c.currentI = a.template perSlot<float>();
+        c.startI = a.template perSlot<float>();
+        c.currentWeight = a.template perSlot<double>();
+        return c;
+    }
+    MltSampler sampler(MltPhase phase, const DistributionView& choice) const {
+        HashSampler fresh(settings_.seed);
+        HashSampler perturb(settings_.seed ^ 0x5bd1e995u), decide(settings_.seed ^ 0xc2b2ae35u);
+        HashSampler pool(settings_.seed ^ 0x27d4eb2fu);
+        return MltSampler{fresh, perturb, decide, pool, c_.numbers.data(), c_.state.data(), c_.proposalEyeBlocks.data(),
+                          c_.proposalLightBlocks.data(), c_.nextMutation.data(), steps_.data(), chains_, layout_, phase,
+                          settings_.largeStepProbability, choice};
+    }
+    /// Records the proposals of the chains; non-finite contributions are counted on `film`.
+    ChainSink sink(const FilmView& film) const {
+        return ChainSink{c_.records.eye.data(), c_.records.splats.data(), c_.records.splatCount.data(), maxSplats_, c_.state.data(), film.nonFinite};
+    }
+    MltChains chains() const {
+        return MltChains{c_.currentI.data(), c_.currentWeight.data(), sums_.data(), stepSums_.data(), steps_.data(),
+                         steps_.data() + 1, normalization_.data(), poolWeights_.data(), counters_.data(),
+                         c_.startI.data(), settings_.largeStepProbability, !settings_.startupResampling,
+                         weightedStart_};
+    }
+
+    /// One phase of the chains on the streaming BDPT schedule over work [first, first + count),
+    /// with the decision after every connect phase; `steer` as for BdptDriver::renderStreaming.
+    template <class Steer>
+    BdptControl runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
+                         std::uint64_t first, std::uint64_t count, const Steer& steer,
+                         const DistributionView& choice = DistributionView{}) {
+        auto c = bdpt_.context(scene, params, sampler(phase, choice), sink(film));
+        MltChains ch = chains();
+        return bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
+            if (phase == MltPhase::Mutate) {
+                exec_.transformReduceDevice(chains_, ~std::uint64_t(0), DecidedStepsOf{c_.nextMutation.data()}, MinOf{},
+                                            steps_.data() + 1);
+                exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
+            }
+            exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
+        }, steer);
+    }
+
+    /// Chain start-up: a pool of BDPT samples (one per chain), then every chain takes a pool
+    /// sample chosen in proportion to I; or, without resampling, one uniform sample of its own,
+    /// whose I weights everything the chain contributes (MltChains::weightedStart).
+    void start(const SceneView& scene, const BdptParams& params, const FilmView& film) {
+        auto quiet = [](const BdptControl&, bool) { return false; };
+        DistributionView choice{};
+        Distribution<Exec> pool;
+        if (settings_.startupResampling) {
+            int size = std::max(settings_.poolSize, chains_);
+            poolWeights_ = exec_.template allocate<double>(size);
+            runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(size), quiet);
+            // A pool that found no light at all (a black image so far) leaves each chain on a
+            // uniform sample of its own.
+            if (normalization() > 0.0) {
+                pool.build(exec_, poolWeights_.data(), size, 1, LightSampler::BinarySearch);
+                choice = pool.view();
+            }
+        }
+        weightedStart_ = choice.count == 0;
+        runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice);
+        exec_.synchronize();
+        poolWeights_ = Buffer<double>();
+        started_ = true;
+    }
+
+    Exec& exec_;
+    int chains_;
+    MltSettings settings_;
+    MltLayout layout_;
+    int maxSplats_;
+    BdptDriver<Exec> bdpt_;
+    Chains c_;
+    std::size_t bytesPerChain_ = 0;
+    Buffer<double> sums_, stepSums_, poolWeights_;
+    Buffer<std::uint64_t> steps_;  ///< MltChains::foldedSteps, MltChains::completeSteps
+    Buffer<float> normalization_;
+    Buffer<MltCounters> counters_;
+    bool started_ = false;
+    bool weightedStart_ = false;  ///< chains start from uniform samples of their own (MltChains)
+    std::uint64_t end_ = 0;  ///< mutation numbers below this are run (the end of the last call)
+    /// A time-limited render keeps its end up to this many mutations per chain ahead of what has
+    /// started (enough that chains whose paths are short rarely wait for the end to move).
+    static constexpr std::uint64_t kTimedStepsAhead = 4;
+};
+
+}  // namespace wavefront

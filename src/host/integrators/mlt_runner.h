@@ -1,0 +1,78 @@
+// MLT's runner: how many chains a film takes, its driver (the chains persist through renderMore),
+// its statistics, and the film's normalisation (mutations per pixel).
+#pragma once
+#include <climits>
+#include <cmath>
+#include <memory>
+
+#include "host/integrators/bdpt_runner.h"
+#include "host/integrators/mlt_driver.h"
+
+namespace wavefront {
+
+template <class Exec>
+class MltRunner : public IntegratorRunner<Exec> {
+public:
+    static void check(const RenderOptions&, const SceneView& view) { runner::checkBdptScene("MLT (on BDPT)", view); }
+
+    /// Chains: the requested count, or enough to fill the device but at least 16 mutations each
+    /// (a time-limited render fills the device); never more than the first call's mutations (a
+    /// chain that never mutates is wasted) nor than half of the free memory holds.
+    static int chainCount(const Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed) {
+        std::uint64_t device = std::uint64_t(exec.defaultStreamCapacity());
+        std::uint64_t chains = o.streamCapacity > 0 ? std::uint64_t(o.streamCapacity)
+                                                    : (timed ? device : std::min(device, firstCall / 16));
+        if (!timed) chains = std::min(chains, firstCall);
+        return std::max(1, std::min(int(std::min<std::uint64_t>(chains, INT_MAX)),
+                                    MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, o.cameraConnections)));
+    }
+
+    MltRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed)
+        : options_(o), driver_(makeDriver(exec, o, chainCount(exec, o, firstCall, timed), timed ? 0 : firstCall)) {}
+
+    /// The driver for `chains` chains, its start-up pool sized for a first call of `firstCall`
+    /// mutations (0: time-limited).
+    static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall) {
+        MltSettings settings{o.largeStepProbability, o.startupResampling, o.seed,
+                             mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains))};
+        return MltDriver<Exec>(exec, chains, o.maxDepth, o.cameraConnections, o.connectThresholdOrDefault(),
+                               o.coalescedVertexWrites, settings);
+    }
+
+    std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
+                         RenderBudget& budget) override {
+        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.cameraConnections);
+        return driver_.render(scene, params, film, asked, budget);
+    }
+
+    void finish(Film& film, RenderStats& stats) override {
+        MltCounters k = driver_.counters();
+        stats.samples = k.proposals;
+        normaliseFilm(film, k.proposals);
+        bdptDriverStats(driver_.bdpt(), stats);
+        stats.streamCapacity = driver_.chainCount();
+        stats.bytesPerSampleSlot = driver_.bytesPerChain();
+        stats.acceptanceRate = k.proposals ? double(k.accepted) / double(k.proposals) : -1.0;
+        stats.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
+        stats.normalization = driver_.normalization();
+    }
+
+private:
+    /// Every mutation places its sample anywhere on the film, so a pixel's estimate is its sum over
+    /// (mutations / pixels). The film says so with a whole sample count per pixel; when a cancelled
+    /// call leaves a count that is not a whole number of passes, the sums are scaled to match.
+    static void normaliseFilm(Film& film, std::uint64_t mutations) {
+        const double pixels = double(film.samples.size());
+        std::uint64_t perPixel = std::uint64_t(std::llround(double(mutations) / pixels));
+        if (mutations > 0) perPixel = std::max<std::uint64_t>(perPixel, 1);
+        std::fill(film.samples.begin(), film.samples.end(), std::uint32_t(perPixel));
+        if (mutations == 0 || double(perPixel) * pixels == double(mutations)) return;
+        const double scale = double(perPixel) * pixels / double(mutations);
+        for (auto& v : film.sum) v *= scale;
+    }
+
+    RenderOptions options_;
+    MltDriver<Exec> driver_;
+};
+
+}  // namespace wavefront

@@ -1,0 +1,153 @@
+// Path-tracer drivers: the four scheduling variants of van Antwerpen (2011), section 4, over one
+// estimator (path_tracer.h). Templates over the exec type; instantiated for CpuExec and CudaExec.
+#pragma once
+#include <algorithm>
+#include <vector>
+
+#include "host/exec/buffer.h"
+#include "wavefront/error.h"
+#include "host/integrators/stream_scheduler.h"
+#include "kernels/pt/pt_stages.h"
+
+namespace wavefront {
+
+/// Runs the path tracer over a range of global sample indices.
+template <class Exec>
+class PathTracerDriver {
+public:
+    PathTracerDriver(Exec& exec, PtVariant variant, int capacity)
+        : exec_(exec), variant_(variant), capacity_(capacity), scheduler_(exec) {
+        SlotAllocator<Exec> slots(exec_, std::size_t(capacity_));
+        streams_ = allocateStreams(slots, variant_);
+        bytesPerSlot_ = slots.bytesPerSlot();
+    }
+
+    /// Renders samples [first, first + count) into the film, asking `budget.check(done)` now and
+    /// then (done: samples handed out so far); the budget can end the render early at a pass
+    /// boundary of `params.numPixels` samples or at once. Returns the samples rendered.
+    template <class Budget>
+    std::uint64_t render(const SceneView& scene, const PtParams& params, const FilmView& film, std::uint64_t first,
+                         std::uint64_t count, Budget& budget) {
+        pt::Common c{scene, params, film, scheduler_.control(), scheduler_.simd()};
+        StreamControl start{};
+        start.work = WorkRange{first, first + count};
+        scheduler_.reset(start);
+        WorkSteering steering(0, std::uint64_t(params.numPixels));  // passes from the film's first sample
+        std::uint64_t chunked = 0;
+        switch (variant_) {
+        case PtVariant::Megakernel: chunked = renderMegakernel(c, first, count, budget); break;
+        case PtVariant::PtR: renderInPlace(c, first, steering, budget); break;
+        case PtVariant::Spt: renderStreaming(c, true, first, steering, budget); break;
+        case PtVariant::SptR: renderStreaming(c, false, first, steering, budget); break;
+        }
+        StreamControl k = scheduler_.read();
+        extensionRays_ += k.extensionRays;
+        shadowRays_ += k.shadowRays;
+        return variant_ == PtVariant::Megakernel ? chunked : std::min(k.work.next, k.work.end) - first;
+    }
+
+    std::uint64_t extensionRays() const { return extensionRays_; }
+    std::uint64_t shadowRays() const { return shadowRays_; }
+    /// Per counter slot: average active-lane fraction (negative where nothing was sampled); slot
+    /// 2k is kernel k's occupancy, 2k + 1 its per-step figure.
+    std::vector<double> simdEfficiency() { return scheduler_.simdEfficiency(); }
+    int capacity() const { return capacity_; }
+    /// Bytes of stream state per sample slot, as allocated (film excluded; the paper's Table 6;
+    /// 0 for the megakernel, whose state lives in registers).
+    std::size_t bytesPerSlot() const { return bytesPerSlot_; }
+
+private:
+    struct Streams {
+        Buffer<Float4> pathWords[2];  ///< SPT: ping-pong path streams; PT+R: one, in place
+        Buffer<Float4> shadowWords;
+        Buffer<Hit> hits;
+        Buffer<int> alive;            ///< PT+R
+    };
+    static Streams allocateStreams(SlotAllocator<Exec>& slots, PtVariant variant) {
+        Streams s;
+        if (variant == PtVariant::Megakernel) return s;
+        int buffers = variant == PtVariant::PtR ? 1 : 2;
+        for (int b = 0; b < buffers; ++b) s.pathWords[b] = slots.template perSlot<Float4>(SoaView<PathState>::kWords);
+        s.shadowWords = slots.template perSlot<Float4>(SoaView<ShadowRay>::kWords);
+        s.hits = slots.template perSlot<Hit>();
+        if (variant == PtVariant::PtR) s.alive = slots.template perSlot<int>();
+        return s;
+    }
+
+    SoaView<PathState> paths(int b) const { return SoaView<PathState>{streams_.pathWords[b].data(), capacity_}; }
+    SoaView<ShadowRay> shadow() const { return SoaView<ShadowRay>{streams_.shadowWords.data(), capacity_}; }
+
+    /// Polls the control block every few iterations without stalling the GPU (ControlPoll), asks
+    /// the budget and steers the work range; true once the render has finished. Once a snapshot
+    /// shows every sample handed out, paths only end: its counts bound the grids (`live`), so the
+    /// drain at the end of a render launches few blocks.
+    template <class Budget>
+    bool finished(int iteration, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first, WorkSteering& steering,
+                  Budget& budget, int& live) {
+        constexpr int kPollEvery = 4;
+        if (iteration % kPollEvery != kPollEvery - 1) return false;
+        StreamControl k;
+        bool have = poll.take(k);
+        poll.post();
+        if (!have) return false;
+        if (k.done) return true;
+        if (k.work.next >= k.work.end) live = std::min(live, std::max(k.pathCount[0], k.pathCount[1]));
+        steering.apply(exec_, &scheduler_.control()->work, budget.check(std::min(k.work.next, k.work.end) - first));
+        return false;
+    }
+
+    template <class Budget>
+    void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
+                         Budget& budget) {
+        int cur = 0, bound = capacity_;
+        StreamControl* k = scheduler_.control();
+        ControlPoll<Exec, StreamControl> poll = scheduler_.poll();
+        for (int iteration = 0;; ++iteration) {
+            exec_.parallelFor("generate", bound, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
+            exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
+            ItemCount live{bound, &k->pathCount[cur]};
+            exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), streams_.hits.data()});
+            pt::ShadeStage shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
+            exec_.compactingFor("shade", live, shade);
+            exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
+            cur ^= 1;
+            if (finished(iteration, poll, first, steering, budget, bound)) break;
+        }
+        // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
+    }
+
+    template <class Budget>
+    void renderInPlace(const pt::Common& c, std::uint64_t first, WorkSteering& steering, Budget& budget) {
+        int* alive = streams_.alive.data();
+        exec_.fill(alive, 0, capacity_);
+        ControlPoll<Exec, StreamControl> poll = scheduler_.poll();
+        for (int iteration = 0;; ++iteration) {
+            exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
+            exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive, streams_.hits.data()});
+            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage{c, paths(0), alive, streams_.hits.data(), shadow()});
+            exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
+            exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
+            int fixedStream = capacity_;  // PT+R keeps its slots in place: no bound
+            if (finished(iteration, poll, first, steering, budget, fixedStream)) break;
+        }
+    }
+
+    /// One launch per `capacity` samples keeps launches short enough for progress reports.
+    template <class Budget>
+    std::uint64_t renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
+        return runChunked(exec_, first, count, std::uint64_t(capacity_), std::uint64_t(c.params.numPixels), budget,
+                          [&](std::uint64_t offset, std::uint64_t n) {
+                              exec_.parallelFor("megakernel", int(n), pt::MegakernelStage{c, first + offset});
+                          });
+    }
+
+    Exec& exec_;
+    PtVariant variant_;
+    int capacity_;
+    StreamScheduler<Exec, StreamControl> scheduler_;
+    Streams streams_;
+    std::size_t bytesPerSlot_ = 0;
+    std::uint64_t extensionRays_ = 0, shadowRays_ = 0;
+};
+
+}  // namespace wavefront

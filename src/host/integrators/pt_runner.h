@@ -1,0 +1,48 @@
+// The path tracer's runner: one driver for the film, the film's next sample index (renderMore
+// continues the indices, so 2 + 3 samples per pixel are the 5 of one render), its statistics.
+#pragma once
+#include <memory>
+
+#include "host/integrators/integrator_runner.h"
+#include "host/integrators/pt_driver.h"
+
+namespace wavefront {
+
+template <class Exec>
+class PtRunner : public IntegratorRunner<Exec> {
+public:
+    static void check(const RenderOptions&, const SceneView&) {}
+
+    PtRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall)
+        : options_(o), driver_(exec, o.variant, runner::streamSlots(exec, o, firstCall)) {}
+
+    std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
+                         RenderBudget& budget) override {
+        const std::uint64_t pass = std::uint64_t(scene.width) * scene.height;
+        PtParams params;
+        params.sampler = HashSampler(options_.seed);
+        params.maxDepth = options_.maxDepth;
+        params.rouletteDepth = options_.rouletteDepth;
+        params.numPixels = int(pass);
+        std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
+        std::uint64_t done = driver_.render(scene, params, film, next_, count, budget);
+        next_ += done;
+        return done;
+    }
+
+    void finish(Film& film, RenderStats& stats) override {
+        stats.samples = runner::filmSamples(film);
+        stats.extensionRays = driver_.extensionRays();
+        stats.shadowRays = driver_.shadowRays();
+        stats.streamCapacity = options_.variant == PtVariant::Megakernel ? 0 : driver_.capacity();
+        stats.bytesPerSampleSlot = driver_.bytesPerSlot();
+        runner::attachSimd(stats, driver_.simdEfficiency(), simdKernelLabel, kSimdKernelCount);
+    }
+
+private:
+    RenderOptions options_;
+    PathTracerDriver<Exec> driver_;
+    std::uint64_t next_ = 0;  ///< the film's next sample index
+};
+
+}  // namespace wavefront

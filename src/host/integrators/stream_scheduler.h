@@ -1,0 +1,166 @@
+// What every driver loop shares: the range of work a render hands out (a pair of counters in the
+// driver's device control block), the one-thread stage that moves its end, the host-side poll of
+// the control block, and the loop over fixed-size launches (megakernel, naive BDPT).
+//
+// A render never waits for the host to decide how much work is left: the device keeps handing out
+// work until `next` reaches `end`. The host steers by moving `end` in stream order: a time limit
+// ends the render at the next pass boundary (every pixel then has the same sample count), a
+// cancellation ends it at once (paths in flight still finish, so the film stays consistent).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "host/exec/buffer.h"
+#include "kernels/core/launch.h"
+#include "kernels/core/work_range.h"
+
+namespace wavefront {
+
+/// What a driver loop does after asking the host (the `Budget` every driver takes):
+/// carry on, stop at the end of the running pass (time is up), or stop handing out work now
+/// (cancelled: the progress callback said stop, or Renderer::cancel()).
+enum class RunVerdict { Continue, FinishPass, Stop };
+
+/// A budget that never ends a render early, for internal renders (MLT's start-up, the replay check).
+struct NoBudget {
+    RunVerdict check(std::uint64_t) { return RunVerdict::Continue; }
+    bool timeLimited() const { return false; }
+    double elapsed() const { return 0.0; }
+    double timeLimit() const { return 0.0; }
+};
+
+/// Host side of a verdict: launches EndWorkStage when the verdict asks for more than what was
+/// already applied (a cancellation can still follow a time limit).
+class WorkSteering {
+public:
+    WorkSteering(unsigned long long first, unsigned long long pass) : first_(first), pass_(pass) {}
+    template <class Exec>
+    void apply(Exec& exec, WorkRange* range, RunVerdict verdict) {
+        if (int(verdict) <= int(applied_)) return;
+        applied_ = verdict;
+        exec.parallelFor("end work", 1, EndWorkStage{range, first_, verdict == RunVerdict::Stop ? 0ull : pass_});
+    }
+    RunVerdict applied() const { return applied_; }
+
+private:
+    unsigned long long first_, pass_;
+    RunVerdict applied_ = RunVerdict::Continue;
+};
+
+/// Reads a driver's device control block without stalling the GPU: `post` queues an
+/// asynchronous copy behind the work launched so far; `take` returns the previous post (blocking
+/// only on it, which bounds how far the host runs ahead). Only posts made through this object
+/// count, so a render never reads a snapshot left over from an earlier render on the same exec.
+template <class Exec, class Control>
+class ControlPoll {
+public:
+    ControlPoll(Exec& exec, const Control* control) : exec_(exec), control_(control) {}
+    void post() {
+        exec_.postRead(control_);
+        posted_ = true;
+    }
+    bool take(Control& out) { return posted_ && exec_.tryRead(out, true); }
+
+private:
+    Exec& exec_;
+    const Control* control_;
+    bool posted_ = false;
+};
+
+/// One thread: writes a whole control block (a render's reset).
+template <class Control>
+struct SetControlStage {
+    Control* control;
+    Control value;
+    WF_CPU_GPU void operator()(int) const { *control = value; }
+};
+
+/// What every streaming driver (PT, BDPT, and MLT through BDPT) keeps on its exec besides its
+/// streams: its control block, which the kernels update and the host polls without stalling,
+/// and its SIMD counters (kSimdSlots pairs, counted only in WAVEFRONT_STATS builds).
+template <class Exec, class Control>
+class StreamScheduler {
+public:
+    explicit StreamScheduler(Exec& exec) : exec_(exec) {
+        control_ = exec_.template allocate<Control>(1);
+        simd_ = exec_.template allocate<unsigned long long>(2 * kSimdSlots);
+        exec_.fill(simd_.data(), 0ull, 2 * kSimdSlots);
+    }
+    Control* control() const { return control_.data(); }
+    SimdCounters simd() const { return SimdCounters{simd_.data()}; }
+    /// Starts a render: the control block takes `start`, in stream order.
+    void reset(const Control& start) { exec_.parallelFor("reset control", 1, SetControlStage<Control>{control_.data(), start}); }
+    /// An asynchronous reader of the control block for the render now starting.
+    ControlPoll<Exec, Control> poll() const { return ControlPoll<Exec, Control>(exec_, control_.data()); }
+    /// Waits for the exec and reads the control block.
+    Control read() {
+        exec_.synchronize();
+        Control k;
+        exec_.download(&k, control_.data(), 1);
+        return k;
+    }
+    /// The SIMD counters as (active lanes, warp samples) pairs, and as fractions per slot
+    /// (negative where nothing was sampled).
+    std::vector<unsigned long long> simdCounts() {
+        std::vector<unsigned long long> raw(2 * kSimdSlots);
+        exec_.download(raw.data(), simd_.data(), raw.size());
+        return raw;
+    }
+    std::vector<double> simdEfficiency() {
+        std::vector<unsigned long long> raw = simdCounts();
+        std::vector<double> r(kSimdSlots);
+        for (int s = 0; s < kSimdSlots; ++s) r[s] = simdFraction(raw, {s});
+        return r;
+    }
+
+private:
+    Exec& exec_;
+    Buffer<Control> control_;
+    Buffer<unsigned long long> simd_;
+};
+
+/// Allocates a driver's per-slot buffers and counts their bytes, so that the bytes per slot it
+/// reports (the paper's Table 6) and the memory limit it plans with come from the allocations
+/// themselves. Without an exec it only counts (a driver's plan before it exists).
+template <class Exec>
+class SlotAllocator {
+public:
+    SlotAllocator() = default;  ///< counts only
+    SlotAllocator(Exec& exec, std::size_t slots) : exec_(&exec), slots_(slots) {}
+    /// `perSlot` items of T for every slot.
+    template <class T>
+    Buffer<T> perSlot(std::size_t perSlotCount = 1) {
+        bytesPerSlot_ += perSlotCount * sizeof(T);
+        return exec_ ? exec_->template allocate<T>(std::max<std::size_t>(perSlotCount * slots_, 1)) : Buffer<T>();
+    }
+    std::size_t bytesPerSlot() const { return bytesPerSlot_; }
+
+private:
+    Exec* exec_ = nullptr;
+    std::size_t slots_ = 0;
+    std::size_t bytesPerSlot_ = 0;
+};
+
+/// Runs work items [first, first + count) in launches of at most `chunk` (one thread per item: the
+/// megakernel and naive BDPT), asking the budget between launches; a time limit ends at a pass
+/// boundary (a multiple of `pass` from item 0). `launch(offset, n)` queues items
+/// [first + offset, first + offset + n); returns the items run.
+template <class Exec, class Budget, class Launch>
+std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, std::uint64_t chunk, std::uint64_t pass,
+                         Budget& budget, const Launch& launch) {
+    std::uint64_t end = count, done = 0;
+    chunk = std::max<std::uint64_t>(chunk, 1);
+    while (done < end) {
+        std::uint64_t n = std::min(chunk, end - done);
+        launch(done, n);
+        exec.synchronize();  // the budget must see finished work, not queued launches
+        done += n;
+        RunVerdict v = budget.check(done);
+        if (v == RunVerdict::Stop) end = done;
+        else if (v == RunVerdict::FinishPass && pass > 0) end = std::min(end, (first + done + pass - 1) / pass * pass - first);
+    }
+    return done;
+}
+
+}  // namespace wavefront

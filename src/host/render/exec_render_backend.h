@@ -1,0 +1,100 @@
+// RenderBackend over one exec type: owns the exec, the uploaded scene, the film and the
+// integrator's runner, which live as long as the renderer so that a film can be rendered again,
+// added to, or stopped. Instantiated in host/exec/render_backend_{cpu.cpp,cuda.cu}.
+#pragma once
+#include <cmath>
+#include <memory>
+#include <type_traits>
+
+#include "host/integrators/bdpt_runner.h"
+#include "host/integrators/mlt_runner.h"
+#include "host/integrators/pt_runner.h"
+#include "host/render/film_buffers.h"
+#include "host/render/render_backend.h"
+#include "host/scene/scene_upload.h"
+#include "wavefront/error.h"
+
+namespace wavefront {
+
+template <class Exec>
+class ExecRenderBackend : public RenderBackend {
+public:
+    template <class... ExecArgs>
+    ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
+        : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene, options.lightSampler)),
+          film_(exec_, options.width * options.height) {
+        if (!options.environmentMap.empty()) {
+            Image env = readImage(options.environmentMap);
+            if (env.width < 1 || env.height < 1)
+                throw InputError("environment map '" + options.environmentMap + "' is empty");
+            for (float v : env.rgb)
+                if (!std::isfinite(v) || v < 0.0f)
+                    throw InputError("environment map '" + options.environmentMap + "' has negative or non-finite texels");
+            scene_.environment.build(exec_, env.rgb, env.width, env.height, options.environmentScale, options.lightSampler);
+        }
+        SceneView view = scene_.view(options.width, options.height);
+        switch (options.integrator) {
+        case IntegratorType::PathTracer: PtRunner<Exec>::check(options, view); break;
+        case IntegratorType::Bdpt: BdptRunner<Exec>::check(options, view); break;
+        case IntegratorType::Mlt: MltRunner<Exec>::check(options, view); break;
+        }
+    }
+
+    std::string name() const override { return exec_.name(); }
+
+    void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
+        const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
+        const bool timed = call.timeLimitSeconds > 0.0;
+        const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
+        if (!call.accumulate || !runner_) startFilm(options, asked, timed);
+        RenderBudget budget(call, asked);
+        std::uint64_t done = runner_->render(scene_.view(options.width, options.height), film_.view(), asked, budget);
+        exec_.synchronize();
+        seconds_ += budget.elapsed();
+        budget.finish(done);
+
+        film.width = options.width;
+        film.height = options.height;
+        film.sum.resize(film_.sum.size());
+        film.samples.resize(film_.counts.size());
+        exec_.download(film.sum.data(), film_.sum.data(), film.sum.size());
+        exec_.download(film.samples.data(), film_.counts.data(), film.samples.size());
+        stats = RenderStats{};
+        stats.backend = exec_.name();
+        stats.seconds = seconds_;
+        unsigned long long nonFinite = 0;
+        exec_.download(&nonFinite, film_.nonFinite.data(), 1);
+        stats.nonFiniteSamples = nonFinite;
+        stats.kernels = exec_.kernelStats();
+        runner_->finish(film, stats);
+        stats.cancelled = budget.stopped();
+    }
+
+private:
+    /// A fresh film starts with a fresh runner (MLT: fresh chains), so its counters count it
+    /// alone; the runner then stays for every call that adds to the film.
+    void startFilm(const RenderOptions& o, std::uint64_t firstCall, bool timed) {
+        using Sum = std::remove_pointer_t<decltype(film_.sum.data())>;
+        const std::size_t pixels = film_.counts.size();
+        runner_.reset();  // its memory counts as free for the next one
+        exec_.fill(film_.sum.data(), Sum(0), 3 * pixels);
+        exec_.fill(film_.counts.data(), 0u, pixels);
+        exec_.fill(film_.nonFinite.data(), 0ull, 1);
+        exec_.clearStats();
+        seconds_ = 0.0;
+        const std::uint64_t samples = timed ? ~std::uint64_t(0) : firstCall;  // a time limit fills the device
+        switch (o.integrator) {
+        case IntegratorType::PathTracer: runner_ = std::make_unique<PtRunner<Exec>>(exec_, o, samples); break;
+        case IntegratorType::Bdpt: runner_ = std::make_unique<BdptRunner<Exec>>(exec_, o, samples); break;
+        case IntegratorType::Mlt: runner_ = std::make_unique<MltRunner<Exec>>(exec_, o, firstCall, timed); break;
+        }
+    }
+
+    Exec exec_;
+    SceneBuffers<Exec> scene_;
+    FilmBuffers<Exec> film_;
+    std::unique_ptr<IntegratorRunner<Exec>> runner_;
+    double seconds_ = 0.0;
+};
+
+}  // namespace wavefront

@@ -1,0 +1,24 @@
+// Internal: what Renderer needs from a backend. One implementation (ExecRenderBackend) is
+// instantiated per exec type; the CUDA one lives in a .cu file so host code needs no CUDA header.
+#pragma once
+#include <memory>
+
+#include "host/integrators/render_budget.h"
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+class RenderBackend {
+public:
+    virtual ~RenderBackend() = default;
+    /// Runs one call into the backend's film (fresh or accumulated), then copies the film and
+    /// the statistics of everything on it out.
+    virtual void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) = 0;
+    virtual std::string name() const = 0;
+};
+
+std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions& options);
+/// Throws InputError when the build has no CUDA backend or no device is present.
+std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const RenderOptions& options);
+
+}  // namespace wavefront

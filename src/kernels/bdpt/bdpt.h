@@ -1,0 +1,490 @@
+// The bidirectional path-tracing estimator, written once: subpath starts, one vertex of an eye or
+// light random walk, and every connection strategy, with balance-heuristic MIS weights computed
+// from two recursive quantities stored per vertex (van Antwerpen 2011, 5.3.2; in the notation of
+// Georgiev's "Implementing Vertex Connection and Merging": dVCM and dVC, no merging).
+// The streaming driver, the naive one-thread-per-sample baseline and MLT all call these functions.
+//
+// Strategies are named (s, t): s light-subpath vertices, t eye-subpath vertices (t = 1 is the
+// camera alone). Where each is evaluated:
+//   s = 0       the eye walk hits an emitter                      (shadeEyeVertex, deposited at once)
+//   s = 1       eye vertex to a fresh point on a light            (shadeEyeVertex, shadow ray)
+//   t = 1       light vertex to the camera, splatted to its pixel  (shadeLightVertex, shadow ray)
+//   s, t >= 2   stored eye vertex to stored light vertex          (connectVertices, connect phase)
+// A path of k <= maxDepth segments can be made by every strategy (the walks go just deep enough),
+// so the weights of its strategies sum to one.
+//
+// Simplifications, stated: pinhole camera only; area lights only (no environment map); geometric
+// normals for shading (interpolated normals would need Veach's adjoint correction on light paths);
+// Russian roulette with a per-material continuation probability (the reverse pdf must not depend
+// on the path prefix).
+#pragma once
+#include "kernels/lights/light_sample.h"
+#include "kernels/materials/material.h"
+#include "kernels/scene/shadow_ray.h"
+#include "kernels/scene/surface.h"
+
+namespace wavefront {
+
+struct BdptParams {
+    int maxDepth = 16;        ///< longest path in segments; each subpath then has at most maxDepth vertices
+    int numPixels = 0;
+    float lightPathCount = 0; ///< light subpaths per pass (= numPixels): t = 1 splats are divided by it
+    float imagePlaneDistance = 0;  ///< camera to image plane, in pixels (a pixel has area 1 there)
+    int onlyS = -1, onlyT = -1;    ///< >= 0: deposit only strategy (s, t) (per-strategy images)
+    /// t = 1 (light vertices connected to the camera, splatted anywhere on the film). Off, the
+    /// other strategies' weights leave it out and still sum to one (the camera vertex's dVCM is 0).
+    bool cameraConnections = true;
+    /// Vertices a subpath stores for the connect phase: depths 1 .. maxDepth - 2 (deeper vertices
+    /// can only take part in the s = 0, s = 1 and t = 1 strategies, evaluated during the walk).
+    WF_CPU_GPU int storedVertices() const { return maxDepth > 2 ? maxDepth - 2 : 0; }
+    WF_CPU_GPU bool deposits(int s, int t) const { return (onlyS < 0 || onlyS == s) && (onlyT < 0 || onlyT == t); }
+};
+
+/// One step of a walk in flight (stream item, 64 bytes).
+struct WalkState {
+    Float4 origin;      ///< xyz; w = sample slot (int bits)
+    Float4 direction;   ///< xyz; w = low 32 bits of the global sample index
+    Float4 throughput;  ///< xyz; w = dVCM
+    Float4 mis;         ///< x = dVC; y = high bits of the sample index; z = segments so far; w = vertices stored
+
+    WF_CPU_GPU int slot() const { return floatAsInt(origin.w); }
+    WF_CPU_GPU std::uint64_t sampleIndex() const {
+        return std::uint64_t(floatAsUint(direction.w)) | (std::uint64_t(floatAsUint(mis.y)) << 32);
+    }
+    WF_CPU_GPU int depth() const { return floatAsInt(mis.z); }
+    WF_CPU_GPU int stored() const { return floatAsInt(mis.w); }
+    WF_CPU_GPU float dVCM() const { return throughput.w; }
+    WF_CPU_GPU float dVC() const { return mis.x; }
+    WF_CPU_GPU void set(vec3 o, vec3 d, vec3 beta, float dVCM, float dVC, std::uint64_t sample, int slot, int depth,
+                        int stored) {
+        origin = Float4(o, intAsFloat(slot));
+        direction = Float4(d, uintAsFloat(std::uint32_t(sample)));
+        throughput = Float4(beta, dVCM);
+        mis = Float4(dVC, uintAsFloat(std::uint32_t(sample >> 32)), intAsFloat(depth), intAsFloat(stored));
+    }
+};
+static_assert(sizeof(WalkState) == 64, "walk state is four 16-byte words");
+
+/// A stored subpath vertex, 64 bytes (the paper allows 128): everything a connection needs, so the
+/// connect phase reads two vertices and nothing else.
+struct PathVertex {
+    Float4 position;    ///< xyz; w = material | depth << 24 (int bits)
+    Float4 throughput;  ///< xyz: the walk's throughput arriving here; w = dVCM
+    Float4 wo;          ///< xyz: unit direction to the previous vertex; w = dVC
+    Float4 normal;      ///< xyz: geometric normal turned to wo's side; w = the position's error bound
+    static constexpr int kWords = 4;
+
+    WF_CPU_GPU int material() const { return floatAsInt(position.w) & 0xffffff; }
+    WF_CPU_GPU int depth() const { return int(floatAsUint(position.w) >> 24); }
+};
+static_assert(sizeof(PathVertex) == 64, "path vertex is four 16-byte words");
+
+/// Probability that a walk continues at a vertex of this material: the largest albedo component,
+/// depending on nothing else, so the same factor is right in the reverse direction.
+WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
+    int type = m.type();
+    if (type == kDielectric) return 1.0f;
+    vec3 albedo = type == kMirror ? m.specular.xyz() : m.diffuse.xyz();
+    if (type == kGlossy) albedo += m.specular.xyz();
+    return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
+}
+
+// ---- Camera: importance and raster position of a pinhole ----------------------------------
+
+/// Solid-angle density of the camera sampling a direction at `cosAtCamera` to the view axis, per
+/// unit pixel area: (d / cos)^2 / cos with d the image plane distance in pixels.
+WF_CPU_GPU WF_INLINE float cameraPdfW(const BdptParams& p, float cosAtCamera) {
+    float toImage = p.imagePlaneDistance / cosAtCamera;
+    return toImage * toImage / cosAtCamera;
+}
+
+/// The pixel that direction `dir` (from the camera) lands in; false when outside the image.
+WF_CPU_GPU inline bool cameraRaster(const SceneView& scene, vec3 dir, int& pixel, float& cosAtCamera) {
+    const CameraData& cam = scene.camera;
+    cosAtCamera = glm::dot(dir, cam.forward);
+    if (cosAtCamera <= 0.0f) return false;
+    float sx = glm::dot(dir, cam.right) / cosAtCamera, sy = glm::dot(dir, cam.up) / cosAtCamera;
+    float fx = (sx / (cam.tanHalfFovY * cam.aspect) + 1.0f) * 0.5f * scene.width;
+    float fy = (1.0f - sy / cam.tanHalfFovY) * 0.5f * scene.height;
+    if (!(fx >= 0.0f && fx < float(scene.width) && fy >= 0.0f && fy < float(scene.height))) return false;
+    pixel = glm::min(int(fy), scene.height - 1) * scene.width + glm::min(int(fx), scene.width - 1);
+    return true;
+}
+
+// ---- Recursive MIS quantities ---------------------------------------------------------------
+
+/// Arriving at a surface point over `dist` with |cos| `cosIn` there: converts the quantities from
+/// solid angle at the previous vertex to area at this one.
+WF_CPU_GPU WF_INLINE void misAtHit(float& dVCM, float& dVC, float dist, float cosIn) {
+    dVCM *= dist * dist / cosIn;
+    dVC /= cosIn;
+}
+
+/// After sampling the next direction with (continuation-weighted) forward and reverse pdfs.
+WF_CPU_GPU WF_INLINE void misAfterScatter(float& dVCM, float& dVC, float cosOut, float pdfForward, float pdfReverse,
+                                          bool specular) {
+    if (specular) {  // forward and reverse densities are the same delta: they cancel
+        dVCM = 0.0f;
+        dVC *= cosOut;
+    } else {
+        dVC = cosOut / pdfForward * (dVC * pdfReverse + dVCM);
+        dVCM = 1.0f / pdfForward;
+    }
+}
+
+/// Selection probability per unit area of the emitter `prim` (light choice and position).
+WF_CPU_GPU WF_INLINE float emitterPdfA(const SceneView& scene, int prim) {
+    return scene.lights.primPmf[prim] / primitiveArea(scene, prim);
+}
+
+/// s = 0 weight: the eye walk (at depth >= 2) found an emitter; `cosLight` at the emitter.
+WF_CPU_GPU WF_INLINE float weightEmitterHit(float dVCM, float dVC, float pdfA, float cosLight) {
+    float pdfEmit = pdfA * cosLight * kInvPi;
+    return 1.0f / (1.0f + pdfA * dVCM + pdfEmit * dVC);
+}
+
+/// s = 1 weight: eye vertex to a light point. pdfDirect: solid-angle density of the light sample
+/// seen from the eye vertex; pdfA: its area density; bsdfForward / bsdfReverse at the eye vertex
+/// towards the light / back along the eye path.
+WF_CPU_GPU WF_INLINE float weightLightSample(float dVCM, float dVC, float pdfA, float pdfDirect, float cosLight,
+                                             float cosEye, float bsdfForward, float bsdfReverse) {
+    float wLight = bsdfForward / pdfDirect;
+    float pdfEmit = pdfA * cosLight * kInvPi;
+    float wCamera = pdfEmit * cosEye / (pdfDirect * cosLight) * (dVCM + dVC * bsdfReverse);
+    return 1.0f / (wLight + 1.0f + wCamera);
+}
+
+/// t = 1 weight: light vertex to the camera. cameraPdfA: the camera's density of the vertex per
+/// unit pixel area; bsdfReverse at the light vertex back along the light path.
+WF_CPU_GPU WF_INLINE float weightCameraConnection(float dVCM, float dVC, float cameraPdfA, float lightPathCount,
+                                                  float bsdfReverse) {
+    float wLight = cameraPdfA / lightPathCount * (dVCM + dVC * bsdfReverse);
+    return 1.0f / (wLight + 1.0f);
+}
+
+/// s, t >= 2 weight from the two endpoint vertices only. eyeToLightPdfA: the eye vertex's BSDF
+/// sampling the light vertex (area density there); lightToEyePdfA likewise; the reverse pdfs
+/// continue each subpath backwards.
+WF_CPU_GPU WF_INLINE float weightConnection(float eyeDVCM, float eyeDVC, float lightDVCM, float lightDVC,
+                                            float eyeToLightPdfA, float lightToEyePdfA, float eyeReverse,
+                                            float lightReverse) {
+    float wLight = eyeToLightPdfA * (lightDVCM + lightDVC * lightReverse);
+    float wCamera = lightToEyePdfA * (eyeDVCM + eyeDVC * eyeReverse);
+    return 1.0f / (wLight + 1.0f + wCamera);
+}
+
+/// Where BDPT contributions go: straight to the film. MLT substitutes a per-chain record (mlt.h).
+struct FilmSink {
+    FilmView film;
+    /// The sample in `slot` starts, its eye subpath through `pixel`.
+    WF_CPU_GPU void beginSample(int /*slot*/, int pixel) const { film.countSample(pixel); }
+    WF_CPU_GPU void deposit(int /*slot*/, int pixel, vec3 L) const { film.deposit(pixel, L); }
+};
+
+// ---- Subpath starts --------------------------------------------------------------------------
+
+/// Eye subpath of global sample `sample` in `slot`.
+template <class Sampler>
+WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
+                                         std::uint64_t sample, int slot) {
+    Ray r = cameraRay(scene, sampler, sample);
+    float cosAtCamera = glm::dot(r.direction, scene.camera.forward);
+    float dVCM = p.cameraConnections ? p.lightPathCount / cameraPdfW(p, cosAtCamera) : 0.0f;
+    WalkState w;
+    w.set(r.origin, r.direction, vec3(1.0f), dVCM, 0.0f, sample, slot, 0, 0);
+    return w;
+}
+
+/// Light subpath: an emitter chosen by power, a uniform point on it, a cosine-distributed
+/// direction on its emitting side. A zero throughput marks a start that failed (grazing).
+template <class Sampler>
+WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
+                                           std::uint64_t sample, int slot) {
+    float uChoice = sampler.get(sample, dims::lightStart(dims::kLightStartChoice));
+    LightSample ls = sampleLight(scene, uChoice, sampler.get2(sample, dims::lightStart(dims::kLightStartPosition)));
+    vec3 local = sampleCosineHemisphere(sampler.get2(sample, dims::lightStart(dims::kLightStartDirection)));
+    float cosLight = local.z;
+    vec3 dir = glm::normalize(Frame(ls.n).toWorld(local));
+    float pdfEmit = ls.pdfArea * cosLight * kInvPi;
+    WalkState w;
+    if (!(pdfEmit > 0.0f)) {
+        w.set(ls.p, ls.n, vec3(0.0f), 0.0f, 0.0f, sample, slot, 0, 0);
+        return w;
+    }
+    w.set(offsetRayOrigin(ls.p, ls.error, ls.n), dir, ls.Le * (cosLight / pdfEmit), ls.pdfArea / pdfEmit,
+          cosLight / pdfEmit, sample, slot, 0, 0);
+    return w;
+}
+
+// ---- One vertex of a walk -------------------------------------------------------------------
+
+/// What shading one walk vertex produces: the continued walk, a shadow ray (s = 1 for eye walks,
+/// t = 1 for light walks) and a vertex for the connect phase; any may be absent.
+struct WalkOutput {
+    static constexpr int kNext = 0, kShadow = 1;
+    WalkState next;
+    ShadowRay shadow;
+    PathVertex vertex;
+    bool hasNext = false, hasShadow = false, hasVertex = false;
+    int slot = 0;
+    int vertexIndex = 0;  ///< where `vertex` goes in its subpath (the walk's stored count before it)
+    int storedCount = 0;  ///< the subpath's stored vertices after this one
+    WF_CPU_GPU bool active(int stream) const { return stream == kNext ? hasNext : hasShadow; }
+};
+
+/// The surface a walk arrived at, in the frame both walks shade in.
+struct WalkHit {
+    vec3 p, n;       ///< n: geometric normal on wo's side for opaque materials, outward for glass
+    float error;     ///< bound on p's rounding error (SurfaceHit::error)
+    vec3 ngOutside;  ///< the stored geometric normal (front side)
+    vec3 wo;
+    float cosIn;
+    bool entering;
+    int material;
+};
+
+WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, Hit hit) {
+    SurfaceHit sh = surfaceAt(scene, hit.prim, w.origin.xyz(), w.direction.xyz(), hit.t);
+    WalkHit h;
+    h.p = sh.p;
+    h.error = sh.error;
+    h.ngOutside = sh.ng;
+    h.wo = -w.direction.xyz();
+    h.material = sh.material;
+    float c = glm::dot(h.wo, sh.ng);
+    h.entering = c > 0.0f;
+    h.cosIn = std::fabs(c);
+    bool dielectric = scene.materials[sh.material].type() == kDielectric;
+    h.n = (dielectric || h.entering) ? sh.ng : -sh.ng;
+    return h;
+}
+
+/// Samples the continuation of a walk at a hit: roulette with the material's continuation
+/// probability (the surviving number, rescaled, picks the BSDF lobe), then the BSDF.
+template <class Sampler>
+WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& m, const WalkHit& h, const WalkState& w,
+                                    float dVCM, float dVC, const Sampler& sampler, int componentDim, int directionDim,
+                                    TransportMode mode, WalkState& next) {
+    float q = continuationProbability(m);
+    std::uint64_t sample = w.sampleIndex();
+    float uc = sampler.get(sample, componentDim);
+    if (!(uc < q)) return false;
+    uc /= q;
+    Frame frame(h.n);
+    vec3 woLocal = frame.toLocal(h.wo);
+    BsdfSample bs = sampleBsdf(m, woLocal, uc, sampler.get2(sample, directionDim), h.entering, mode);
+    if (!bs.valid || isBlack(bs.weight)) return false;
+    float cosOut = std::fabs(bs.wi.z);
+    float pdfReverse = bs.specular ? 0.0f : pdfBsdf(m, bs.wi, woLocal) * q;
+    misAfterScatter(dVCM, dVC, cosOut, bs.pdf * q, pdfReverse, bs.specular);
+    vec3 wi = glm::normalize(frame.toWorld(bs.wi));
+    vec3 side = glm::dot(wi, h.ngOutside) > 0.0f ? h.ngOutside : -h.ngOutside;
+    next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * bs.weight / q, dVCM, dVC, w.sampleIndex(),
+             w.slot(), w.depth() + 1, w.stored());
+    return true;
+}
+
+/// An output with no vertex yet, for the walk `w` continues.
+WF_CPU_GPU WF_INLINE WalkOutput walkOutputFor(const WalkState& w) {
+    WalkOutput out;
+    out.slot = w.slot();
+    out.vertexIndex = out.storedCount = w.stored();
+    return out;
+}
+
+WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dVCM, float dVC, int depth) {
+    PathVertex v;
+    v.position = Float4(h.p, intAsFloat(h.material | (depth << 24)));
+    v.throughput = Float4(beta, dVCM);
+    v.wo = Float4(h.wo, dVC);
+    v.normal = Float4(h.n, h.error);
+    return v;
+}
+
+/// Keeps a non-specular vertex for the connect phase when it can still take part in a connection
+/// (depth <= maxDepth - 2).
+WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, const WalkHit& h, vec3 beta, float dVCM,
+                                      float dVC, int depth) {
+    if (depth > p.storedVertices()) return;
+    out.vertex = makeVertex(h, beta, dVCM, dVC, depth);
+    out.hasVertex = true;
+    out.storedCount++;
+}
+
+/// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0) goes to
+/// the sink directly; the s = 1 shadow ray, the stored vertex and the continuation are returned.
+template <class Sampler, class Sink>
+WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
+                                            const Sink& sink, const WalkState& w, Hit hit) {
+    WalkOutput out = walkOutputFor(w);
+    vec3 beta = w.throughput.xyz();
+    if (hit.prim < 0 || isBlack(beta)) return out;
+    int depth = w.depth() + 1;  // segments including the ray that made this hit
+    WalkHit h = walkHitAt(scene, w, hit);
+    if (!(h.cosIn > 0.0f)) return out;
+    float dVCM = w.dVCM(), dVC = w.dVC();
+    misAtHit(dVCM, dVC, hit.t, h.cosIn);
+    const MaterialData m = scene.materials[h.material];
+    std::uint64_t sample = w.sampleIndex();
+    int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
+
+    if (m.emissive() && p.deposits(0, depth + 1)) {
+        vec3 Le = emittedRadiance(m, h.ngOutside, h.wo);
+        if (!isBlack(Le)) {
+            float weight = depth == 1 ? 1.0f : weightEmitterHit(dVCM, dVC, emitterPdfA(scene, hit.prim), h.cosIn);
+            sink.deposit(w.slot(), pixel, beta * Le * weight);
+        }
+    }
+    if (depth >= p.maxDepth) return out;
+
+    int vertex = depth - 1;
+    if (!isSpecular(m)) {
+        float q = continuationProbability(m);
+        Frame frame(h.n);
+        vec3 woLocal = frame.toLocal(h.wo);
+        // s = 1: a fresh point on a light.
+        if (scene.lights.numLights > 0 && p.deposits(1, depth + 1)) {
+            float uLight = sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
+            LightSample ls = sampleLight(scene, glm::min(uLight, 0.99999994f),
+                                         sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
+            vec3 toLight = ls.p - h.p;
+            float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
+            vec3 wi = dist > 0.0f ? toLight / dist : h.n;
+            float cosLight = -glm::dot(ls.n, wi);
+            vec3 wiLocal = frame.toLocal(wi);
+            if (cosLight > 0.0f && dist > 0.0f && wiLocal.z > 0.0f) {
+                vec3 f = evalBsdf(m, woLocal, wiLocal);
+                float pdfDirect = ls.pdfArea * dist2 / cosLight;
+                if (!isBlack(f) && pdfDirect > 0.0f) {
+                    float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, wiLocal.z,
+                                                     pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
+                    out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
+                                                  RayEnd::surface(ls.p, ls.n, ls.error), pixel,
+                                                  beta * f * ls.Le * (wiLocal.z * weight / pdfDirect), w.slot());
+                    out.hasShadow = true;
+                }
+            }
+        }
+        storeVertex(out, p, h, beta, dVCM, dVC, depth);
+    }
+    WalkState base = w;
+    base.mis.w = intAsFloat(out.storedCount);
+    out.hasNext = continueWalk(scene, m, h, base, dVCM, dVC, sampler, dims::vertex(vertex, dims::kComponent),
+                               dims::vertex(vertex, dims::kDirection), TransportMode::Radiance, out.next);
+    return out;
+}
+
+/// Shades the hit of a light walk: the t = 1 connection to the camera (a shadow ray splatting to
+/// the pixel it lands in), the stored vertex and the continuation.
+template <class Sampler>
+WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
+                                              const WalkState& w, Hit hit) {
+    WalkOutput out = walkOutputFor(w);
+    vec3 beta = w.throughput.xyz();
+    if (hit.prim < 0 || isBlack(beta)) return out;
+    int depth = w.depth() + 1;
+    WalkHit h = walkHitAt(scene, w, hit);
+    if (!(h.cosIn > 0.0f)) return out;
+    float dVCM = w.dVCM(), dVC = w.dVC();
+    misAtHit(dVCM, dVC, hit.t, h.cosIn);
+    const MaterialData m = scene.materials[h.material];
+
+    if (!isSpecular(m)) {
+        float q = continuationProbability(m);
+        // t = 1: towards the camera.
+        if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1)) {
+            vec3 toCamera = scene.camera.position - h.p;
+            float dist = glm::length(toCamera);
+            vec3 wi = toCamera / dist;
+            int pixel;
+            float cosAtCamera;
+            Frame frame(h.n);
+            vec3 wiLocal = frame.toLocal(wi), woLocal = frame.toLocal(h.wo);
+            if (dist > 0.0f && wiLocal.z > 0.0f && cameraRaster(scene, -wi, pixel, cosAtCamera)) {
+                vec3 f = evalBsdf(m, woLocal, wiLocal);
+                // Density of the camera producing this vertex, per unit pixel area.
+                float cameraPdfA = cameraPdfW(p, cosAtCamera) * wiLocal.z / (dist * dist);
+                if (!isBlack(f) && cameraPdfA > 0.0f) {
+                    float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
+                                                          pdfBsdf(m, wiLocal, woLocal) * q);
+                    // The pinhole is a point without a surface: only the vertex end is offset.
+                    out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
+                                                  RayEnd::point(scene.camera.position), pixel,
+                                                  beta * f * (weight * cameraPdfA / p.lightPathCount), w.slot());
+                    out.hasShadow = true;
+                }
+            }
+        }
+        storeVertex(out, p, h, beta, dVCM, dVC, depth);
+    }
+    // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
+    if (depth + 2 > p.maxDepth) return out;
+    WalkState base = w;
+    base.mis.w = intAsFloat(out.storedCount);
+    int vertex = depth - 1;
+    out.hasNext = continueWalk(scene, m, h, base, dVCM, dVC, sampler, dims::lightVertex(vertex, dims::kComponent),
+                               dims::lightVertex(vertex, dims::kDirection), TransportMode::Importance, out.next);
+    return out;
+}
+
+// ---- The connect phase: one eye vertex, one light vertex ------------------------------------
+
+/// The unoccluded value of connecting eye vertex e to light vertex l: throughputs x BSDFs x G
+/// (`unweighted`) and the balance-heuristic weight, from the two vertices alone.
+struct Connection {
+    vec3 unweighted = vec3(0.0f);
+    float weight = 0.0f;
+    bool valid = false;
+};
+
+WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const MaterialData& ml, const PathVertex& e,
+                                                const PathVertex& l) {
+    Connection c;
+    vec3 d = l.position.xyz() - e.position.xyz();
+    float dist2 = glm::dot(d, d);
+    if (!(dist2 > 0.0f)) return c;
+    vec3 dir = d / std::sqrt(dist2);
+    Frame fe(e.normal.xyz()), fl(l.normal.xyz());
+    vec3 woE = fe.toLocal(e.wo.xyz()), wiE = fe.toLocal(dir);
+    vec3 woL = fl.toLocal(l.wo.xyz()), wiL = fl.toLocal(-dir);
+    if (wiE.z <= 0.0f || wiL.z <= 0.0f) return c;  // opaque vertices connect on their wo side only
+    vec3 f = evalBsdf(me, woE, wiE) * evalBsdf(ml, woL, wiL);
+    if (isBlack(f)) return c;
+    // The continuation probabilities depend on the material alone (normal.w holds the error bound).
+    float qe = continuationProbability(me), ql = continuationProbability(ml);
+    float eyeToLightPdfA = pdfBsdf(me, woE, wiE) * qe * wiL.z / dist2;
+    float lightToEyePdfA = pdfBsdf(ml, woL, wiL) * ql * wiE.z / dist2;
+    c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
+                                pdfBsdf(me, wiE, woE) * qe, pdfBsdf(ml, wiL, woL) * ql);
+    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (wiE.z * wiL.z / dist2);
+    c.valid = true;
+    return c;
+}
+
+/// Connects stored eye vertex e and light vertex l of the sample in `slot`; returns a shadow ray
+/// to trace (false when the pair contributes nothing). The work is the same for every pair.
+WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams& p, const PathVertex& e,
+                                       const PathVertex& l, int pixel, int slot, ShadowRay& out) {
+    int t = e.depth() + 1, s = l.depth() + 1;
+    if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
+    // The ray first: the two ends' normals and error bounds die before the BSDFs are evaluated.
+    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.normal.xyz(), e.normal.w),
+                           RayEnd::surface(l.position.xyz(), l.normal.xyz(), l.normal.w), pixel, vec3(0.0f), slot);
+    Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
+    if (!c.valid) return false;
+    out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));
+    return true;
+}
+
+/// Parameters that follow from the render options and the camera.
+inline BdptParams makeBdptParams(const SceneView& scene, int maxDepth, bool cameraConnections = true) {
+    BdptParams p;
+    p.maxDepth = maxDepth;
+    p.cameraConnections = cameraConnections;
+    p.numPixels = scene.width * scene.height;
+    p.lightPathCount = float(p.numPixels);
+    p.imagePlaneDistance = 0.5f * float(scene.height) / scene.camera.tanHalfFovY;
+    return p;
+}
+
+}  // namespace wavefront

@@ -1,0 +1,97 @@
+// LBVH construction (Karras 2012): the stages, written once for both backends. The build that
+// launches them is host/scene/bvh_builder.h.
+#pragma once
+#include "kernels/bvh/bvh.h"
+
+namespace wavefront {
+
+/// The scene's primitives in their original order, on the exec side. Ids [0, numTriangles) are
+/// triangles, [numTriangles, numTriangles + numSpheres) spheres.
+struct PrimitiveSource {
+    const vec3* positions = nullptr;
+    const uvec3* triangles = nullptr;
+    const Float4* spheres = nullptr;  ///< centre, radius
+    int numTriangles = 0;
+    int numSpheres = 0;
+
+    WF_CPU_GPU int count() const { return numTriangles + numSpheres; }
+    WF_CPU_GPU Aabb bounds(int id) const {
+        Aabb b;
+        if (id < numTriangles) {
+            uvec3 t = triangles[id];
+            b.extend(positions[t.x]);
+            b.extend(positions[t.y]);
+            b.extend(positions[t.z]);
+        } else {
+            Float4 s = spheres[id - numTriangles];
+            b.lo = s.xyz() - vec3(s.w);
+            b.hi = s.xyz() + vec3(s.w);
+        }
+        return b;
+    }
+    WF_CPU_GPU void pack(int id, Float4* out) const {
+        if (id < numTriangles) {
+            uvec3 t = triangles[id];
+            packTriangle(out, positions[t.x], positions[t.y], positions[t.z], id);
+        } else {
+            Float4 s = spheres[id - numTriangles];
+            packSphere(out, s.xyz(), s.w, id);
+        }
+    }
+};
+
+namespace lbvh {
+
+struct CentroidBox {
+    PrimitiveSource src;
+    WF_CPU_GPU Aabb operator()(int i) const {
+        Aabb b;
+        b.extend(src.bounds(i).center());
+        return b;
+    }
+};
+struct Unite {
+    WF_CPU_GPU Aabb operator()(const Aabb& a, const Aabb& b) const { return Aabb::unite(a, b); }
+};
+struct MortonStage {
+    PrimitiveSource src;
+    const Aabb* centroidBounds;  ///< in exec memory: the reduction's result never visits the host
+    std::uint64_t* codes;
+    std::uint32_t* ids;
+    WF_CPU_GPU void operator()(int i) const {
+        codes[i] = mortonCode63(src.bounds(i).center(), *centroidBounds);
+        ids[i] = std::uint32_t(i);
+    }
+};
+struct GatherLeavesStage {
+    PrimitiveSource src;
+    const std::uint32_t* sortedIds;
+    Float4* primData;
+    WF_CPU_GPU void operator()(int leaf) const { src.pack(int(sortedIds[leaf]), primData + kPrimWords * leaf); }
+};
+struct InternalNodeStage {
+    BvhBuildView v;
+    WF_CPU_GPU void operator()(int i) const { buildInternalNode(v, i); }
+};
+/// A single primitive still gets a root node: both child slots name the one leaf.
+struct SingleLeafRootStage {
+    BvhBuildView v;
+    int numTriangles;
+    WF_CPU_GPU void operator()(int) const {
+        Aabb b = primDataBounds(v.primData, int(v.sortedPrims[0]) < numTriangles);
+        BvhNode& root = v.nodes[0];
+        root.lo0 = Float4(b.lo, intAsFloat(~0));
+        root.hi0 = Float4(b.hi, intAsFloat(~0));
+        root.lo1 = Float4(b.lo, 0.0f);
+        root.hi1 = Float4(b.hi, 0.0f);
+    }
+};
+struct RefitStage {
+    BvhBuildView v;
+    int numTriangles;
+    WF_CPU_GPU void operator()(int leaf) const { refitFromLeaf(v, leaf, numTriangles); }
+};
+
+}  // namespace lbvh
+
+}  // namespace wavefront

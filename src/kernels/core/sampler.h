@@ -1,0 +1,120 @@
+// Stateless random numbers addressed by (sample, dimension), and the primary-sample layout
+// (DESIGN section 7) that every integrator uses, so MLT can later substitute stored numbers.
+#pragma once
+#include <cstdint>
+
+#include "kernels/core/math.h"
+
+namespace wavefront {
+
+/// Dimensions of one path-tracing sample. Every variant (megakernel, PT+R, SPT, SPT+R) reads the
+/// same numbers for the same sample, so they converge to the same image.
+namespace dims {
+constexpr int kPixel = 0;      ///< pixel jitter u, v
+constexpr int kLens = 2;       ///< lens u, v
+constexpr int kCameraCount = 4;
+/// Per path vertex: 4 extension numbers (roulette / BSDF component, direction u, v, reserved for
+/// media) then 3 for next-event estimation (light choice, position u, v).
+constexpr int kPerVertex = 7;
+constexpr int kComponent = 0, kDirection = 1, kReserved = 3, kLightChoice = 4, kLightPosition = 5;
+WF_CPU_GPU constexpr int vertex(int depth, int offset) { return kCameraCount + depth * kPerVertex + offset; }
+/// BDPT light subpaths (a range of their own, far above any eye-path dimension): the light start
+/// takes 5 numbers (light choice, position u, v, direction u, v), each light vertex 4 extension
+/// numbers laid out like an eye vertex's.
+constexpr int kLightSubpath = 1 << 12;
+constexpr int kLightStartCount = 5;
+constexpr int kLightStartChoice = 0, kLightStartPosition = 1, kLightStartDirection = 3;
+constexpr int kPerLightVertex = 4;
+WF_CPU_GPU constexpr int lightStart(int offset) { return kLightSubpath + offset; }
+WF_CPU_GPU constexpr int lightVertex(int depth, int offset) {
+    return kLightSubpath + kLightStartCount + depth * kPerLightVertex + offset;
+}
+}  // namespace dims
+
+/// 64-bit finaliser (splitmix64 / Stafford variant 13): every input bit affects every output bit.
+WF_CPU_GPU WF_INLINE std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/// Where a camera sample lands on the film: its pixel and its continuous raster position.
+struct FilmSample {
+    int pixel;
+    vec2 raster;  ///< x in [0, width), y in [0, height), rows top to bottom
+};
+
+/// The default sampler: a hash of (seed, sample index, dimension) mapped to [0, 1).
+/// `sampleIndex` is global over the render (pixel and pass folded in by the caller).
+///
+/// Every sampler answers get / get2 / filmSample; the BDPT walks also call startSample and
+/// useVertex, which let MLT's sampler (mlt.h) prepare the numbers a walk is about to read. Here
+/// they do nothing: the numbers are a pure function of (sample, dimension).
+struct HashSampler {
+    std::uint64_t seedKey = 0;
+    WF_CPU_GPU explicit HashSampler(std::uint32_t seed = 0) : seedKey(mix64(std::uint64_t(seed) + 0x9e3779b97f4a7c15ull)) {}
+    WF_CPU_GPU float get(std::uint64_t sampleIndex, int dimension) const {
+        std::uint64_t h = mix64(seedKey ^ mix64(sampleIndex * 0x9e3779b97f4a7c15ull + std::uint64_t(dimension)));
+        return float(h >> 40) * (1.0f / 16777216.0f);  // 24 bits: exactly representable, < 1
+    }
+    WF_CPU_GPU vec2 get2(std::uint64_t sampleIndex, int dimension) const {
+        return vec2(get(sampleIndex, dimension), get(sampleIndex, dimension + 1));
+    }
+    /// Pixel sample mod pixel count (consecutive samples are neighbouring pixels, so regenerated
+    /// rays stay coherent), jittered by the two pixel numbers.
+    WF_CPU_GPU FilmSample filmSample(std::uint64_t sampleIndex, int width, int height) const {
+        int pixel = pixelIndex(sampleIndex, width, height);
+        vec2 jitter = get2(sampleIndex, dims::kPixel);
+        return FilmSample{pixel, vec2(float(pixel % width) + jitter.x, float(pixel / width) + jitter.y)};
+    }
+    WF_CPU_GPU int pixelIndex(std::uint64_t sampleIndex, int width, int height) const {
+        return int(sampleIndex % std::uint64_t(width * height));
+    }
+    /// Global sample `index` starts in `slot`: the index the walks read their numbers under.
+    WF_CPU_GPU std::uint64_t startSample(int /*slot*/, std::uint64_t index) const { return index; }
+    /// BDPT hands out samples in order to whichever slot is free (RegenerateStage); MLT's sampler
+    /// hands each chain its own mutations instead (perSlotWork, slotHasWork, claim).
+    WF_CPU_GPU bool perSlotWork() const { return false; }
+    WF_CPU_GPU bool slotHasWork(int /*slot*/, std::uint64_t /*end*/) const { return false; }
+    WF_CPU_GPU std::uint64_t claim(int /*slot*/) const { return 0; }
+    /// A walk is about to read the numbers of its vertex `vertex` (eye or light subpath).
+    WF_CPU_GPU void useVertex(bool /*eye*/, std::uint64_t /*sampleIndex*/, int /*vertex*/) const {}
+};
+
+// ---- Warping functions -------------------------------------------------------
+
+WF_CPU_GPU WF_INLINE vec2 sampleConcentricDisk(vec2 u) {
+    vec2 o = 2.0f * u - vec2(1.0f);
+    if (o.x == 0.0f && o.y == 0.0f) return vec2(0.0f);
+    float r, theta;
+    if (std::fabs(o.x) > std::fabs(o.y)) {
+        r = o.x;
+        theta = (kPi / 4.0f) * (o.y / o.x);
+    } else {
+        r = o.y;
+        theta = (kPi / 2.0f) - (kPi / 4.0f) * (o.x / o.y);
+    }
+    return r * vec2(std::cos(theta), std::sin(theta));
+}
+
+/// Cosine-weighted direction about +z; pdf = cos(theta) / pi.
+WF_CPU_GPU WF_INLINE vec3 sampleCosineHemisphere(vec2 u) {
+    vec2 d = sampleConcentricDisk(u);
+    float z = std::sqrt(glm::max(0.0f, 1.0f - d.x * d.x - d.y * d.y));
+    return vec3(d.x, d.y, z);
+}
+
+/// Uniform barycentrics (b1, b2) on a triangle; b0 = 1 - b1 - b2.
+WF_CPU_GPU WF_INLINE vec2 sampleUniformTriangle(vec2 u) {
+    float su = std::sqrt(u.x);
+    return vec2(1.0f - su, u.y * su);
+}
+
+WF_CPU_GPU WF_INLINE vec3 sampleUniformSphere(vec2 u) {
+    float z = 1.0f - 2.0f * u.x;
+    float r = std::sqrt(glm::max(0.0f, 1.0f - z * z));
+    float phi = 2.0f * kPi * u.y;
+    return vec3(r * std::cos(phi), r * std::sin(phi), z);
+}
+
+}  // namespace wavefront

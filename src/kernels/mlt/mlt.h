@@ -1,0 +1,467 @@
+// Kelemen primary-sample-space MLT on the streaming BDPT sampler (van Antwerpen 2011, section 6):
+// many independent chains, each owning one BDPT sample slot. The BDPT estimator (bdpt.h) runs
+// unchanged; MLT substitutes where its numbers come from (MltSampler: two slots of primary
+// samples per chain, current and proposal) and where its contributions go (ChainSink: a per-chain
+// record of the proposal), and decides after the connect phase (DecideStage).
+//
+// Primary samples of one slot, in this order (floats):
+//   camera       2  film position u, v (pinhole: the lens numbers are never read)
+//   light start  5  light choice, position u, v, direction u, v
+//   eye vertex   7  per vertex 0 .. maxDepth - 2: roulette/lobe, direction u, v, reserved (media),
+//                   then the s = 1 light sample's choice, position u, v
+//   light vertex 4  per vertex 0 .. maxDepth - 3: roulette/lobe, direction u, v, reserved
+// Mutation happens during the walk: before a walk shades vertex v it calls useVertex, which reads
+// the current numbers of that vertex, mutates them and writes them to the proposal slot; the
+// walk then reads the proposal slot. A small step perturbs the numbers of the vertices that the
+// current sample also used and draws the others fresh (the paper's symmetric variant).
+#pragma once
+#include "kernels/bdpt/bdpt_stages.h"
+#include "kernels/lights/distribution.h"
+
+namespace wavefront {
+
+/// Kelemen's small step: an exponentially distributed offset between s1 = 1/1024 and s2 = 1/64
+/// in either direction, wrapped to [0, 1).
+WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
+    constexpr float s2 = 1.0f / 64.0f;
+    constexpr float logRatio = 2.77258872f;  // log(s2 / s1) = log(16)
+    bool up = u < 0.5f;
+    float v = up ? 2.0f * u : 2.0f * u - 1.0f;
+    float dv = s2 * std::exp(-logRatio * v);
+    x = up ? x + dv : x - dv;
+    if (x >= 1.0f) x -= 1.0f;
+    if (x < 0.0f) x += 1.0f;
+    return x < 1.0f ? x : 0.0f;  // x + 1 can round up to 1 for a tiny negative x
+}
+
+/// Where each primary sample of a chain's slot lives.
+struct MltLayout {
+    static constexpr int kCamera = 0, kCameraCount = 2;
+    static constexpr int kLightStart = 2;
+    static constexpr int kEyeBase = kLightStart + dims::kLightStartCount;
+    int eyeBlocks = 0;    ///< eye vertices that read numbers: maxDepth - 1
+    int lightBlocks = 0;  ///< light vertices that read numbers: maxDepth - 2
+
+    WF_CPU_GPU static MltLayout forDepth(int maxDepth) {
+        MltLayout l;
+        l.eyeBlocks = maxDepth > 1 ? maxDepth - 1 : 0;
+        l.lightBlocks = maxDepth > 2 ? maxDepth - 2 : 0;
+        return l;
+    }
+    WF_CPU_GPU int lightBase() const { return kEyeBase + eyeBlocks * dims::kPerVertex; }
+    WF_CPU_GPU int perSlot() const { return lightBase() + lightBlocks * dims::kPerLightVertex; }
+    /// Offset of sampler dimension `dim` within a slot; -1 where the layout has none (never read).
+    WF_CPU_GPU int offset(int dim) const {
+        if (dim >= dims::kLightSubpath) {
+            int d = dim - dims::kLightSubpath;
+            if (d < dims::kLightStartCount) return kLightStart + d;
+            d -= dims::kLightStartCount;
+            return d / dims::kPerLightVertex < lightBlocks ? lightBase() + d : -1;
+        }
+        if (dim < kCameraCount) return kCamera + dim;
+        if (dim < dims::kCameraCount) return -1;
+        int d = dim - dims::kCameraCount;
+        return d / dims::kPerVertex < eyeBlocks ? kEyeBase + d : -1;
+    }
+};
+
+/// The sample index an MLT walk carries: chain (24 bits), the slot its numbers are read from
+/// (1 bit), and the chain's mutation number k (the rest; start-up: the pool entry).
+namespace mltindex {
+constexpr int kChainBits = 24;
+constexpr int kMaxChains = 1 << kChainBits;
+/// Mutation numbers a chain can reach.
+constexpr std::uint64_t kMaxMutations = 1ull << (64 - kChainBits - 1);
+WF_CPU_GPU WF_INLINE std::uint64_t pack(std::uint64_t mutation, int readSlot, int chain) {
+    return mutation << (kChainBits + 1) | std::uint64_t(readSlot) << kChainBits | std::uint64_t(chain);
+}
+WF_CPU_GPU WF_INLINE int chain(std::uint64_t s) { return int(s & (kMaxChains - 1)); }
+WF_CPU_GPU WF_INLINE int readSlot(std::uint64_t s) { return int(s >> kChainBits) & 1; }
+WF_CPU_GPU WF_INLINE std::uint64_t mutation(std::uint64_t s) { return s >> (kChainBits + 1); }
+/// The key of a chain's mutation for the hashes: (mutation, chain), without the read slot.
+WF_CPU_GPU WF_INLINE std::uint64_t key(std::uint64_t s) { return mutation(s) << kChainBits | std::uint64_t(chain(s)); }
+}  // namespace mltindex
+
+/// Per-chain state word: which slot holds the current sample, whether the running proposal is a
+/// large step, and how many eye / light vertices the current sample used.
+namespace mltstate {
+constexpr int kCurrent = 1, kLargeStep = 2;
+WF_CPU_GPU WF_INLINE int eyeBlocks(int st) { return (st >> 8) & 0xff; }
+WF_CPU_GPU WF_INLINE int lightBlocks(int st) { return (st >> 16) & 0xff; }
+WF_CPU_GPU WF_INLINE int make(int current, int eyeBlocks, int lightBlocks) {
+    return current | eyeBlocks << 8 | lightBlocks << 16;
+}
+}  // namespace mltstate
+
+/// Running sums for b (mean I of the uniform samples: large steps, the pool, the starts), spread
+/// over a few addresses so that a million chains do not queue on one atomic.
+constexpr int kMltSumPartials = 64;
+
+/// b averages the large steps of a fixed set of mutation numbers: those below a step that every
+/// chain has passed. The large steps that finish first are those with short (and darker) paths,
+/// so an average over whatever has finished so far would run low while a render is under way,
+/// most with few mutations per chain. Large steps wait in a ring of per-step sums until their
+/// step is complete; a chain never runs more than this many steps ahead of the last folded one.
+constexpr int kMltStepBins = 1024;
+
+/// What a render of the chains is doing: evaluating the start-up pool, starting the chains,
+/// mutating them, or rebuilding each chain's current sample from its stored numbers (a check).
+enum class MltPhase : int { Pool, Start, Mutate, Replay };
+
+/// Dimensions of the decision numbers (a hash keyed by the mutation's key; the start choice by
+/// the chain's start index).
+namespace mltdims {
+constexpr int kLargeStep = 0, kAccept = 1, kStartChoice = 2;
+}
+
+/// The BDPT sampler interface over the chains' primary samples.
+///
+/// Work is counted, never timed: mutation m = k * chains + c is chain c's k-th, and a render does
+/// the mutations below its end, so every chain makes the same number of mutations (give or take
+/// one, by chain index) however fast its paths are. Handing mutations to whichever chain finishes
+/// first would over-sample the states whose paths are cheap (the camera seeing a light directly)
+/// however long the render runs.
+struct MltSampler {
+    HashSampler fresh, perturb, decide;
+    HashSampler pool;            ///< the start-up pool's numbers, keyed by pool entry (Pool and Start)
+    float* numbers;              ///< chain * 2 * perSlot + slot * perSlot + offset
+    int* state;                  ///< mltstate word per chain
+    int* proposalEyeBlocks;      ///< vertices the running proposal used so far (Replay: the rebuilt sample)
+    int* proposalLightBlocks;
+    std::uint64_t* nextMutation; ///< per chain: its next mutation number k (Mutate)
+    const std::uint64_t* foldedSteps;  ///< MltChains::foldedSteps: no chain runs kMltStepBins beyond it
+    int chains;
+    MltLayout layout;
+    MltPhase phase;
+    float largeStepProbability;
+    /// Start: the pool entries in proportion to their I (count 0: chain k takes pool entry k).
+    DistributionView startChoice;
+
+    WF_CPU_GPU float* slotNumbers(int chain, int slot) const {
+        return numbers + (std::size_t(chain) * 2 + slot) * std::size_t(layout.perSlot());
+    }
+    /// A fresh number of sample s: the pool's for the start-up, the mutation's otherwise.
+    WF_CPU_GPU float draw(std::uint64_t s, int dim) const {
+        bool startUp = phase == MltPhase::Pool || phase == MltPhase::Start;
+        return startUp ? pool.get(mltindex::mutation(s), dim) : fresh.get(mltindex::key(s), dim);
+    }
+    WF_CPU_GPU float get(std::uint64_t s, int dim) const {
+        int off = layout.offset(dim);
+        if (off < 0) return draw(s, dim);
+        return slotNumbers(mltindex::chain(s), mltindex::readSlot(s))[off];
+    }
+    WF_CPU_GPU vec2 get2(std::uint64_t s, int dim) const { return vec2(get(s, dim), get(s, dim + 1)); }
+    /// The camera numbers place the sample anywhere on the film.
+    WF_CPU_GPU FilmSample filmSample(std::uint64_t s, int width, int height) const {
+        vec2 raster = get2(s, dims::kPixel) * vec2(float(width), float(height));
+        int px = glm::min(int(raster.x), width - 1), py = glm::min(int(raster.y), height - 1);
+        return FilmSample{py * width + px, raster};
+    }
+    WF_CPU_GPU int pixelIndex(std::uint64_t s, int width, int height) const { return filmSample(s, width, height).pixel; }
+
+    /// Mutate: each chain runs its own mutations; the start-up phases hand out pool entries.
+    WF_CPU_GPU bool perSlotWork() const { return phase == MltPhase::Mutate; }
+    /// Whether chain `slot`'s next mutation lies below the render's end (and within the ring of
+    /// step sums that b is folded from).
+    WF_CPU_GPU bool slotHasWork(int slot, std::uint64_t end) const {
+        std::uint64_t k = nextMutation[slot];
+        return k * std::uint64_t(chains) + std::uint64_t(slot) < end && k < *foldedSteps + kMltStepBins;
+    }
+    /// Takes chain `slot`'s next mutation number.
+    WF_CPU_GPU std::uint64_t claim(int slot) const { return nextMutation[slot]++; }
+
+    /// Writes numbers [first, first + count) of the proposal of sample s: the current ones
+    /// perturbed (a small step on numbers the current sample used) or fresh ones.
+    WF_CPU_GPU void propose(std::uint64_t s, int current, int firstDim, int count, bool drawFresh) const {
+        int chain = mltindex::chain(s);
+        const float* cur = slotNumbers(chain, current);
+        float* next = slotNumbers(chain, current ^ 1);
+        for (int k = 0; k < count; ++k) {
+            int dim = firstDim + k, off = layout.offset(dim);
+            next[off] = drawFresh ? draw(s, dim) : kelemenMutate(cur[off], perturb.get(mltindex::key(s), dim));
+        }
+    }
+
+    /// Work item g starts in chain `slot` (Pool: pool entry g; Start: the chain's start, g; Mutate:
+    /// the chain's mutation number g): picks the step kind, proposes the camera and light-start
+    /// numbers, and returns the index the walks carry.
+    WF_CPU_GPU std::uint64_t startSample(int slot, std::uint64_t g) const {
+        int st = state[slot], current = st & mltstate::kCurrent;
+        proposalEyeBlocks[slot] = 0;
+        proposalLightBlocks[slot] = 0;
+        if (phase == MltPhase::Replay) return mltindex::pack(0, current, slot);
+        std::uint64_t m = g;
+        bool large = true;
+        if (phase == MltPhase::Start && startChoice.count > 0)
+            m = std::uint64_t(startChoice.sample(0, decide.get(g, mltdims::kStartChoice)).index);
+        std::uint64_t s = mltindex::pack(m, current ^ 1, slot);
+        if (phase == MltPhase::Mutate) large = decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
+        state[slot] = (st & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
+        propose(s, current, dims::kPixel, MltLayout::kCameraCount, large);
+        propose(s, current, dims::lightStart(0), dims::kLightStartCount, large);
+        return s;
+    }
+
+    /// The walk of the sample `s` is about to shade its vertex `vertex` (eye or light subpath).
+    WF_CPU_GPU void useVertex(bool eye, std::uint64_t s, int vertex) const {
+        int chain = mltindex::chain(s);
+        int blocks = eye ? layout.eyeBlocks : layout.lightBlocks;
+        if (vertex >= blocks) return;  // the walk reads no numbers there
+        (eye ? proposalEyeBlocks : proposalLightBlocks)[chain] = vertex + 1;
+        if (phase == MltPhase::Replay) return;
+        int st = state[chain];
+        int used = eye ? mltstate::eyeBlocks(st) : mltstate::lightBlocks(st);
+        bool drawFresh = (st & mltstate::kLargeStep) || vertex >= used;
+        int first = eye ? dims::vertex(vertex, 0) : dims::lightVertex(vertex, 0);
+        propose(s, st & mltstate::kCurrent, first, eye ? dims::kPerVertex : dims::kPerLightVertex, drawFresh);
+    }
+};
+
+/// A proposal's contribution to the image, kept per chain and slot until the chain decides: the
+/// value at the chain's own pixel, and the t = 1 splats that land elsewhere.
+struct ChainSink {
+    Float4* eye;           ///< per record: rgb at the sample's pixel; w = that pixel (int bits)
+    Float4* splats;        ///< per record: maxSplats entries of rgb, w = pixel
+    int* splatCount;       ///< per record
+    int maxSplats;         ///< maxDepth with camera connections (one per light vertex), else 0
+    const int* state;      ///< records 2 chain + proposal slot; null: record 2 chain (replay scratch)
+    unsigned long long* nonFinite;
+
+    WF_CPU_GPU int record(int chain) const { return 2 * chain + (state ? (state[chain] & mltstate::kCurrent) ^ 1 : 0); }
+    WF_CPU_GPU void beginSample(int chain, int pixel) const {
+        int r = record(chain);
+        eye[r] = Float4(0.0f, 0.0f, 0.0f, intAsFloat(pixel));
+        splatCount[r] = 0;
+    }
+    WF_CPU_GPU void deposit(int chain, int pixel, vec3 L) const {
+        if (!isFinite(L)) {
+            atomicFetchAdd(nonFinite, 1ull);
+            return;
+        }
+        if (isBlack(L)) return;
+        int r = record(chain);
+        Float4& e = eye[r];
+        if (pixel == floatAsInt(e.w)) {  // every s >= 0, t >= 2 contribution, and t = 1 splats landing here
+            atomicAddFloat(&e.x, L.x);
+            atomicAddFloat(&e.y, L.y);
+            atomicAddFloat(&e.z, L.z);
+            return;
+        }
+        int k = atomicFetchAdd(&splatCount[r], 1);
+        if (k < maxSplats) splats[std::size_t(r) * maxSplats + k] = Float4(L, intAsFloat(pixel));
+    }
+    WF_CPU_GPU int splatsIn(int r) const { return glm::min(splatCount[r], maxSplats); }
+    /// Empties a record (it keeps its pixel): the sample becomes black.
+    WF_CPU_GPU void clear(int r) const {
+        eye[r] = Float4(0.0f, 0.0f, 0.0f, eye[r].w);
+        splatCount[r] = 0;
+    }
+    /// The target function I: luminance of the record's whole contribution.
+    WF_CPU_GPU float luminanceOf(int r) const {
+        float I = luminance(eye[r].xyz());
+        for (int k = 0, n = splatsIn(r); k < n; ++k) I += luminance(splats[std::size_t(r) * maxSplats + k].xyz());
+        return I;
+    }
+    /// Adds w times the record to the film.
+    WF_CPU_GPU void depositTo(const FilmView& film, int r, float w) const {
+        if (!(w > 0.0f)) return;
+        Float4 e = eye[r];
+        film.deposit(floatAsInt(e.w), w * e.xyz());
+        for (int k = 0, n = splatsIn(r); k < n; ++k) {
+            Float4 sp = splats[std::size_t(r) * maxSplats + k];
+            film.deposit(floatAsInt(sp.w), w * sp.xyz());
+        }
+    }
+};
+
+struct MltCounters {
+    unsigned long long proposals, largeSteps, accepted;
+};
+
+/// Per-chain decision state.
+struct MltChains {
+    float* currentI;          ///< I of the current sample
+    double* currentWeight;    ///< weight the current sample has gathered and not yet deposited (double: a
+                              ///< long run of rejections adds many small terms)
+    double* sums;             ///< kMltSumPartials pairs (sum of I, count)
+    double* stepSums;         ///< kMltStepBins x kMltSumPartials pairs: large steps of step k in bin k % kMltStepBins
+    std::uint64_t* foldedSteps;      ///< steps whose large steps are in `sums` (bins below it are empty)
+    const std::uint64_t* completeSteps;  ///< every chain has decided every step below this
+    float* normalization;     ///< b as of the last connect phase
+    double* poolWeights;      ///< Pool: I of each pool entry
+    MltCounters* counters;
+    float* startI;            ///< per chain: I of its first sample (weighted starts)
+    float largeStepProbability;
+    bool startCountsTowardsB; ///< Start without a pool: the starts are the uniform samples b averages
+    /// Chains that start from a uniform sample of their own instead of one resampled in proportion
+    /// to I: each chain's contributions carry the importance weight of its start, I(x0) / b
+    /// (Veach 1997, 11.3.1), so the image does not depend on how far the chains got from where
+    /// they started (chains that start on a black sample contribute nothing).
+    bool weightedStart;
+
+    /// A uniform sample of the start-up (complete before any mutation): straight into b.
+    WF_CPU_GPU void addToB(int chain, float I) const { addTo(sums, chain, I); }
+    /// The large step of mutation `step` of `chain`: into b once its step is complete.
+    WF_CPU_GPU void addLargeStep(int chain, std::uint64_t step, float I) const {
+        addTo(stepSums + 2 * kMltSumPartials * std::size_t(step % kMltStepBins), chain, I);
+    }
+    WF_CPU_GPU static void addTo(double* partials, int chain, float I) {
+        double* p = partials + 2 * (chain % kMltSumPartials);
+        atomicAddDouble(p, double(I));
+        atomicAddDouble(p + 1, 1.0);
+    }
+    /// The factor every contribution of `chain` carries (1 unless the starts are weighted).
+    WF_CPU_GPU float chainWeight(int chain, float b) const {
+        if (!weightedStart) return 1.0f;
+        return b > 0.0f ? startI[chain] / b : 0.0f;
+    }
+    /// Kelemen's MIS weight of a sample with target value I deposited with expected count n.
+    WF_CPU_GPU float weight(float n, float I, float b) const {
+        float ratio = I > 0.0f ? I / b : 0.0f;
+        float d = ratio + largeStepProbability;
+        return n > 0.0f && d > 0.0f ? n / d : 0.0f;
+    }
+};
+
+/// b from the partial sums: the mean I of the uniform samples so far (0 before the first).
+WF_CPU_GPU inline double normalizationOf(const double* sums) {
+    double sum = 0.0, count = 0.0;
+    for (int k = 0; k < kMltSumPartials; ++k) {
+        sum += sums[2 * k];
+        count += sums[2 * k + 1];
+    }
+    return count > 0.0 ? sum / count : 0.0;
+}
+
+/// One thread before the decisions of a connect phase: moves the large steps of every newly
+/// complete step into b, then b as of now.
+struct NormalizationStage {
+    MltChains chains;
+    WF_CPU_GPU void operator()(int) const {
+        for (std::uint64_t k = *chains.foldedSteps; k < *chains.completeSteps; ++k) {
+            double* bin = chains.stepSums + 2 * kMltSumPartials * std::size_t(k % kMltStepBins);
+            for (int p = 0; p < 2 * kMltSumPartials; ++p) {
+                chains.sums[p] += bin[p];
+                bin[p] = 0.0;
+            }
+        }
+        if (*chains.completeSteps > *chains.foldedSteps) *chains.foldedSteps = *chains.completeSteps;
+        *chains.normalization = float(normalizationOf(chains.sums));
+    }
+};
+
+/// Steps chain c has certainly decided: all but its last claimed one (the reduction's minimum over
+/// the chains is NormalizationStage's completeSteps).
+struct DecidedStepsOf {
+    const std::uint64_t* nextMutation;
+    WF_CPU_GPU std::uint64_t operator()(int c) const { return nextMutation[c] > 0 ? nextMutation[c] - 1 : 0; }
+};
+struct MinOf {
+    WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a < b ? a : b; }
+};
+
+/// The end of a proposal: every chain whose proposal is complete decides (the connect phase has
+/// run, so the record holds the whole contribution).
+template <class C>
+struct DecideStage {
+    C c;  ///< a bdpt::Context over MltSampler and ChainSink
+    MltChains chains;
+    FilmView film;
+    WF_CPU_GPU void accept(int chain, int st, float I) const {
+        c.sampler.state[chain] = mltstate::make((st & mltstate::kCurrent) ^ 1, c.sampler.proposalEyeBlocks[chain],
+                                                c.sampler.proposalLightBlocks[chain]);
+        chains.currentI[chain] = I;
+    }
+    WF_CPU_GPU void operator()(int i) const {
+        if (c.status[i] != 0) return;
+        std::uint64_t s = c.slotSample[i];
+        int st = c.sampler.state[i], current = st & mltstate::kCurrent;
+        int proposalRecord = 2 * i + (current ^ 1), currentRecord = 2 * i + current;
+        float Iy = c.sink.luminanceOf(proposalRecord);
+        if (!std::isfinite(Iy)) {
+            // The float record overflowed (finite contributions summing beyond FLT_MAX). An
+            // infinite I would make b infinite and leave the chain stuck on a sample of weight 0;
+            // instead the sample is counted once as non-finite and dropped: a black sample.
+            atomicFetchAdd(film.nonFinite, 1ull);
+            c.sink.clear(proposalRecord);
+            Iy = 0.0f;
+        }
+        switch (c.sampler.phase) {
+        case MltPhase::Pool:
+            chains.poolWeights[mltindex::mutation(s)] = double(Iy);
+            chains.addToB(i, Iy);
+            return;
+        case MltPhase::Start:
+            accept(i, st, Iy);
+            chains.currentWeight[i] = 0.0;
+            if (chains.weightedStart) chains.startI[i] = Iy;
+            if (chains.startCountsTowardsB) chains.addToB(i, Iy);
+            return;
+        case MltPhase::Replay:
+            return;
+        case MltPhase::Mutate:
+            break;
+        }
+        float b = *chains.normalization;
+        bool large = st & mltstate::kLargeStep;
+        float Ix = chains.currentI[i];
+        float a = Ix > 0.0f ? glm::min(1.0f, Iy / Ix) : 1.0f;
+        // Kelemen's estimator: the proposal with (a + [large]) / (Iy / b + pL), the current
+        // sample with (1 - a) / (Ix / b + pL). A sample's weight waits in currentWeight while
+        // the sample is current, and goes to the film once, when the sample leaves: a rejected
+        // proposal at once, the replaced current sample on acceptance (the accepted proposal
+        // keeps its weight, as its record stays).
+        float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
+        double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
+        if (large) chains.addLargeStep(i, mltindex::mutation(s), Iy);
+        bool accepted = c.sampler.decide.get(mltindex::key(s), mltdims::kAccept) < a;
+        addToCounter(&chains.counters->proposals, 1u);
+        addToCounter(&chains.counters->largeSteps, large ? 1u : 0u);
+        addToCounter(&chains.counters->accepted, accepted ? 1u : 0u);
+        float scale = chains.chainWeight(i, b);
+        if (accepted) {
+            c.sink.depositTo(film, currentRecord, float(wx) * scale);
+            accept(i, st, Iy);
+            chains.currentWeight[i] = wy;
+        } else {
+            c.sink.depositTo(film, proposalRecord, wy * scale);
+            chains.currentWeight[i] = wx;
+        }
+    }
+};
+
+/// End of a render call: every chain deposits the weight its current sample has gathered.
+struct FlushStage {
+    ChainSink sink;
+    MltChains chains;
+    const int* state;
+    FilmView film;
+    WF_CPU_GPU void operator()(int i) const {
+        float scale = chains.chainWeight(i, *chains.normalization);
+        sink.depositTo(film, 2 * i + (state[i] & mltstate::kCurrent), float(chains.currentWeight[i]) * scale);
+        chains.currentWeight[i] = 0.0;
+    }
+};
+
+/// One past the last mutation number chain c has started (m = k * chains + c), 0 for none; the
+/// maximum over the chains is where a cancelled render leaves the chains' common end.
+struct StartedEndOf {
+    const std::uint64_t* nextMutation;
+    std::uint64_t chains;
+    WF_CPU_GPU std::uint64_t operator()(int c) const {
+        std::uint64_t k = nextMutation[c];
+        return k == 0 ? 0 : (k - 1) * chains + std::uint64_t(c) + 1;
+    }
+};
+struct MaxOf {
+    WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a > b ? a : b; }
+};
+
+/// Replay check: I of each chain's rebuilt sample (scratch record 2 chain).
+struct ReplayLuminanceStage {
+    ChainSink sink;
+    float* out;
+    WF_CPU_GPU void operator()(int i) const { out[i] = sink.luminanceOf(2 * i); }
+};
+
+}  // namespace wavefront

@@ -1,0 +1,175 @@
+// The path-tracing estimator, written once: camera rays, surface shading with next-event
+// estimation and MIS, Russian roulette, shadow-ray deposits. Every variant (megakernel, PT+R,
+// SPT, SPT+R) and both backends call exactly these functions.
+#pragma once
+#include "kernels/lights/light_sample.h"
+#include "kernels/materials/material.h"
+#include "kernels/scene/shadow_ray.h"
+#include "kernels/scene/surface.h"
+
+namespace wavefront {
+
+struct PtParams {
+    HashSampler sampler;
+    int maxDepth = 16;       ///< longest path in segments
+    int rouletteDepth = 3;   ///< roulette applies from this many segments on
+    int numPixels = 0;
+};
+
+/// One path in flight, 48 bytes in three 16-byte words (stored SoA by PathStream).
+struct PathState {
+    Float4 origin;      ///< xyz; w = solid-angle pdf of the BSDF sample that made this ray (0: camera or specular)
+    Float4 direction;   ///< xyz; w = low 32 bits of the global sample index
+    Float4 throughput;  ///< xyz; w = (high bits of the sample index << 8) | segments so far
+
+    WF_CPU_GPU std::uint64_t sampleIndex() const {
+        return std::uint64_t(floatAsUint(direction.w)) | (std::uint64_t(floatAsUint(throughput.w) >> 8) << 32);
+    }
+    WF_CPU_GPU int depth() const { return int(floatAsUint(throughput.w) & 0xff); }
+    WF_CPU_GPU void set(vec3 o, vec3 d, vec3 beta, float prevPdf, std::uint64_t sample, int depth) {
+        origin = Float4(o, prevPdf);
+        direction = Float4(d, uintAsFloat(std::uint32_t(sample)));
+        throughput = Float4(beta, uintAsFloat(std::uint32_t(sample >> 32) << 8 | std::uint32_t(depth)));
+    }
+};
+static_assert(sizeof(PathState) == 48, "path state is three 16-byte words");
+
+/// Pixel of global sample `sample` under the default sampler (HashSampler::filmSample).
+WF_CPU_GPU WF_INLINE int pixelOfSample(std::uint64_t sample, int numPixels) { return int(sample % std::uint64_t(numPixels)); }
+
+WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
+    Ray r = cameraRay(scene, params.sampler, sample);
+    PathState s;
+    s.set(r.origin, r.direction, vec3(1.0f), 0.0f, sample, 0);
+    return s;
+}
+
+/// What shading one hit produces: the continued path (extension stream) and a shadow ray
+/// (connection stream); either may be absent.
+struct ShadeOutput {
+    static constexpr int kExtension = 0, kShadow = 1;
+    PathState next;
+    ShadowRay shadow;
+    bool hasNext = false;
+    bool hasShadow = false;
+    WF_CPU_GPU bool active(int stream) const { return stream == kExtension ? hasNext : hasShadow; }
+};
+
+/// Shades the hit of `path` (hit.prim < 0: the ray escaped). Emission found here is deposited
+/// directly; next-event estimation and the continuation are returned.
+WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& params, const FilmView& film,
+                                        const PathState& path, Hit hit) {
+    ShadeOutput out;
+    std::uint64_t sample = path.sampleIndex();
+    int pixel = pixelOfSample(sample, params.numPixels);
+    if (hit.prim < 0) {
+        // Escaped: the environment, weighted against sampling it at the previous vertex.
+        if (scene.environment.present()) {
+            vec3 d = path.direction.xyz();
+            float prevPdf = path.origin.w;
+            float w = prevPdf > 0.0f ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d)) : 1.0f;
+            film.deposit(pixel, path.throughput.xyz() * scene.environment.radiance(d) * w);
+        }
+        return out;
+    }
+    int depth = path.depth() + 1;  // segments including the ray that made this hit
+    vec3 rayDir = path.direction.xyz();
+    vec3 beta = path.throughput.xyz();
+    float prevPdf = path.origin.w;
+    SurfaceHit sh = surfaceAt(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
+    const MaterialData m = scene.materials[sh.material];
+    vec3 wo = -rayDir;
+
+    // Emission, weighted against the light sampling that could have found it one vertex earlier.
+    if (m.emissive()) {
+        vec3 Le = emittedRadiance(m, sh.ng, wo);
+        if (!isBlack(Le)) {
+            float w = 1.0f;
+            if (prevPdf > 0.0f) {
+                float cosL = glm::dot(sh.ng, wo);
+                float pdfLight = (1.0f - scene.environmentSelect) * scene.lights.primPmf[hit.prim] /
+                                 primitiveArea(scene, hit.prim) * hit.t * hit.t / cosL;
+                w = powerHeuristic(prevPdf, pdfLight);
+            }
+            film.deposit(pixel, beta * Le * w);
+        }
+    }
+    if (depth + 1 > params.maxDepth) return out;
+
+    // Local shading frame. Opaque materials are two-sided: face the normals towards wo.
+    bool entering = glm::dot(wo, sh.ng) > 0.0f;
+    bool dielectric = m.type() == kDielectric;
+    vec3 ng = sh.ng, ns = sh.ns;
+    if (!dielectric && !entering) { ng = -ng; ns = -ns; }
+    if (!dielectric && glm::dot(wo, ns) <= 0.0f) ns = ng;  // shading normal facing away: fall back
+    Frame frame(ns);
+    vec3 woLocal = frame.toLocal(wo);
+    int vertex = depth - 1;
+
+    // Next-event estimation: the environment or an area light chosen by power.
+    if (!isSpecular(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
+        float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
+        vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
+        RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
+        vec3 wi, Le;
+        float pdfLight = 0.0f;
+        ShadowRay ray;
+        if (uLight < scene.environmentSelect) {
+            EnvironmentView::Sample es = scene.environment.sample(uPos);
+            wi = es.direction;
+            Le = es.radiance;
+            pdfLight = scene.environmentSelect * es.pdf;
+            ray = shadowRayAlong(here, wi, pixel, vec3(0.0f));
+        } else {
+            LightSample ls;
+            float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
+            ls = sampleLight(scene, glm::min(u, 0.99999994f), uPos);
+            vec3 toLight = ls.p - sh.p;
+            float dist2 = glm::dot(toLight, toLight);
+            float dist = std::sqrt(dist2);
+            wi = dist > 0.0f ? toLight / dist : vec3(0.0f, 0.0f, 1.0f);
+            float cosL = -glm::dot(ls.n, wi);
+            Le = ls.Le;
+            pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
+            ray = shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel, vec3(0.0f));
+        }
+        if (pdfLight > 0.0f && glm::dot(wi, ng) > 0.0f) {
+            vec3 wiLocal = frame.toLocal(wi);
+            vec3 f = evalBsdf(m, woLocal, wiLocal);
+            if (!isBlack(f) && !isBlack(Le)) {
+                float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
+                vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
+                ray.contribution = Float4(contribution, 0.0f);
+                out.shadow = ray;
+                out.hasShadow = true;
+            }
+        }
+    }
+
+    // Russian roulette with the current throughput; the surviving number is reused (rescaled)
+    // to pick the BSDF lobe, so each vertex needs only 4 extension numbers.
+    float uc = params.sampler.get(sample, dims::vertex(vertex, dims::kComponent));
+    if (depth >= params.rouletteDepth) {
+        float q = glm::min(maxComponent(beta), 0.95f);
+        if (uc >= q) return out;
+        beta /= q;
+        uc /= q;
+    }
+    BsdfSample bs = sampleBsdf(m, woLocal, uc, params.sampler.get2(sample, dims::vertex(vertex, dims::kDirection)),
+                               entering, TransportMode::Radiance);
+    if (!bs.valid || isBlack(bs.weight)) return out;
+    vec3 wi = glm::normalize(frame.toWorld(bs.wi));
+    vec3 side = glm::dot(wi, sh.ng) > 0.0f ? sh.ng : -sh.ng;
+    out.next.set(offsetRayOrigin(sh.p, sh.error, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample,
+                 depth);
+    out.hasNext = true;
+    return out;
+}
+
+/// Connect stage body: deposits a shadow ray's contribution when nothing blocks it.
+WF_CPU_GPU inline void traceShadowRay(const SceneView& scene, const FilmView& film, const ShadowRay& s,
+                                      const SimdProbe& probe) {
+    if (shadowRayUnoccluded(scene, s, probe)) film.deposit(s.pixel(), s.contribution.xyz());
+}
+
+}  // namespace wavefront

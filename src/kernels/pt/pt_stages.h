@@ -1,0 +1,241 @@
+// The path tracer's stages (van Antwerpen 2011, section 4): what each kernel of the four
+// schedules does to one item, over the estimator in path_tracer.h. The driver that launches them
+// is host/integrators/pt_driver.h.
+#pragma once
+#include "kernels/core/launch.h"
+#include "kernels/core/stream.h"
+#include "kernels/core/work_range.h"
+#include "kernels/pt/path_tracer.h"
+
+namespace wavefront {
+
+/// Device-resident control block of a streaming render: counters that kernels read and write,
+/// so no stream size travels to the host inside the render loop.
+struct StreamControl {
+    int pathCount[2];                 ///< items in each path buffer (ping-pong)
+    int shadowCount;                  ///< items in the shadow-ray (connection) stream
+    int done;                         ///< set by bookkeeping when all samples are finished
+    WorkRange work;                   ///< global sample indices still to generate
+    unsigned long long extensionRays;
+    unsigned long long shadowRays;
+    unsigned long long alive;         ///< PT+R: paths in flight
+};
+
+/// Kernels whose SIMD efficiency is counted. Each has two counter slots: occupancy (the paper's
+/// Table 1 measure: lanes of a warp holding live work when the stage starts on it; for the
+/// megakernel, at the start of every bounce) and steps (lanes active at every traversal step, the
+/// instruction-level figure that Nsight Compute's threads-per-instruction ratio also reflects).
+enum SimdKernel : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdKernelCount };
+inline const char* simdKernelLabel(int kernel) {
+    static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel"};
+    return labels[kernel];
+}
+static_assert(2 * kSimdKernelCount <= kSimdSlots, "two counter slots per kernel");
+
+namespace pt {
+
+struct Common {
+    SceneView scene;
+    PtParams params;
+    FilmView film;
+    StreamControl* control;
+    SimdCounters simd;
+};
+
+
+/// Starts a camera path for sample s in `slot`.
+WF_CPU_GPU WF_INLINE void startPath(const Common& c, const SoaView<PathState>& paths, int slot, std::uint64_t s) {
+    paths.store(slot, generateCameraPath(c.scene, c.params, s));
+    c.film.countSample(pixelOfSample(s, c.params.numPixels));
+}
+
+/// SPT+R / SPT: fills [pathCount, capacity) with new samples, side by side at the end of the
+/// compacted stream (SPT: only when the stream has drained).
+struct RegenerateStage {
+    Common c;
+    SoaView<PathState> paths;
+    int buffer;
+    bool onlyWhenEmpty;
+    WF_CPU_GPU void operator()(int i) const {
+        int n = c.control->pathCount[buffer];
+        if (i < n || (onlyWhenEmpty && n > 0)) return;
+        c.simd.entry(kSimdGenerate).sample();
+        std::uint64_t s = c.control->work.next + std::uint64_t(i - n);
+        if (s < c.control->work.end) startPath(c, paths, i, s);
+    }
+};
+
+/// One thread: advances the counters after regeneration and resets the output streams.
+struct BookkeepingStage {
+    Common c;
+    int buffer;
+    int capacity;
+    bool onlyWhenEmpty;
+    WF_CPU_GPU void operator()(int) const {
+        StreamControl& k = *c.control;
+        int n = k.pathCount[buffer];
+        unsigned long long remaining = k.work.end > k.work.next ? k.work.end - k.work.next : 0;
+        unsigned long long room = (onlyWhenEmpty && n > 0) ? 0 : (unsigned long long)(capacity - n);
+        int added = int(remaining < room ? remaining : room);
+        k.pathCount[buffer] = n + added;
+        k.work.next += added;
+        k.extensionRays += (unsigned long long)(n + added);
+        k.shadowRays += (unsigned long long)k.shadowCount;  // connected in the previous iteration
+        k.shadowCount = 0;
+        k.pathCount[buffer ^ 1] = 0;
+        k.done = (n + added == 0) ? 1 : 0;
+    }
+};
+
+struct ExtendStage {
+    Common c;
+    SoaView<PathState> paths;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const {
+        c.simd.entry(kSimdExtend).sample();
+        PathState p = paths.load(i);
+        Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
+        hits[i] = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdExtend));
+    }
+};
+
+/// Shade with compaction at write time: continued paths go to the other path buffer, shadow
+/// rays to the connection stream (exec.compactingFor reserves space once per block).
+struct ShadeStage {
+    static constexpr int kStreams = 2;
+    using Output = ShadeOutput;
+    Common c;
+    SoaView<PathState> in;
+    const Hit* hits;
+    SoaView<PathState> outPaths;
+    SoaView<ShadowRay> outShadow;
+    int* outCounter[kStreams];
+    WF_CPU_GPU Output evaluate(int i) const {
+        c.simd.entry(kSimdShade).sample();
+        return shadePath(c.scene, c.params, c.film, in.load(i), hits[i]);
+    }
+    WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
+        if (stream == ShadeOutput::kExtension) outPaths.store(slot, o.next);
+        else outShadow.store(slot, o.shadow);
+    }
+};
+
+struct ConnectStage {
+    Common c;
+    SoaView<ShadowRay> shadow;
+    WF_CPU_GPU void operator()(int i) const {
+        c.simd.entry(kSimdConnect).sample();
+        traceShadowRay(c.scene, c.film, shadow.load(i), c.simd.steps(kSimdConnect));
+    }
+};
+
+// ---- PT+R: fixed-length stream, in-place regeneration (Novak et al. 2010) --------------------
+
+struct InPlaceRegenerateStage {
+    Common c;
+    SoaView<PathState> paths;
+    int* alive;
+    WF_CPU_GPU void operator()(int i) const {
+        if (alive[i]) return;
+        c.simd.entry(kSimdGenerate).sample();
+        // Each idle slot takes the next sample on its own: the samples a warp regenerates are
+        // scattered over the image, which is what costs PT+R its primary-ray coherence.
+        std::uint64_t s = atomicFetchAdd(&c.control->work.next, 1ull);
+        if (s >= c.control->work.end) return;
+        startPath(c, paths, i, s);
+        alive[i] = 1;
+        atomicFetchAdd(&c.control->alive, 1ull);
+    }
+};
+
+struct InPlaceExtendStage {
+    Common c;
+    SoaView<PathState> paths;
+    const int* alive;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const {
+        if (!alive[i]) return;
+        addToCounter(&c.control->extensionRays, 1u);
+        c.simd.entry(kSimdExtend).sample();
+        PathState p = paths.load(i);
+        Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
+        hits[i] = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdExtend));
+    }
+};
+
+struct InPlaceShadeStage {
+    Common c;
+    SoaView<PathState> paths;
+    int* alive;
+    const Hit* hits;
+    SoaView<ShadowRay> shadow;  ///< one slot per path; tMax < 0 marks "no shadow ray"
+    WF_CPU_GPU void operator()(int i) const {
+        ShadowRay none;
+        none.direction.w = -1.0f;
+        if (!alive[i]) {
+            shadow.store(i, none);
+            return;
+        }
+        c.simd.entry(kSimdShade).sample();
+        ShadeOutput o = shadePath(c.scene, c.params, c.film, paths.load(i), hits[i]);
+        shadow.store(i, o.hasShadow ? o.shadow : none);
+        if (o.hasNext) {
+            paths.store(i, o.next);
+        } else {
+            alive[i] = 0;
+            atomicFetchAdd(&c.control->alive, ~0ull);  // decrement (two's complement)
+        }
+    }
+};
+
+struct InPlaceConnectStage {
+    Common c;
+    SoaView<ShadowRay> shadow;
+    WF_CPU_GPU void operator()(int i) const {
+        ShadowRay s = shadow.load(i);
+        if (s.direction.w < 0.0f) return;
+        addToCounter(&c.control->shadowRays, 1u);
+        c.simd.entry(kSimdConnect).sample();
+        traceShadowRay(c.scene, c.film, s, c.simd.steps(kSimdConnect));
+    }
+};
+
+struct InPlaceBookkeepingStage {
+    Common c;
+    WF_CPU_GPU void operator()(int) const {
+        StreamControl& k = *c.control;
+        k.done = (k.alive == 0 && k.work.next >= k.work.end) ? 1 : 0;
+    }
+};
+
+// ---- Megakernel: one thread runs a whole path ------------------------------------------------
+
+struct MegakernelStage {
+    Common c;
+    std::uint64_t firstSample;
+    WF_CPU_GPU void operator()(int i) const {
+        std::uint64_t s = firstSample + std::uint64_t(i);
+        PathState path = generateCameraPath(c.scene, c.params, s);
+        c.film.countSample(pixelOfSample(s, c.params.numPixels));
+        unsigned extension = 0, shadowRays = 0;
+        for (;;) {
+            c.simd.entry(kSimdMegakernel).sample();  // lanes whose path is still alive at this bounce
+            Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
+            Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdMegakernel));
+            ++extension;
+            ShadeOutput o = shadePath(c.scene, c.params, c.film, path, hit);
+            if (o.hasShadow) {
+                ++shadowRays;
+                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdMegakernel));
+            }
+            if (!o.hasNext) break;
+            path = o.next;
+        }
+        addToCounter(&c.control->extensionRays, extension);
+        addToCounter(&c.control->shadowRays, shadowRays);
+    }
+};
+
+}  // namespace pt
+
+}  // namespace wavefront

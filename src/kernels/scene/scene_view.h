@@ -1,0 +1,92 @@
+// The scene as kernels see it: raw pointers into one exec's memory, plus the camera and the
+// light-selection distribution. Trivially copyable, passed by value into every stage.
+#pragma once
+#include <cstdint>
+
+#include "kernels/bvh/bvh.h"
+#include "kernels/lights/distribution.h"
+#include "kernels/lights/environment.h"
+#include "kernels/core/sampler.h"
+
+namespace wavefront {
+
+/// 48 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior.
+struct MaterialData {
+    Float4 diffuse;
+    Float4 specular;
+    Float4 emission;
+    WF_CPU_GPU int type() const { return floatAsInt(diffuse.w); }
+    WF_CPU_GPU bool emissive() const { return emission.x > 0.0f || emission.y > 0.0f || emission.z > 0.0f; }
+};
+
+struct CameraData {
+    vec3 position;
+    vec3 right, up, forward;  ///< orthonormal
+    float tanHalfFovY;
+    float aspect;
+    float lensRadius;
+    float focusDistance;
+};
+
+/// Emissive primitives chosen in proportion to power (area x luminance of emission) through the
+/// chosen sampler over one distribution.
+struct LightView {
+    DistributionView distribution;    ///< one distribution over numLights entries
+    const int* primIds = nullptr;     ///< numLights
+    const float* primPmf = nullptr;   ///< per primitive id: its selection probability (0 if not a light)
+    int numLights = 0;
+
+    /// Index (into primIds) of the light chosen by u.
+    WF_CPU_GPU int sample(float u) const { return distribution.sample(0, u).index; }
+};
+
+struct SceneView {
+    BvhView bvh;
+    const vec3* positions = nullptr;
+    const vec3* normals = nullptr;            ///< per vertex; valid where hasNormals[tri]
+    const uvec3* triangles = nullptr;
+    const int* triangleMaterial = nullptr;
+    const std::uint8_t* hasNormals = nullptr;
+    const Float4* spheres = nullptr;          ///< centre, radius
+    const int* sphereMaterial = nullptr;
+    const MaterialData* materials = nullptr;
+    LightView lights;
+    EnvironmentView environment;
+    /// Probability that next-event estimation samples the environment rather than an area light:
+    /// 0 without an environment map, 1 without area lights, else 1/2.
+    float environmentSelect = 0.0f;
+    CameraData camera;
+    int numTriangles = 0;
+    int numSpheres = 0;
+    int width = 0, height = 0;
+
+    WF_CPU_GPU int materialOf(int prim) const {
+        return prim < numTriangles ? triangleMaterial[prim] : sphereMaterial[prim - numTriangles];
+    }
+};
+
+/// Where radiance estimates go: RGB sums per pixel (atomics) and guards for bad samples. The sums
+/// are double: a float sum overflows to infinity long before the estimate it holds does (64
+/// samples of 1e38), while each deposit is a finite float.
+struct FilmView {
+    double* sum = nullptr;                 ///< 3 per pixel
+    unsigned* sampleCount = nullptr;       ///< per pixel
+    unsigned long long* nonFinite = nullptr;
+
+    /// Counts one more sample in a pixel (once per camera path, when it starts).
+    WF_CPU_GPU WF_INLINE void countSample(int pixel) const { atomicFetchAdd(&sampleCount[pixel], 1u); }
+
+    /// Adds L to a pixel; NaN or infinite estimates are counted and dropped, never stored.
+    WF_CPU_GPU WF_INLINE void deposit(int pixel, vec3 L) const {
+        if (!isFinite(L)) {
+            atomicFetchAdd(nonFinite, 1ull);
+            return;
+        }
+        if (isBlack(L)) return;
+        atomicAddDouble(&sum[3 * pixel + 0], double(L.x));
+        atomicAddDouble(&sum[3 * pixel + 1], double(L.y));
+        atomicAddDouble(&sum[3 * pixel + 2], double(L.z));
+    }
+};
+
+}  // namespace wavefront

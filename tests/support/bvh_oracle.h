@@ -1,0 +1,46 @@
+// Internal entry points for tests and benchmarks: build the LBVH or trace rays on a chosen
+// backend with the library's own code, and copy the results back.
+#pragma once
+#include <vector>
+
+#include "host/scene/bvh_builder.h"
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+struct PrimitiveArrays {
+    std::vector<vec3> positions;
+    std::vector<uvec3> triangles;
+    std::vector<Float4> spheres;  ///< centre, radius
+};
+
+struct BvhSnapshot {
+    std::vector<BvhNode> nodes;
+    std::vector<Float4> primData;
+    int numPrims = 0;
+    int numTriangles = 0;
+    double buildMilliseconds = 0.0;  ///< build only (data already on the backend), wall clock
+    std::vector<KernelStats> stages; ///< per-stage kernel times of the build
+    BvhView view() const { return BvhView{nodes.data(), primData.data(), numPrims, numTriangles}; }
+};
+
+struct TraceResult {
+    std::vector<Hit> hits;
+    double milliseconds = 0.0;  ///< tracing only
+};
+
+BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims);
+TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
+
+struct CompactionTimes;
+/// Write-time compaction of n 32-byte items (a hash keeps `keepFraction` of them) against a plain
+/// copy and, on CUDA, flags + cub::DeviceSelect::Flagged (flaggedMs < 0 on the CPU).
+CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions);
+
+/// Structural check: every primitive in exactly one leaf, every child box inside its parent's,
+/// the root covering all primitives. Returns an empty string when valid, else the first problem.
+std::string validateBvh(const BvhSnapshot& bvh);
+/// Depth of the deepest leaf (root = 1).
+int bvhDepth(const BvhSnapshot& bvh);
+
+}  // namespace wavefront

@@ -1,0 +1,26 @@
+// CUDA instantiations of the LBVH build and the trace entry points used by tests and benchmarks.
+#include "bvh_oracle_impl.h"
+#include "compaction.h"
+#include "host/exec/cuda_exec.cuh"
+
+namespace wavefront {
+
+BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims) {
+    CudaExec exec;
+    return buildBvhSnapshotOn(exec, prims);
+}
+
+CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions) {
+    CudaExec exec;
+    auto flagged = [&exec](const CompactionItem* in, const char* flags, CompactionItem* out, int* count, int items) {
+        exec.selectFlagged(in, flags, out, count, items);
+    };
+    return measureCompaction(exec, n, keepFraction, repetitions, flagged);
+}
+
+TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {
+    CudaExec exec;
+    return traceRaysOn(exec, prims, rays, anyHit);
+}
+
+}  // namespace wavefront

@@ -1,0 +1,71 @@
+// Template bodies of bvh_api.h, instantiated for each exec (cpu_backend.cpp, lbvh_cuda.cu).
+#pragma once
+#include <chrono>
+
+#include "bvh_oracle.h"
+#include "host/scene/scene_upload.h"
+
+namespace wavefront {
+
+template <class Exec>
+struct PrimitiveBuffers {
+    Buffer<vec3> positions;
+    Buffer<uvec3> triangles;
+    Buffer<Float4> spheres;
+    PrimitiveBuffers(Exec& exec, const PrimitiveArrays& p)
+        : positions(uploadVector(exec, p.positions)), triangles(uploadVector(exec, p.triangles)),
+          spheres(uploadVector(exec, p.spheres)) {}
+    PrimitiveSource source(const PrimitiveArrays& p) const {
+        return PrimitiveSource{positions.data(), triangles.data(), spheres.data(), int(p.triangles.size()),
+                               int(p.spheres.size())};
+    }
+};
+
+template <class Exec>
+BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims) {
+    PrimitiveBuffers<Exec> buffers(exec, prims);
+    exec.synchronize();
+    exec.clearStats();
+    auto start = std::chrono::steady_clock::now();
+    Bvh<Exec> bvh = buildLbvh(exec, buffers.source(prims));
+    exec.synchronize();
+    BvhSnapshot snap;
+    snap.buildMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    snap.stages = exec.kernelStats();
+    snap.numPrims = bvh.numPrims;
+    snap.numTriangles = bvh.numTriangles;
+    snap.nodes.resize(bvh.nodes.size());
+    snap.primData.resize(bvh.primData.size());
+    exec.download(snap.nodes.data(), bvh.nodes.data(), snap.nodes.size());
+    exec.download(snap.primData.data(), bvh.primData.data(), snap.primData.size());
+    return snap;
+}
+
+template <bool kAnyHit>
+struct TraceStage {
+    BvhView bvh;
+    const Ray* rays;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const { hits[i] = traverse<kAnyHit>(bvh, rays[i]); }
+};
+
+template <class Exec>
+TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {
+    PrimitiveBuffers<Exec> buffers(exec, prims);
+    Bvh<Exec> bvh = buildLbvh(exec, buffers.source(prims));
+    Buffer<Ray> dRays = uploadVector(exec, rays);
+    Buffer<Hit> dHits = exec.template allocate<Hit>(rays.size());
+    int n = int(rays.size());
+    exec.synchronize();
+    auto start = std::chrono::steady_clock::now();
+    if (anyHit) exec.parallelFor("trace any-hit", n, TraceStage<true>{bvh.view(), dRays.data(), dHits.data()});
+    else exec.parallelFor("trace closest-hit", n, TraceStage<false>{bvh.view(), dRays.data(), dHits.data()});
+    exec.synchronize();
+    TraceResult r;
+    r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    r.hits.resize(rays.size());
+    exec.download(r.hits.data(), dHits.data(), r.hits.size());
+    return r;
+}
+
+}  // namespace wavefront
