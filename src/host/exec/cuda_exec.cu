@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include <nvtx3/nvToolsExt.h>
+
 #include "host/exec/cuda_exec.cuh"
 
 namespace wavefront {
@@ -12,6 +14,13 @@ void throwCudaError(cudaError_t code, const char* file, int line, const char* ex
     std::string message = std::string("CUDA error ") + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
                           ") at " + file + ":" + std::to_string(line) + " in " + expression;
     throw CudaError(message, file, line, expression, int(code));
+}
+
+void throwLaunchError(cudaError_t code, const char* label, const char* file, int line) {
+    std::string expression = std::string("launch of '") + label + "'";
+    std::string message = std::string("CUDA error ") + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                          ") in the " + expression + " (" + file + ":" + std::to_string(line) + ")";
+    throw CudaError(message, file, line, expression.c_str(), int(code));
 }
 
 int cudaDeviceCount() {
@@ -111,13 +120,34 @@ CudaExec::Timed::Timed(CudaExec& e, const char* label) : exec(e), slot(e.timings
     start = take();
     stop = take();
     WF_CUDA_CHECK(cudaEventRecord(start, exec.stream_));
+    nvtxRangePushA(label);  // the stage's name in Nsight Systems and Compute (--nvtx)
 }
 
-CudaExec::Timed::~Timed() noexcept(false) {
-    WF_CUDA_CHECK(cudaEventRecord(stop, exec.stream_));
+CudaExec::Timed::~Timed() {
+    nvtxRangePop();
+    // A destructor must not throw (it may run while an exception unwinds): a failure to record
+    // the stop event is kept and thrown by the next call that checks (kernelStats, synchronize).
+    cudaError_t status = cudaEventRecord(stop, exec.stream_);
+    if (status != cudaSuccess) {
+        if (exec.deferred_ == cudaSuccess) exec.deferred_ = status;
+        exec.eventPool_.push_back(start);
+        exec.eventPool_.push_back(stop);
+        return;
+    }
     exec.pending_.push_back({slot, start, stop});
-    // Bound the number of outstanding event pairs; resolving waits for the oldest ones only.
-    if (exec.pending_.size() >= 4096) exec.resolvePendingEvents();
+    // Bound the number of outstanding event pairs: the next launch resolves them (which waits for
+    // the oldest ones only).
+    if (exec.pending_.size() >= 4096) exec.resolveDue_ = true;
+}
+
+void CudaExec::throwDeferred() {
+    if (resolveDue_) {
+        resolveDue_ = false;
+        resolvePendingEvents();
+    }
+    cudaError_t status = deferred_;
+    deferred_ = cudaSuccess;
+    WF_CUDA_CHECK(status);
 }
 
 void CudaExec::resolvePendingEvents() {
@@ -133,6 +163,7 @@ void CudaExec::resolvePendingEvents() {
 }
 
 std::vector<KernelStats> CudaExec::kernelStats() {
+    throwDeferred();
     resolvePendingEvents();
     return timings_.entries();
 }

@@ -141,7 +141,10 @@ public:
     template <class T> void fill(T* dst, const T& value, std::size_t n) {
         parallelFor("fill", int(n), FillOp<T>{dst, value});
     }
-    void synchronize() { WF_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+    void synchronize() {
+        WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        throwDeferred();
+    }
 
     /// Asynchronous read-back of a small value into pinned memory, for progress and termination
     /// checks that must not stall the GPU: the copy is queued behind the work already launched.
@@ -172,6 +175,7 @@ public:
     void parallelFor(const char* label, ItemCount count, const F& f) {
         if (count.capacity <= 0) return;
         int grid = (count.capacity + kBlock - 1) / kBlock;
+        throwDeferred();
         Timed t(*this, label);
         if constexpr (MinBlocksPerSm<F>::value > 1)
             detail::forEachKernelCapped<kBlock, MinBlocksPerSm<F>::value><<<grid, kBlock, 0, stream_>>>(f, count);
@@ -186,6 +190,7 @@ public:
     void compactingFor(const char* label, ItemCount count, const Stage& stage) {
         if (count.capacity <= 0) return;
         int grid = (count.capacity + kBlock - 1) / kBlock;
+        throwDeferred();
         Timed t(*this, label);
         detail::compactingKernel<kBlock><<<grid, kBlock, 0, stream_>>>(stage, count);
         WF_CUDA_CHECK_LAUNCH(label);
@@ -232,14 +237,17 @@ public:
     };
 
 private:
-    /// Records a start/stop event pair around a launch; resolved lazily in kernelStats().
+    /// Records a start/stop event pair around a launch (resolved lazily in kernelStats()) and an
+    /// NVTX range named after the stage. Never throws from its destructor.
     struct Timed {
         CudaExec& exec;
         int slot;
         cudaEvent_t start, stop;
         Timed(CudaExec& e, const char* label);
-        ~Timed() noexcept(false);
+        ~Timed();
     };
+    /// Throws an error a destructor had to keep (Timed), and resolves the event pairs it marked due.
+    void throwDeferred();
     template <class T>
     void scan(const T* in, T* out, int n);
     void* allocateBytes(std::size_t bytes);
@@ -255,6 +263,8 @@ private:
     void* mailbox_ = nullptr;  // pinned host memory
     cudaEvent_t mailboxEvent_ = nullptr;
     bool posted_ = false;
+    cudaError_t deferred_ = cudaSuccess;  ///< a failure recorded where it could not be thrown
+    bool resolveDue_ = false;
     void* scratch_ = nullptr;
     std::size_t scratchBytes_ = 0;
     int device_ = 0;

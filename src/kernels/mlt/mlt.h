@@ -295,7 +295,7 @@ struct MltChains {
     bool startCountsTowardsB; ///< Start without a pool: the starts are the uniform samples b averages
     /// Chains that start from a uniform sample of their own instead of one resampled in proportion
     /// to I: each chain's contributions carry the importance weight of its start, I(x0) / b
-    /// (Veach 1997, 11.3.1), so the image does not depend on how far the chains got from where
+    /// (Veach 1997, chapter 11), so the image does not depend on how far the chains got from where
     /// they started (chains that start on a black sample contribute nothing).
     bool weightedStart;
 
