@@ -9,7 +9,6 @@
 // writes, to measure them.
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,26 +29,35 @@ static bool connectPhaseKernel(const std::string& label) {
     return label == "bdpt count" || label == "inclusive scan" || label == "bdpt connect";
 }
 
+/// A connect threshold: a number in (0, 1].
+static void checkThreshold(const std::string& t) {
+    std::size_t end = 0;
+    float v = -1.0f;
+    try {
+        v = std::stof(t, &end);
+    } catch (const std::exception&) {
+    }
+    if (end != t.size() || !(v > 0.0f && v <= 1.0f))
+        throw InputError("connect threshold '" + t + "' is not a number in (0, 1]");
+}
+
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "cornell-glossy", "glass-caustic"};
     std::vector<std::string> thresholds = {"1.0", "0.6"};
     int width = 1024, height = 1024, spp = 64, maxDepth = 16, capacity = 0, repeat = 3;
     bool naive = true;
     std::string coalesced = "on";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
-        if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scenes") scenes = splitList(v);
-        else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
-        else if (a == "--spp") spp = std::stoi(v);
-        else if (a == "--max-depth") maxDepth = std::stoi(v);
-        else if (a == "--capacity") capacity = std::stoi(v);
-        else if (a == "--thresholds") thresholds = splitList(v);
-        else if (a == "--naive") naive = v != "0";
-        else if (a == "--coalesced") coalesced = v;
-        else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
-    }
+    BenchArgs args("bdpt", "BDPT schedules (van Antwerpen 2011, Tables 3 to 6): samples/s, SIMD occupancy, time "
+                           "split, bytes per sample slot");
+    args.addRenderOptions(scenes, width, height, spp, maxDepth);
+    args.add("--capacity", capacity, "sample slots per stream (0: fill the device)");
+    args.addList("--thresholds", thresholds, "streaming version's connect thresholds, each in (0, 1]", checkThreshold);
+    args.addSwitch("--naive", naive, "also run the naive version");
+    args.addChoice("--coalesced", coalesced, {"both", "on", "off"},
+                   "streaming version with warp-transposed vertex writes (on), without (off), or both");
+    args.addAtLeast("--repeat", repeat, 1, "renders per configuration after a warm-up; the row is the median");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     struct Config {
         BdptVariant variant;
         float threshold;

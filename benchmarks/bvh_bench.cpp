@@ -6,10 +6,10 @@
 // rays (hit point to a random point on a light) on built-in scenes, closest-hit or any-hit.
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 
+#include "bench_args.h"
 #include "bvh_oracle.h"
 #include "host/scene/scene_upload.h"
 #include "kernels/pt/path_tracer.h"
@@ -40,12 +40,12 @@ static PrimitiveArrays sceneArrays(const Scene& s) {
 }
 
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     bool quick = false;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = parseBackend(argv[++i]);
-        else if (!std::strcmp(argv[i], "--quick")) quick = true;
-    }
+    BenchArgs args("bvh_bench", "LBVH build time and ray throughput: random triangles, then primary, diffuse-bounce "
+                                "and shadow rays on built-in scenes");
+    args.addFlag("--quick", quick, "100k triangles only, rays at 256x256 instead of 1920x1080");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     std::printf("# bvh_bench on %s\n\n", toString(backend));
     std::printf("| primitives | build ms (best) | build ms (median) | Mprims/s | depth | last build's kernel times (ms) |\n|---:|---:|---:|---:|---:|---|\n");
     for (int n : {100000, 1000000, 10000000}) {

@@ -3,18 +3,20 @@
 // Effective bandwidth counts the bytes each scheme must move: all items read, the kept ones
 // written (the copy writes all). Reported as a fraction of the plain copy's bandwidth.
 #include <cstdio>
-#include <cstring>
 #include <string>
 
+#include "bench_args.h"
 #include "bvh_oracle.h"
 #include "compaction.h"
 
 using namespace wavefront;
 
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (!std::strcmp(argv[i], "--backend")) backend = parseBackend(argv[i + 1]);
+    BenchArgs args("compaction_bench",
+                   "Write-time compaction vs a plain copy vs flags + cub::DeviceSelect::Flagged: times and effective "
+                   "bandwidth");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     std::printf("| items | kept | write-time ms | ideal scatter ms | copy ms | flags+Flagged ms | write-time GB/s | copy GB/s | write-time / copy | Flagged / copy | scan+atomic ns/item |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int n : {1 << 20, 4 << 20}) {

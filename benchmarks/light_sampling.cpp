@@ -8,11 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "distribution_oracle.h"
 #include "kernels/core/sampler.h"
 
@@ -230,18 +229,15 @@ void figure9(Backend backend, bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     bool quick = false;
     int profileLights = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) backend = parseBackend(argv[++i]);
-        else if (!std::strcmp(argv[i], "--quick")) quick = true;
-        else if (!std::strcmp(argv[i], "--profile-build") && i + 1 < argc) profileLights = std::atoi(argv[++i]);
-        else {
-            std::fprintf(stderr, "usage: light_sampling [--backend cuda|cpu] [--quick] [--profile-build LIGHTS]\n");
-            return 2;
-        }
-    }
+    BenchArgs args("light_sampling", "Light-selection samplers: build time, memory loads per sample (Binder and Keller, "
+                                     "Table 1), sampling throughput, Figure 9; Markdown tables on stdout");
+    args.addFlag("--quick", quick, "smaller sizes: no 10M-light build, one throughput size, N up to 2^18 in Figure 9");
+    args.add("--profile-build", profileLights, "only build LIGHTS lights, 50 times per sampler, for a profiler (0: off)")
+        ->type_name("LIGHTS");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     if (profileLights > 0) {
         // Only builds, for a profiler's timeline: 50 of each sampler but the alias table.
         std::vector<double> w = lightPowers(profileLights);

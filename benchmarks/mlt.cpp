@@ -85,28 +85,26 @@ double kernelShare(const RenderStats& st, const std::string& label) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "glass-caustic", "door-ajar"};
     int width = 1024, height = 1024, spp = 64, maxDepth = 16, chains = 0, repeat = 3;
     int figWidth = 512, figHeight = 512;
     double figSeconds = 3.0, refSeconds = 30.0;
     bool variants = true;
     std::string figureDir;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
-        if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scenes") scenes = splitList(v);
-        else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
-        else if (a == "--spp") spp = std::stoi(v);
-        else if (a == "--max-depth") maxDepth = std::stoi(v);
-        else if (a == "--chains") chains = std::stoi(v);
-        else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
-        else if (a == "--variants") variants = v != "0";
-        else if (a == "--figure10") figureDir = v;
-        else if (a == "--fig-res") std::sscanf(v.c_str(), "%dx%d", &figWidth, &figHeight);
-        else if (a == "--fig-seconds") figSeconds = std::stod(v);
-        else if (a == "--ref-seconds") refSeconds = std::stod(v);
-    }
+    BenchArgs args("mlt", "MLT on the streaming BDPT sampler (van Antwerpen 2011, section 6, Table 6 and Figure 10): "
+                          "mutations/s, acceptance, SIMD occupancy, bytes per chain; equal-time comparison");
+    args.addRenderOptions(scenes, width, height, spp, maxDepth, "mutations per pixel");
+    args.add("--chains", chains, "Markov chains (0: the default)");
+    args.addAtLeast("--repeat", repeat, 1, "runs per configuration after a warm-up; the row is the median");
+    args.addSwitch("--variants", variants, "also run without camera (t = 1) connections and with uniform chain starts");
+    args.add("--figure10", figureDir,
+             "directory: also run the equal-time comparison (Figure 10) and write figure10.png and figure10-half.png there")
+        ->type_name("DIR");
+    args.addResolution("--fig-res", figWidth, figHeight, "Figure 10 image size");
+    args.add("--fig-seconds", figSeconds, "Figure 10: seconds for each of PT, BDPT and MLT");
+    args.add("--ref-seconds", refSeconds, "Figure 10: seconds for the BDPT reference");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
 
     try {
         RenderOptions base;

@@ -20,23 +20,34 @@
 
 using namespace wavefront;
 
+/// A --chains item: a chain count (0 for the default) or mN, one chain per N mutations.
+static void checkChains(const std::string& c) {
+    bool perMutations = !c.empty() && c[0] == 'm';
+    std::string number = c.substr(perMutations ? 1 : 0);
+    std::size_t end = 0;
+    double v = -1.0;
+    try {
+        v = perMutations ? std::stod(number, &end) : double(std::stoi(number, &end));
+    } catch (const std::exception&) {
+    }
+    if (number.empty() || end != number.size() || !(perMutations ? v > 0.0 : v >= 0.0))
+        throw InputError("chains '" + c + "' is neither a chain count (0 for the default) nor mN with N > 0");
+}
+
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     std::vector<std::string> scenes = {"cornell-spheres", "door-ajar", "cornell-glossy"};
     std::vector<std::string> chainList = {"65536", "262144", "1048576", "0", "m16"};
     int width = 256, height = 256, spp = 1024, seeds = 8, maxDepth = 10, refSpp = 4096, refSeeds = 16;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
-        if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scenes") scenes = splitList(v);
-        else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
-        else if (a == "--spp") spp = std::stoi(v);
-        else if (a == "--seeds") seeds = std::max(2, std::stoi(v));
-        else if (a == "--max-depth") maxDepth = std::stoi(v);
-        else if (a == "--chains") chainList = splitList(v);
-        else if (a == "--ref-spp") refSpp = std::stoi(v);
-        else if (a == "--ref-seeds") refSeeds = std::max(2, std::stoi(v));
-    }
+    BenchArgs args("mlt_bias", "Is MLT consistent at every chain count? MLT at each chain count over independent "
+                               "seeds against a long BDPT reference");
+    args.addRenderOptions(scenes, width, height, spp, maxDepth, "MLT mutations per pixel");
+    args.addAtLeast("--seeds", seeds, 2, "independent MLT renders per configuration");
+    args.addList("--chains", chainList, "chain counts: N, 0 for the default, mN for one chain per N mutations",
+                 checkChains);
+    args.add("--ref-spp", refSpp, "samples per pixel of each reference render (BDPT)");
+    args.addAtLeast("--ref-seeds", refSeeds, 2, "independent reference renders");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     try {
         RenderOptions base;
         base.backend = backend;

@@ -7,8 +7,6 @@
 // --again N: render N more times on the same renderer and list each call's time, samples on the
 // film, rays and image mean (a renderer reused for frame after frame must give the same frame).
 #include <cstdio>
-#include <cstring>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,23 +16,22 @@
 using namespace wavefront;
 
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "cornell-glossy", "mesh-1m", "rtiow-final"};
     std::vector<std::string> variants = {"megakernel", "pt-r", "spt", "spt-r"};
     int width = 1024, height = 1024, spp = 16, maxDepth = 16, capacity = 0, again = 0;
     std::vector<std::string> samplers = {"binary"};
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
-        if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scenes") scenes = splitList(v);
-        else if (a == "--variants") variants = splitList(v);
-        else if (a == "--res") std::sscanf(v.c_str(), "%dx%d", &width, &height);
-        else if (a == "--spp") spp = std::stoi(v);
-        else if (a == "--max-depth") maxDepth = std::stoi(v);
-        else if (a == "--capacity") capacity = std::stoi(v);
-        else if (a == "--light-samplers") samplers = splitList(v);
-        else if (a == "--again") again = std::stoi(v);
-    }
+    BenchArgs args("pt_variants", "Path-tracer variants (van Antwerpen 2011, Tables 1, 2 and 6): samples/s, rays/s, "
+                                  "kernel time shares, SIMD efficiency, bytes per slot");
+    args.app().footer("rtiow-final always renders at 1280x720, 30 spp, max depth 50 (the megakernel blog's setup).");
+    args.addRenderOptions(scenes, width, height, spp, maxDepth);
+    args.addList("--variants", variants, "path-tracer schedules: megakernel, pt-r, spt, spt-r",
+                 [](const std::string& v) { parsePtVariant(v); });
+    args.add("--capacity", capacity, "path-state slots per stream (0: fill the device)");
+    args.addList("--light-samplers", samplers, "light choice: binary, guide, forest, alias",
+                 [](const std::string& s) { parseLightSampler(s); });
+    args.add("--again", again, "render N more times on the same renderer and list each call");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     std::string calls;
     std::printf("| scene | variant | light sampler | res | spp | depth | M samples/s | M rays/s | s | capacity | bytes/slot | kernel time share (SIMD efficiency) |\n");
     std::printf("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");

@@ -32,25 +32,24 @@ RenderStats medianRun(const Scene& scene, RenderOptions o, int repeat) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    Backend backend = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
     std::string sceneName = "cornell-box";
     std::vector<std::string> resolutions = {"256x256", "512x512"};
     double seconds = 2.0;
     int repeat = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
-        if (a == "--backend") backend = parseBackend(v);
-        else if (a == "--scene") sceneName = v;
-        else if (a == "--res") resolutions = splitList(v);
-        else if (a == "--seconds") seconds = std::stod(v);
-        else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
-    }
+    BenchArgs args("time_limit", "Throughput of time-limited renders against renders of a fixed sample count that "
+                                 "take about as long, per integrator and resolution");
+    args.add("--scene", sceneName, "built-in scene")->check(BenchArgs::validator(checkBuiltinScene));
+    args.addList("--res", resolutions, "resolutions WIDTHxHEIGHT",
+                 [](const std::string& r) { parseResolution(r); });
+    args.add("--seconds", seconds, "time limit, and the fixed-count render's target time");
+    args.addAtLeast("--repeat", repeat, 1, "runs of each render; the row is the median");
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    Backend backend = args.backend;
     try {
         Scene scene = Scene::builtin(sceneName);
         bool header = false;
         for (const std::string& res : resolutions) {
-            int width = 0, height = 0;
-            std::sscanf(res.c_str(), "%dx%d", &width, &height);
+            auto [width, height] = parseResolution(res);
             for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
                 RenderOptions o;
                 o.backend = backend;
