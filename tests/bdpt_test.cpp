@@ -2,6 +2,10 @@
 // schedules, per-strategy images, analytic scenes, CPU vs CUDA, bad input.
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "test_support.h"
 
 using namespace wavefront;
@@ -45,31 +49,50 @@ TEST_CASE("BDPT and PT converge to the same image", "[bdpt][statistical]") {
     }
 }
 
-TEST_CASE("streaming and naive BDPT compute the same estimate per sample", "[bdpt]") {
+TEST_CASE("streaming and naive BDPT compute the same estimate per sample", "[bdpt][gpu]") {
     // Same estimator functions and random numbers: only the order of float additions differs,
-    // whatever the connect threshold or the stream capacity.
+    // whatever the connect threshold, the stream capacity or the layout of the vertex writes.
+    // On the CPU every threshold with and without a small capacity (777: several connect phases);
+    // on CUDA a larger image, its default threshold and a capacity of 5000 (several connect phases
+    // and regenerations), with and without coalesced vertex writes.
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    struct Run {
+        std::optional<float> threshold;  ///< unset: the integrator's default
+        int capacity;
+        bool coalesced;
+    };
+    const bool cpu = backend == Backend::Cpu;
+    std::vector<Run> runs;
+    if (cpu) {
+        for (float threshold : {0.6f, 1.0f, 0.2f})
+            for (int capacity : {0, 777}) runs.push_back({threshold, capacity, true});
+    } else {
+        for (bool coalesced : {true, false}) runs.push_back({std::nullopt, 5000, coalesced});
+    }
+    const unsigned size = cpu ? 24 : 64;
     Scene scene = Scene::builtin("cornell-spheres");
-    RenderOptions o = bdptOptions(Backend::Cpu, 24, 8);
+    RenderOptions o = bdptOptions(backend, int(size), 8);
     o.bdptVariant = BdptVariant::Naive;
     RenderStats naiveStats;
     Image naive = wftest::renderImage(scene, o, &naiveStats);
     CHECK(naiveStats.nonFiniteSamples == 0);
     CHECK(wftest::allFinite(naive));
     o.bdptVariant = BdptVariant::Streaming;
-    for (float threshold : {0.6f, 1.0f, 0.2f}) {
-        for (int capacity : {0, 777}) {
-            o.connectThreshold = threshold;
-            o.streamCapacity = capacity;
-            RenderStats st;
-            Image img = wftest::renderImage(scene, o, &st);
-            INFO("threshold " << threshold << " capacity " << capacity);
-            CHECK(st.samples == 24u * 24u * 8u);
-            CHECK(st.extensionRays == naiveStats.extensionRays);
-            CHECK(st.connections == naiveStats.connections);
-            CHECK(st.nonFiniteSamples == 0);
-            CHECK(worstRelativeDifference(img, naive) < 1e-3);
-            if (capacity == 777) CHECK(st.connectPhases > 1);
-        }
+    for (const Run& run : runs) {
+        o.connectThreshold = run.threshold;
+        o.streamCapacity = run.capacity;
+        o.coalescedVertexWrites = run.coalesced;
+        RenderStats st;
+        Image img = wftest::renderImage(scene, o, &st);
+        std::string threshold = run.threshold ? std::to_string(*run.threshold) : std::string("default");
+        INFO("threshold " << threshold << " capacity " << run.capacity << " coalesced " << run.coalesced);
+        CHECK(st.samples == size * size * 8u);
+        CHECK(st.extensionRays == naiveStats.extensionRays);
+        CHECK(st.connections == naiveStats.connections);
+        CHECK(st.nonFiniteSamples == 0);
+        CHECK(worstRelativeDifference(img, naive) < 1e-3);
+        if (run.capacity == 777) CHECK(st.connectPhases > 1);
     }
 }
 
@@ -103,8 +126,11 @@ TEST_CASE("per-strategy images sum to the full BDPT image", "[bdpt]") {
     CHECK(worst < 1e-4);
 }
 
-TEST_CASE("BDPT analytic scenes: furnace and the inside of an emitting sphere", "[bdpt][analytic]") {
-    RenderOptions o = bdptOptions(Backend::Cpu, 16, 16);
+TEST_CASE("BDPT analytic scenes: furnace and the inside of an emitting sphere", "[bdpt][analytic][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    // CUDA affords 32 x 32 pixels at 64 spp.
+    RenderOptions o = backend == Backend::Cpu ? bdptOptions(backend, 16, 16) : bdptOptions(backend, 32, 64);
     o.maxDepth = 64;
     RenderStats st;
     Image furnace = wftest::renderImage(Scene::builtin("furnace"), o, &st);
@@ -142,30 +168,4 @@ TEST_CASE("CUDA BDPT agrees with the CPU backend, both schedules", "[bdpt][gpu]"
             CHECK(wftest::globalZScore(cpu, gpu) < 4.5);
         }
     }
-}
-
-TEST_CASE("CUDA BDPT: schedules equal per sample, analytic scene, no non-finite samples", "[bdpt][gpu][analytic]") {
-    if (!wftest::haveGpu()) return;
-    Scene scene = Scene::builtin("cornell-spheres");
-    RenderOptions o = bdptOptions(Backend::Cuda, 64, 8);
-    o.bdptVariant = BdptVariant::Naive;
-    RenderStats naiveStats;
-    Image naive = wftest::renderImage(scene, o, &naiveStats);
-    o.bdptVariant = BdptVariant::Streaming;
-    for (bool coalesced : {true, false}) {
-        o.coalescedVertexWrites = coalesced;
-        o.streamCapacity = 5000;  // several connect phases and regenerations
-        RenderStats st;
-        Image img = wftest::renderImage(scene, o, &st);
-        INFO("coalesced " << coalesced);
-        CHECK(st.nonFiniteSamples == 0);
-        CHECK(st.connections == naiveStats.connections);
-        CHECK(worstRelativeDifference(img, naive) < 1e-3);
-    }
-    RenderOptions a = bdptOptions(Backend::Cuda, 32, 64);
-    a.maxDepth = 64;
-    RenderStats st;
-    Image sphere = wftest::renderImage(Scene::builtin("sphere-inside"), a, &st);
-    CHECK(st.nonFiniteSamples == 0);
-    CHECK(wftest::imageMean(sphere) == Approx(0.5 / 0.3 * (1.0 - std::pow(0.7, 64))).epsilon(0.01));
 }

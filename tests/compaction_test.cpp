@@ -24,11 +24,8 @@ static void checkCompaction(Backend backend) {
     }
 }
 
-TEST_CASE("write-time compaction keeps every active item exactly once (CPU)", "[compaction]") {
-    checkCompaction(Backend::Cpu);
-}
-
-TEST_CASE("write-time compaction keeps every active item exactly once (CUDA)", "[compaction][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkCompaction(Backend::Cuda);
+TEST_CASE("write-time compaction keeps every active item exactly once", "[compaction][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkCompaction(backend);
 }

@@ -58,13 +58,10 @@ void checkConstantEnvironment(Backend backend) {
 
 }  // namespace
 
-TEST_CASE("a constant environment around a diffuse sphere gives a L", "[environment][analytic]") {
-    checkConstantEnvironment(Backend::Cpu);
-}
-
-TEST_CASE("a constant environment around a diffuse sphere gives a L (CUDA)", "[environment][analytic][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkConstantEnvironment(Backend::Cuda);
+TEST_CASE("a constant environment around a diffuse sphere gives a L", "[environment][analytic][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkConstantEnvironment(backend);
 }
 
 TEST_CASE("environment sampling matches its pdf (chi-square) and reports it consistently", "[environment]") {

@@ -154,7 +154,11 @@ void checkReplay(Backend backend) {
 
 }  // namespace
 
-TEST_CASE("replaying a chain's stored primary samples reproduces its I", "[mlt]") { checkReplay(Backend::Cpu); }
+TEST_CASE("replaying a chain's stored primary samples reproduces its I", "[mlt][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkReplay(backend);
+}
 
 TEST_CASE("every MLT chain makes the same number of mutations however fast its paths are", "[mlt]") {
     // Work is handed out by count (mutation m = k * chains + c is chain c's k-th), never to
@@ -274,9 +278,9 @@ TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {
     }
 }
 
-TEST_CASE("CUDA MLT replays its chains and matches the analytic sphere", "[mlt][gpu][analytic]") {
+// The replay on CUDA is in "replaying a chain's stored primary samples reproduces its I".
+TEST_CASE("CUDA MLT at the default chain count and on the analytic sphere", "[mlt][gpu][analytic]") {
     if (!wftest::haveGpu()) return;
-    checkReplay(Backend::Cuda);
     RenderOptions o = mltOptions(Backend::Cuda, 64, 16, 0);  // the default chain count
     RenderStats st;
     Image img = wftest::renderImage(Scene::builtin("cornell-spheres"), o, &st);

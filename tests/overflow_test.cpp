@@ -127,18 +127,14 @@ void checkHugeFurnace(Backend backend) {
 
 }  // namespace
 
-TEST_CASE("an emitter of 1e38 leaves films, images and files finite", "[overflow]") { checkHugeLight(Backend::Cpu); }
-
-TEST_CASE("estimates above FLT_MAX are clamped and counted, never infinite", "[overflow]") {
-    checkHugeFurnace(Backend::Cpu);
+TEST_CASE("an emitter of 1e38 leaves films, images and files finite", "[overflow][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkHugeLight(backend);
 }
 
-TEST_CASE("CUDA: an emitter of 1e38 leaves films, images and files finite", "[overflow][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkHugeLight(Backend::Cuda);
-}
-
-TEST_CASE("CUDA: estimates above FLT_MAX are clamped and counted, never infinite", "[overflow][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkHugeFurnace(Backend::Cuda);
+TEST_CASE("estimates above FLT_MAX are clamped and counted, never infinite", "[overflow][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkHugeFurnace(backend);
 }

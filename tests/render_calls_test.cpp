@@ -195,32 +195,24 @@ void checkCancel(Backend backend) {
 
 }  // namespace
 
-TEST_CASE("render() again gives the same film and stats count what reached it", "[render][pt][bdpt][mlt]") {
-    checkRenderAgain(Backend::Cpu);
+// One case per behaviour over the backends: the CPU always, CUDA where there is a device.
+TEST_CASE("render() again gives the same film and stats count what reached it", "[render][pt][bdpt][mlt][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkRenderAgain(backend);
 }
-TEST_CASE("renderMore() adds to the film as one longer render would", "[render][pt][bdpt][mlt]") {
-    checkRenderMore(Backend::Cpu);
+TEST_CASE("renderMore() adds to the film as one longer render would", "[render][pt][bdpt][mlt][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkRenderMore(backend);
 }
-TEST_CASE("a time limit ends at a pass boundary for every integrator", "[render][pt][bdpt][mlt]") {
-    checkTimeLimit(Backend::Cpu);
+TEST_CASE("a time limit ends at a pass boundary for every integrator", "[render][pt][bdpt][mlt][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkTimeLimit(backend);
 }
-TEST_CASE("a render stops when cancelled and its film stays usable", "[render][pt][bdpt][mlt]") {
-    checkCancel(Backend::Cpu);
-}
-
-TEST_CASE("CUDA: render() again gives the same film", "[render][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkRenderAgain(Backend::Cuda);
-}
-TEST_CASE("CUDA: renderMore() adds to the film as one longer render would", "[render][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkRenderMore(Backend::Cuda);
-}
-TEST_CASE("CUDA: a time limit ends at a pass boundary for every integrator", "[render][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkTimeLimit(Backend::Cuda);
-}
-TEST_CASE("CUDA: a render stops when cancelled and its film stays usable", "[render][gpu]") {
-    if (!wftest::haveGpu()) return;
-    checkCancel(Backend::Cuda);
+TEST_CASE("a render stops when cancelled and its film stays usable", "[render][pt][bdpt][mlt][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    checkCancel(backend);
 }

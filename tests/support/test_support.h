@@ -1,4 +1,4 @@
-// Shared helpers for the tests: GPU skipping and statistical image comparison.
+// Shared helpers for the tests: the backends to test, GPU skipping and statistical image comparison.
 #pragma once
 #include <unistd.h>
 
@@ -56,11 +56,30 @@ std::string inputErrorOf(F&& f) {
     return "<no InputError thrown>";
 }
 
-/// True when CUDA tests can run; otherwise prints the marker ctest maps to "skipped".
+/// True when CUDA tests can run; otherwise prints the marker ctest maps to "skipped". Only for
+/// cases that need CUDA as a whole (comparisons of the CPU with CUDA, device memory); a test that
+/// runs on either backend takes its backend from testBackends().
 inline bool haveGpu() {
     if (wavefront::cudaDeviceCount() > 0) return true;
     std::cout << "SKIPPED: no CUDA device" << std::endl;
     return false;
+}
+
+/// The backends a test runs on: the CPU always, CUDA when there is a device. One test case over
+/// both, tagged [gpu] (the GPU machine selects CUDA work by tag):
+///     Backend backend = GENERATE(from_range(wftest::testBackends()));
+///     INFO(toString(backend));
+/// Without a device the CPU part runs alone and the case passes or fails on it; a line says the
+/// CUDA part did not run. It is not the "skipped" marker of haveGpu(), which would make ctest
+/// report the whole case as skipped and hide a CPU failure. (Catch2 evaluates a generator's
+/// expression once per test case, so the line is printed once.)
+inline std::vector<wavefront::Backend> testBackends() {
+    std::vector<wavefront::Backend> backends{wavefront::Backend::Cpu};
+    if (wavefront::cudaDeviceCount() > 0)
+        backends.push_back(wavefront::Backend::Cuda);
+    else
+        std::cout << "CUDA part not run (no CUDA device): CPU only" << std::endl;
+    return backends;
 }
 
 /// A small square render: `integrator` on `backend`, size x size pixels, spp samples per pixel.
