@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite, then checks that an installed wavefront can be
-# used from a separate CMake project (examples/embed). Without a GPU the CUDA tests report as skipped.
+# used from a separate CMake project (examples/embed). Without a GPU, tests over both backends run
+# their CPU part and say the CUDA part did not run; the CUDA-only tests report as skipped.
 #   scripts/test.sh
 # Environment: WAVEFRONT_BUILD_DIR (default: build, relative to the repository root),
 #              WAVEFRONT_CMAKE_ARGS (extra arguments for the CMake configure step),
