@@ -48,6 +48,11 @@ before_after() {
 }
 if [ "$mode" = compare ]; then
     before_after
+    # The stages' NVTX ranges: Nsight Compute profiles the connect kernel found inside its range.
+    ncu --nvtx --nvtx-include "bdpt connect/" --launch-count 1 --metrics gpu__time_duration.sum \
+        "$bin/wavefront-render" cornell-box --backend cuda --integrator bdpt --res 256x256 --spp 4 --out /tmp/nvtx.pfm \
+        > "$out/nvtx.txt" 2>&1
+    grep -E "ConnectStage|gpu__time_duration|No kernels" "$out/nvtx.txt" | head -4 | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
