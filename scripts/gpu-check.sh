@@ -16,6 +16,7 @@ log="$out/log.txt"
 run() { echo "+ $*" | tee -a "$log"; "$@" 2>&1 | tee -a "$log"; return "${PIPESTATUS[0]}"; }
 export LD_LIBRARY_PATH="$root/.gpu/lib:${LD_LIBRARY_PATH:-}"
 bin="$root/.gpu/bin"
+[ -f .gpu/testing-bins.tar.gz ] && [ ! -x "$bin/wavefront_tests" ] && tar xzf .gpu/testing-bins.tar.gz -C .gpu
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
 { echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
 
