@@ -77,7 +77,15 @@ int CudaExec::defaultStreamCapacity() const {
 std::size_t CudaExec::freeMemoryBytes() const {
     std::size_t freeBytes = 0, total = 0;
     WF_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
-    return freeBytes;
+    // The pool keeps what earlier renders freed (release threshold: never); the driver counts it
+    // as used, but our next allocations take it first. Without this, every renderer after a large
+    // one in the same process sized itself to the little the pool had not kept.
+    cudaMemPool_t pool;
+    WF_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device_));
+    std::uint64_t reserved = 0, used = 0;
+    WF_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+    WF_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+    return freeBytes + std::size_t(reserved > used ? reserved - used : 0);
 }
 
 void* CudaExec::allocateBytes(std::size_t bytes) {
