@@ -105,3 +105,41 @@ TEST_CASE("environment sampling matches its pdf (chi-square) and reports it cons
         CHECK(pdfMismatch < n / 100000);
     }
 }
+
+TEST_CASE("a scene's own environment renders as the same image given as a file", "[environment]") {
+    // A gradient image with a bright spot: the same texels through Scene::setEnvironment (times a
+    // scale) and through RenderOptions::environmentMap (times environmentScale) give the same film.
+    wftest::TempDir dir;
+    Image env(32, 16);
+    for (int y = 0; y < env.height; ++y)
+        for (int x = 0; x < env.width; ++x)
+            for (int c = 0; c < 3; ++c) env.pixel(x, y)[c] = 0.2f + 0.05f * y + (x == 5 && y == 3 ? 40.0f : 0.0f) + 0.1f * c;
+    std::string path = dir.file("gradient.pfm");
+    writeImage(path, env);
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 16, 8);
+    o.environmentMap = path;
+    o.environmentScale = 3.0f;
+    Image fromFile = wftest::renderImage(diffuseSphereScene(), o);
+    o.environmentMap.clear();
+    o.environmentScale = 1.0f;
+    Scene scene = diffuseSphereScene();
+    scene.setEnvironment(env, 3.0f);
+    Image fromScene = wftest::renderImage(scene, o);
+    REQUIRE(fromFile.rgb.size() == fromScene.rgb.size());
+    CHECK(fromFile.rgb == fromScene.rgb);
+    CHECK(wftest::imageMean(fromScene) > 0.5);
+    // environmentScale multiplies the scene's own environment too.
+    o.environmentScale = 2.0f;
+    Image doubled = wftest::renderImage(scene, o);
+    CHECK(wftest::imageMean(doubled) == Approx(2.0 * wftest::imageMean(fromScene)).epsilon(1e-5));
+
+    Image bad = env;
+    bad.rgb[7] = -1.0f;
+    CHECK(wftest::inputErrorOf([&] { scene.setEnvironment(bad); }).find("negative or non-finite") != std::string::npos);
+    Image huge = env;
+    huge.rgb[7] = 3e38f;
+    CHECK(wftest::inputErrorOf([&] { scene.setEnvironment(huge, 10.0f); }).find("beyond the float range") != std::string::npos);
+    CHECK(wftest::inputErrorOf([&] { scene.setEnvironment(Image()); }).find("empty") != std::string::npos);
+    // No emitter and no environment: the error names both ways to light the scene.
+    CHECK(wftest::inputErrorOf([&] { Renderer r(diffuseSphereScene(), o); }).find("no emitter") != std::string::npos);
+}

@@ -89,9 +89,10 @@ struct WAVEFRONT_API RenderOptions {
     int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
     std::uint32_t seed = 0;
     LightSampler lightSampler = LightSampler::BinarySearch;
-    /// HDR latitude-longitude image (.exr or .pfm) lighting the scene from infinitely far away;
-    /// empty: none.
+    /// HDR latitude-longitude image (.exr or .pfm) lighting the scene from infinitely far away,
+    /// in place of the scene's own environment (Scene::setEnvironment); empty: the scene's, if any.
     std::string environmentMap;
+    /// Multiplies the environment's radiance (the file's or the scene's).
     float environmentScale = 1.0f;
     /// Path-state slots in the stream (BDPT: sample slots; MLT: chains, one slot each); 0 picks a
     /// default that fills the device (MLT: also at most one chain per 16 mutations).

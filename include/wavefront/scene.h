@@ -2,6 +2,7 @@
 // (built-in scenes) or from an OBJ/MTL file.
 #pragma once
 #include "config.h"
+#include "image.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -70,9 +71,17 @@ public:
     void addMesh(const TriangleMesh& mesh);
     void addSphere(const Sphere& sphere);
     void setCamera(const Camera& camera) { camera_ = camera; }
+    /// Lights the scene from infinitely far away with an HDR latitude-longitude image (y up, the
+    /// top row looking up; radiance per texel, times `scale`). Throws InputError for an empty
+    /// image or negative, NaN or infinite (also after scaling) texels. RenderOptions can replace
+    /// it with a file (`environmentMap`) and scale it (`environmentScale`).
+    void setEnvironment(Image image, float scale = 1.0f);
+    /// The environment (empty: none), its texels already scaled.
+    const Image& environment() const { return environment_; }
+    bool hasEnvironment() const { return environment_.width > 0; }
 
-    /// Checks the whole scene (geometry present, at least one emitter unless `requireEmitter` is
-    /// false because an environment map lights it, valid camera) and removes zero-area triangles,
+    /// Checks the whole scene (geometry present, at least one emitter unless the scene has an
+    /// environment or `requireEmitter` is false, valid camera) and removes zero-area triangles,
     /// counting them in `skippedDegenerateTriangles()`. Renderers call it; calling it twice is harmless.
     void validate(bool requireEmitter = true);
 
@@ -106,6 +115,7 @@ private:
     std::vector<std::uint8_t> triangleHasNormals_;
     std::vector<Sphere> spheres_;
     Camera camera_;
+    Image environment_;
     std::size_t skippedDegenerate_ = 0;
     bool validated_ = false;
 };

@@ -23,14 +23,9 @@ public:
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
         : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene, options.lightSampler)),
           film_(exec_, options.width * options.height) {
-        if (!options.environmentMap.empty()) {
-            Image env = readImage(options.environmentMap);
-            if (env.width < 1 || env.height < 1)
-                throw InputError("environment map '" + options.environmentMap + "' is empty");
-            for (float v : env.rgb)
-                if (!std::isfinite(v) || v < 0.0f)
-                    throw InputError("environment map '" + options.environmentMap + "' has negative or non-finite texels");
-            scene_.environment.build(exec_, env.rgb, env.width, env.height, options.environmentScale, options.lightSampler);
+        if (scene.hasEnvironment()) {  // the renderer has put RenderOptions' file and scale into it
+            const Image& env = scene.environment();
+            scene_.environment.build(exec_, env.rgb, env.width, env.height, 1.0f, options.lightSampler);
         }
         SceneView view = scene_.view(options.width, options.height);
         switch (options.integrator) {

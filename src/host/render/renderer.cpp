@@ -71,7 +71,17 @@ public:
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
     options.validate();
-    scene.validate(options.environmentMap.empty());
+    if (!options.environmentMap.empty()) {
+        Image env = readImage(options.environmentMap);
+        try {
+            scene.setEnvironment(std::move(env), options.environmentScale);
+        } catch (const InputError& e) {
+            throw InputError("environment map '" + options.environmentMap + "': " + e.what());
+        }
+    } else if (scene.hasEnvironment() && options.environmentScale != 1.0f) {
+        scene.setEnvironment(scene.environment(), options.environmentScale);
+    }
+    scene.validate();
     impl_->skippedDegenerate = scene.skippedDegenerateTriangles();
     impl_->options = options;
     Backend kind = options.backend;

@@ -171,6 +171,17 @@ Scene cornellSpheres() {
     return scene;
 }
 
+// Depth of field: the spheres' Cornell box seen through a thin lens focused on the glass
+// sphere, so the mirror sphere and the back wall blur.
+Scene cornellLens() {
+    Scene scene = cornellSpheres();
+    Camera camera = cornellCamera();
+    camera.lensRadius = 0.04f;
+    camera.focusDistance = camera.position.z - 0.65f;  // the glass sphere's centre plane
+    scene.setCamera(camera);
+    return scene;
+}
+
 Scene cornellGlossy() {
     Scene scene;
     int walls = scene.addMaterial(Material::glossy(glm::vec3(0.45f), glm::vec3(0.25f), 30.0f));
@@ -487,7 +498,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
     {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
-    {"door-ajar", doorAjar},
+    {"door-ajar", doorAjar},       {"cornell-lens", cornellLens},
 };
 
 }  // namespace

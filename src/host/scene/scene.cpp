@@ -257,7 +257,7 @@ void Scene::validate(bool requireEmitter) {
     for (const Sphere& s : spheres_)
         used.insert(s.material);
     bool hasEmitter = std::any_of(used.begin(), used.end(), [&](int m) { return materials_[m].isEmissive(); });
-    if (!hasEmitter && requireEmitter)
+    if (!hasEmitter && requireEmitter && !hasEnvironment())
         throw InputError("scene has no emitter: none of the " + std::to_string(used.size()) +
                          " materials used by its primitives has a non-zero emission (and no environment map is given)");
 
@@ -278,6 +278,21 @@ void Scene::validate(bool requireEmitter) {
         throw InputError("camera focus distance must be positive for a thin-lens camera");
 
     validated_ = true;
+}
+
+void Scene::setEnvironment(Image image, float scale) {
+    if (!(scale >= 0.0f) || !std::isfinite(scale))
+        throw InputError("environment scale must be a finite non-negative number");
+    if (image.width < 1 || image.height < 1 || image.rgb.size() != std::size_t(image.width) * image.height * 3)
+        throw InputError("environment image is empty or its size does not match its texels");
+    for (float& v : image.rgb) {
+        if (!std::isfinite(v) || v < 0.0f)
+            throw InputError("environment image has negative or non-finite texels");
+        v *= scale;
+        if (!std::isfinite(v))
+            throw InputError("environment texel times the scale " + std::to_string(scale) + " is beyond the float range");
+    }
+    environment_ = std::move(image);
 }
 
 Scene Scene::fromNameOrPath(const std::string& nameOrPath) {
