@@ -209,6 +209,7 @@ WAVEFRONT_API const char* toString(Backend backend);
 WAVEFRONT_API const char* toString(PtVariant variant);
 WAVEFRONT_API Backend parseBackend(const std::string& name);        ///< throws InputError
 WAVEFRONT_API PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
+WAVEFRONT_API const char* toString(IntegratorType integrator);  ///< "pt", "bdpt" or "mlt"
 WAVEFRONT_API IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
 WAVEFRONT_API const char* toString(BdptVariant variant);
 WAVEFRONT_API BdptVariant parseBdptVariant(const std::string& name);  ///< throws InputError

@@ -190,6 +190,15 @@ LightSampler parseLightSampler(const std::string& name) {
     throw InputError("unknown light sampler '" + name + "' (expected binary, guide, forest or alias)");
 }
 
+const char* toString(IntegratorType integrator) {
+    switch (integrator) {
+    case IntegratorType::PathTracer: return "pt";
+    case IntegratorType::Bdpt: return "bdpt";
+    case IntegratorType::Mlt: return "mlt";
+    }
+    return "unknown";
+}
+
 IntegratorType parseIntegrator(const std::string& name) {
     std::string n = lower(name);
     if (n == "pt") return IntegratorType::PathTracer;
