@@ -169,7 +169,8 @@ int Scene::addMaterial(const Material& material) {
             throw InputError(what + ": diffuse + specular " + format(total) +
                              " exceeds 1 and would reflect more energy than it receives");
     }
-    const bool microfacet = material.type == MaterialType::Conductor || material.type == MaterialType::RoughDielectric ||
+    const bool microfacet = material.type == MaterialType::Conductor ||
+                            material.type == MaterialType::RoughDielectric ||
                             material.type == MaterialType::MetallicRoughness;
     auto inUnitRange = [](const glm::vec3& v) { return isNonNegativeFinite(v) && v.x <= 1 && v.y <= 1 && v.z <= 1; };
     if (microfacet && !(material.roughness >= 0.0f && material.roughness <= 1.0f))
@@ -177,7 +178,8 @@ int Scene::addMaterial(const Material& material) {
     if (material.type == MaterialType::Conductor) {
         if (!material.complexIor && !inUnitRange(material.specular))
             throw InputError(what + ": tint " + format(material.specular) + " must have components in [0, 1]");
-        if (material.complexIor && !(isFinite(material.eta) && material.eta.x > 0 && material.eta.y > 0 && material.eta.z > 0))
+        const glm::vec3& eta = material.eta;
+        if (material.complexIor && !(isFinite(eta) && eta.x > 0 && eta.y > 0 && eta.z > 0))
             throw InputError(what + ": eta " + format(material.eta) + " must be finite and positive");
         if (material.complexIor && !isNonNegativeFinite(material.k))
             throw InputError(what + ": k " + format(material.k) + " must be finite and non-negative");
