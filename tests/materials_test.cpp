@@ -623,3 +623,22 @@ TEST_CASE("MLT agrees with BDPT on a scene of microfacet materials", "[materials
     std::cout << "materials MLT vs BDPT: image means " << m.mean << " +- " << m.standardError << " and " << b.mean
               << " +- " << b.standardError << " (z " << z << ")" << std::endl;
 }
+
+TEST_CASE("CUDA renders the microfacet materials like the CPU", "[materials][gpu]") {
+    if (!wftest::haveGpu()) return;
+    Scene scene = frostedBulbRoom();
+    const char* names[] = {"PT", "BDPT", "MLT"};
+    int k = 0;
+    for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
+        int spp = integrator == IntegratorType::PathTracer ? 256 : 64;
+        RenderOptions o = wftest::smallRender(integrator, Backend::Cpu, 24, spp);
+        o.maxDepth = 8;
+        if (integrator == IntegratorType::Mlt) o.streamCapacity = 1024;
+        wftest::BlockStats cpu = wftest::renderBlockStats(scene, o, 8, 8, 700);
+        o.backend = Backend::Cuda;
+        wftest::BlockStats gpu = wftest::renderBlockStats(scene, o, 8, 8, 900);
+        INFO(names[k++]);
+        CHECK(wftest::maxZScore(cpu, gpu) < 6.0);
+        CHECK(wftest::imageMeanZScore(cpu, gpu) < 4.5);
+    }
+}
