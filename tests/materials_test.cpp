@@ -418,7 +418,7 @@ TEST_CASE("microfacet BSDFs are reciprocal and rough refraction obeys the adjoin
     CHECK(nonZero > 1000);  // the relation was tested on values that are not all tiny
 }
 
-TEST_CASE("microfacet samples agree with eval and pdf; smooth limits are delta", "[materials]") {
+TEST_CASE("microfacet samples agree with eval and pdf, and their smooth limits are delta", "[materials]") {
     std::mt19937 rng(5);
     int checked = 0;
     for (const MaterialCase& c : microfacetCases()) {
