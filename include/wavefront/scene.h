@@ -16,6 +16,15 @@ enum class MaterialType : int {
     Glossy = 1,      ///< diffuse + normalised Blinn-Phong lobe (`specular`, `exponent`)
     Mirror = 2,      ///< ideal specular reflection, tinted by `specular`
     Dielectric = 3,  ///< smooth glass: Fresnel reflection and refraction with index `ior`
+    /// Rough metal: GGX microfacets with GGX alpha `roughness` (0: a perfect mirror); Fresnel by
+    /// Schlick with F0 = `specular`, or from the complex index `eta` + i `k` when `complexIor`.
+    Conductor = 4,
+    /// Rough glass (Walter et al. 2007): GGX alpha `roughness` (0: the smooth Dielectric), index `ior`.
+    RoughDielectric = 5,
+    /// glTF 2.0 metallic-roughness: base colour `diffuse`, `metallic` in [0, 1], perceptual
+    /// `roughness` (GGX alpha = roughness^2); the dielectric part is a coat of index 1.5 over a
+    /// Lambertian base.
+    MetallicRoughness = 6,
 };
 
 /// A surface material. Non-zero `emission` turns every primitive using it into an area light
@@ -25,13 +34,26 @@ struct WAVEFRONT_API Material {
     glm::vec3 diffuse{0.8f};
     glm::vec3 specular{0.0f};
     float exponent = 0.0f;  ///< Blinn-Phong exponent (Glossy)
-    float ior = 1.5f;       ///< index of refraction (Dielectric)
+    float ior = 1.5f;       ///< index of refraction (Dielectric, RoughDielectric)
     glm::vec3 emission{0.0f};
+    float roughness = 0.0f;   ///< in [0, 1]: GGX alpha (Conductor, RoughDielectric), sqrt(alpha) (MetallicRoughness)
+    float metallic = 0.0f;    ///< in [0, 1] (MetallicRoughness)
+    bool complexIor = false;  ///< Conductor: Fresnel from `eta` and `k` rather than Schlick with F0 = `specular`
+    glm::vec3 eta{1.0f};      ///< Conductor: real part of the complex index, per channel
+    glm::vec3 k{0.0f};        ///< Conductor: imaginary part (extinction), per channel
 
     static Material lambertian(glm::vec3 albedo, glm::vec3 emission = glm::vec3(0.0f));
     static Material glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent);
     static Material mirror(glm::vec3 tint = glm::vec3(1.0f));
     static Material dielectric(float ior = 1.5f);
+    /// GGX metal with Schlick Fresnel, F0 = `tint`. Ray Tracing in One Weekend's fuzzy metal
+    /// (fuzz f) looks roughly like roughness 0.3 f: not the same lobe (docs/decisions.md).
+    static Material conductor(glm::vec3 tint, float roughness);
+    /// GGX metal with the Fresnel reflectance of the complex index eta + i k (e.g. gold at RGB
+    /// wavelengths: eta (0.18, 0.42, 1.37), k (3.42, 2.35, 1.77)).
+    static Material conductorIor(glm::vec3 eta, glm::vec3 k, float roughness);
+    static Material roughDielectric(float ior, float roughness);
+    static Material metallicRoughness(glm::vec3 baseColour, float metallic, float roughness);
     bool isEmissive() const { return emission.x > 0 || emission.y > 0 || emission.z > 0; }
 };
 
@@ -101,7 +123,8 @@ public:
     static Scene builtin(const std::string& name);
     static std::vector<std::string> builtinSceneNames();
     /// Loads an OBJ file with its MTL materials. Kd -> diffuse; Ks/Ns -> Blinn-Phong glossy;
-    /// Ke -> emission; illum 3/5 -> mirror, illum 4/6/7 (or Ni with dissolve < 1) -> glass.
+    /// Ke -> emission; illum 3/5 -> mirror, illum 4/6/7 (or Ni with dissolve < 1) -> glass;
+    /// otherwise a non-zero Pr (roughness) or Pm (metallic) -> metallic-roughness with base Kd.
     static Scene loadObj(const std::string& path);
     /// Built-in name or path to an .obj file.
     static Scene fromNameOrPath(const std::string& nameOrPath);

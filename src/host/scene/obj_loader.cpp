@@ -74,6 +74,12 @@ Material convertMaterial(const tinyobj::material_t& m) {
         out = Material::mirror(hasSpecular ? ks : kd);
     } else if (m.illum == 4 || m.illum == 6 || m.illum == 7 || (m.dissolve < 1 && m.ior != 1)) {
         out = Material::dielectric(ior);
+    } else if (m.roughness > 0 || m.metallic > 0) {
+        // PBR extension (Pr roughness, Pm metallic; the loader cannot tell an explicit 0 from an
+        // absent value, so a non-zero one selects it): glTF-style metallic-roughness.
+        auto unit = [](double v) { return std::isfinite(v) ? std::clamp(float(v), 0.0f, 1.0f) : 0.0f; };
+        glm::vec3 base = glm::clamp(kd, glm::vec3(0.0f), glm::vec3(1.0f));
+        out = Material::metallicRoughness(base, unit(m.metallic), unit(m.roughness));
     } else if (hasSpecular) {
         // Exported materials often have Kd + Ks > 1: scale the lobe down rather than reject
         // the file, so that the material does not gain energy.

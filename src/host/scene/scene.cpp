@@ -35,6 +35,9 @@ const char* typeName(MaterialType type) {
     case MaterialType::Glossy: return "glossy";
     case MaterialType::Mirror: return "mirror";
     case MaterialType::Dielectric: return "dielectric";
+    case MaterialType::Conductor: return "conductor";
+    case MaterialType::RoughDielectric: return "rough dielectric";
+    case MaterialType::MetallicRoughness: return "metallic-roughness";
     }
     return "unknown";
 }
@@ -96,6 +99,45 @@ Material Material::dielectric(float ior) {
     return m;
 }
 
+Material Material::conductor(glm::vec3 tint, float roughness) {
+    Material m;
+    m.type = MaterialType::Conductor;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = tint;
+    m.roughness = roughness;
+    return m;
+}
+
+Material Material::conductorIor(glm::vec3 eta, glm::vec3 k, float roughness) {
+    Material m;
+    m.type = MaterialType::Conductor;
+    m.diffuse = glm::vec3(0.0f);
+    m.complexIor = true;
+    m.eta = eta;
+    m.k = k;
+    m.roughness = roughness;
+    return m;
+}
+
+Material Material::roughDielectric(float ior, float roughness) {
+    Material m;
+    m.type = MaterialType::RoughDielectric;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = glm::vec3(1.0f);
+    m.ior = ior;
+    m.roughness = roughness;
+    return m;
+}
+
+Material Material::metallicRoughness(glm::vec3 baseColour, float metallic, float roughness) {
+    Material m;
+    m.type = MaterialType::MetallicRoughness;
+    m.diffuse = baseColour;
+    m.metallic = metallic;
+    m.roughness = roughness;
+    return m;
+}
+
 int Scene::addMaterial(const Material& material) {
     const std::string what = std::string(typeName(material.type)) + " material " +
                              std::to_string(materials_.size());
@@ -103,7 +145,10 @@ int Scene::addMaterial(const Material& material) {
     case MaterialType::Lambertian:
     case MaterialType::Glossy:
     case MaterialType::Mirror:
-    case MaterialType::Dielectric: break;
+    case MaterialType::Dielectric:
+    case MaterialType::Conductor:
+    case MaterialType::RoughDielectric:
+    case MaterialType::MetallicRoughness: break;
     default: throw InputError("material " + std::to_string(materials_.size()) + " has an unknown type");
     }
     if (!isNonNegativeFinite(material.diffuse))
@@ -123,6 +168,30 @@ int Scene::addMaterial(const Material& material) {
         if (maxTotal > 1.0f + 1e-6f)
             throw InputError(what + ": diffuse + specular " + format(total) +
                              " exceeds 1 and would reflect more energy than it receives");
+    }
+    const bool microfacet = material.type == MaterialType::Conductor ||
+                            material.type == MaterialType::RoughDielectric ||
+                            material.type == MaterialType::MetallicRoughness;
+    auto inUnitRange = [](const glm::vec3& v) { return isNonNegativeFinite(v) && v.x <= 1 && v.y <= 1 && v.z <= 1; };
+    if (microfacet && !(material.roughness >= 0.0f && material.roughness <= 1.0f))
+        throw InputError(what + ": roughness " + std::to_string(material.roughness) + " must lie in [0, 1]");
+    if (material.type == MaterialType::Conductor) {
+        if (!material.complexIor && !inUnitRange(material.specular))
+            throw InputError(what + ": tint " + format(material.specular) + " must have components in [0, 1]");
+        const glm::vec3& eta = material.eta;
+        if (material.complexIor && !(isFinite(eta) && eta.x > 0 && eta.y > 0 && eta.z > 0))
+            throw InputError(what + ": eta " + format(material.eta) + " must be finite and positive");
+        if (material.complexIor && !isNonNegativeFinite(material.k))
+            throw InputError(what + ": k " + format(material.k) + " must be finite and non-negative");
+    }
+    if (material.type == MaterialType::RoughDielectric && std::fabs(material.ior - 1.0f) < 1e-3f)
+        throw InputError(what + ": ior " + std::to_string(material.ior) +
+                         " must differ from 1 (a rough interface between equal media is no interface)");
+    if (material.type == MaterialType::MetallicRoughness) {
+        if (!inUnitRange(material.diffuse))
+            throw InputError(what + ": base colour " + format(material.diffuse) + " must have components in [0, 1]");
+        if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
+            throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
     }
     if (materials_.size() >= std::size_t(std::numeric_limits<int>::max()))
         throw InputError("too many materials");

@@ -1,7 +1,10 @@
 // Scene data as kernels see it: materials packed into 16-byte words, the camera's basis.
 #include "host/scene/scene_upload.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "kernels/materials/microfacet.h"
 
 namespace wavefront {
 
@@ -10,6 +13,21 @@ MaterialData packMaterial(const Material& m) {
     d.diffuse = Float4(m.diffuse, intAsFloat(int(m.type)));
     d.specular = Float4(m.type == MaterialType::Mirror && m.specular == vec3(0.0f) ? m.diffuse : m.specular, m.exponent);
     d.emission = Float4(m.emission, m.ior);
+    switch (m.type) {
+    case MaterialType::Conductor:
+        if (m.complexIor) {
+            d.diffuse = Float4(m.eta, d.diffuse.w);
+            d.specular = Float4(m.k, d.specular.w);
+        }
+        d.params = Float4(m.roughness, 0.0f, m.complexIor ? 1.0f : 0.0f, 0.0f);
+        break;
+    case MaterialType::RoughDielectric: d.params = Float4(m.roughness, 0.0f, 0.0f, 0.0f); break;
+    case MaterialType::MetallicRoughness:
+        // alpha = roughness^2 (glTF), kept rough: this material has no delta limit.
+        d.params = Float4(std::max(m.roughness * m.roughness, kSmoothAlpha), m.metallic, 0.0f, 0.0f);
+        break;
+    default: break;  // the original four: params stay zero
+    }
     return d;
 }
 

@@ -83,10 +83,19 @@ static_assert(sizeof(PathVertex) == 64, "path vertex is four 16-byte words");
 /// depending on nothing else, so the same factor is right in the reverse direction.
 WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
     int type = m.type();
-    if (type == kDielectric) return 1.0f;
+    if (type == kDielectric || type == kRoughDielectric) return 1.0f;
+    // Microfacet materials: reflectance at normal incidence (grazing reflects more), at least 0.1.
+    if (type == kConductor) return glm::clamp(maxComponent(conductorFresnel(m, 1.0f)), 0.1f, 1.0f);
+    if (type == kMetallicRoughness) return glm::clamp(maxComponent(m.diffuse.xyz()) + kCoatF0, 0.1f, 1.0f);
     vec3 albedo = type == kMirror ? m.specular.xyz() : m.diffuse.xyz();
     if (type == kGlossy) albedo += m.specular.xyz();
     return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
+}
+
+/// |cos| of a connection leaving a vertex along wi (local frame), 0 where the material cannot
+/// scatter that way: opaque vertices connect on their wo side only, rough glass on both sides.
+WF_CPU_GPU WF_INLINE float connectionCosine(const MaterialData& m, vec3 wi) {
+    return isTransmissive(m) ? std::fabs(wi.z) : glm::max(wi.z, 0.0f);
 }
 
 // ---- Camera: importance and raster position of a pinhole ----------------------------------
@@ -254,7 +263,7 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     float c = glm::dot(h.wo, sh.ng);
     h.entering = c > 0.0f;
     h.cosIn = std::fabs(c);
-    bool dielectric = scene.materials[sh.material].type() == kDielectric;
+    bool dielectric = isTransmissive(scene.materials[sh.material]);
     h.n = (dielectric || h.entering) ? sh.ng : -sh.ng;
     return h;
 }
@@ -352,15 +361,16 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
             vec3 wi = dist > 0.0f ? toLight / dist : h.n;
             float cosLight = -glm::dot(ls.n, wi);
             vec3 wiLocal = frame.toLocal(wi);
-            if (cosLight > 0.0f && dist > 0.0f && wiLocal.z > 0.0f) {
-                vec3 f = evalBsdf(m, woLocal, wiLocal);
+            float cosEye = connectionCosine(m, wiLocal);
+            if (cosLight > 0.0f && dist > 0.0f && cosEye > 0.0f) {
+                vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Radiance);
                 float pdfDirect = ls.pdfArea * dist2 / cosLight;
                 if (!isBlack(f) && pdfDirect > 0.0f) {
-                    float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, wiLocal.z,
+                    float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, cosEye,
                                                      pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
                     out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
                                                   RayEnd::surface(ls.p, ls.n, ls.error), pixel,
-                                                  beta * f * ls.Le * (wiLocal.z * weight / pdfDirect), w.slot());
+                                                  beta * f * ls.Le * (cosEye * weight / pdfDirect), w.slot());
                     out.hasShadow = true;
                 }
             }
@@ -400,10 +410,11 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
             float cosAtCamera;
             Frame frame(h.n);
             vec3 wiLocal = frame.toLocal(wi), woLocal = frame.toLocal(h.wo);
-            if (dist > 0.0f && wiLocal.z > 0.0f && cameraRaster(scene, -wi, pixel, cosAtCamera)) {
-                vec3 f = evalBsdf(m, woLocal, wiLocal);
+            float cosOut = connectionCosine(m, wiLocal);
+            if (dist > 0.0f && cosOut > 0.0f && cameraRaster(scene, -wi, pixel, cosAtCamera)) {
+                vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Importance);
                 // Density of the camera producing this vertex, per unit pixel area.
-                float cameraPdfA = cameraPdfW(p, cosAtCamera) * wiLocal.z / (dist * dist);
+                float cameraPdfA = cameraPdfW(p, cosAtCamera) * cosOut / (dist * dist);
                 if (!isBlack(f) && cameraPdfA > 0.0f) {
                     float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
                                                           pdfBsdf(m, wiLocal, woLocal) * q);
@@ -447,16 +458,18 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     Frame fe(e.normal.xyz()), fl(l.normal.xyz());
     vec3 woE = fe.toLocal(e.wo.xyz()), wiE = fe.toLocal(dir);
     vec3 woL = fl.toLocal(l.wo.xyz()), wiL = fl.toLocal(-dir);
-    if (wiE.z <= 0.0f || wiL.z <= 0.0f) return c;  // opaque vertices connect on their wo side only
-    vec3 f = evalBsdf(me, woE, wiE) * evalBsdf(ml, woL, wiL);
+    float cosE = connectionCosine(me, wiE), cosL = connectionCosine(ml, wiL);
+    if (cosE <= 0.0f || cosL <= 0.0f) return c;  // opaque vertices connect on their wo side only, glass on both
+    // The light vertex scatters importance: the adjoint BSDF (differs for refraction only).
+    vec3 f = evalBsdf(me, woE, wiE, TransportMode::Radiance) * evalBsdf(ml, woL, wiL, TransportMode::Importance);
     if (isBlack(f)) return c;
     // The continuation probabilities depend on the material alone (normal.w holds the error bound).
     float qe = continuationProbability(me), ql = continuationProbability(ml);
-    float eyeToLightPdfA = pdfBsdf(me, woE, wiE) * qe * wiL.z / dist2;
-    float lightToEyePdfA = pdfBsdf(ml, woL, wiL) * ql * wiE.z / dist2;
+    float eyeToLightPdfA = pdfBsdf(me, woE, wiE) * qe * cosL / dist2;
+    float lightToEyePdfA = pdfBsdf(ml, woL, wiL) * ql * cosE / dist2;
     c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
                                 pdfBsdf(me, wiE, woE) * qe, pdfBsdf(ml, wiL, woL) * ql);
-    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (wiE.z * wiL.z / dist2);
+    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (cosE * cosL / dist2);
     c.valid = true;
     return c;
 }

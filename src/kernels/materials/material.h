@@ -1,25 +1,18 @@
-// BSDFs of the four material types, evaluated in the shading frame.
+// BSDFs of the material types, evaluated in the local shading frame (material_types.h: opaque
+// materials face wo, transmissive ones keep the outward normal). The four original types live
+// here; the microfacet ones in microfacet_materials.h.
 #pragma once
-#include "kernels/scene/scene_view.h"
+#include "kernels/materials/material_types.h"
+#include "kernels/materials/microfacet_materials.h"
 
 namespace wavefront {
 
-enum : int { kLambertian = 0, kGlossy = 1, kMirror = 2, kDielectric = 3 };
-
-/// Radiance: eye paths (the path tracer); Importance: light paths (BDPT). Refraction scales
-/// radiance by 1/eta^2 but not importance (Veach 1997, 5.2).
-enum class TransportMode { Radiance, Importance };
-
-WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) { return m.type() >= kMirror; }
-
-/// Unpolarised Fresnel reflectance of a smooth dielectric; cosI > 0 on the side of `eta` = n_t/n_i.
-WF_CPU_GPU WF_INLINE float fresnelDielectric(float cosI, float eta) {
-    float sin2T = (1.0f - cosI * cosI) / (eta * eta);
-    if (sin2T >= 1.0f) return 1.0f;  // total internal reflection
-    float cosT = std::sqrt(1.0f - sin2T);
-    float rs = (cosI - eta * cosT) / (cosI + eta * cosT);
-    float rp = (eta * cosI - cosT) / (eta * cosI + cosT);
-    return 0.5f * (rs * rs + rp * rp);
+/// Delta BSDFs: sampled only, never evaluated (no next-event estimation, no BDPT vertex). The
+/// microfacet conductor and rough dielectric are delta only in their smooth limit.
+WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) {
+    int type = m.type();
+    if (type == kMirror || type == kDielectric) return true;
+    return (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
 }
 
 /// Probability of picking the diffuse lobe of a Glossy material.
@@ -28,9 +21,16 @@ WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
     return d + s > 0.0f ? d / (d + s) : 1.0f;
 }
 
-/// f(wo, wi) for the non-specular materials, directions in the local frame (z = shading normal,
-/// wo.z > 0). Zero when wi is below the surface.
-WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
+/// f(wo, wi) for the non-specular materials (delta lobes give 0), directions in the local frame.
+/// Opaque materials: zero unless wo and wi are above the surface. `mode` matters for transmission
+/// only: Importance gives the adjoint f(wi, wo) used on light paths.
+WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
+    switch (m.type()) {
+    case kConductor: return evalConductor(m, wo, wi);
+    case kRoughDielectric: return vec3(roughDielectric(m, wo, wi, mode).f);
+    case kMetallicRoughness: return evalMetallicRoughness(m, wo, wi);
+    default: break;
+    }
     if (wi.z <= 0.0f || wo.z <= 0.0f) return vec3(0.0f);
     vec3 f = m.diffuse.xyz() * kInvPi;
     if (m.type() == kGlossy) {
@@ -42,8 +42,14 @@ WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
     return f;
 }
 
-/// Solid-angle pdf of sampleBsdf choosing wi, for the non-specular materials.
+/// Solid-angle pdf of sampleBsdf choosing wi through a non-delta lobe (the same in both modes).
 WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
+    switch (m.type()) {
+    case kConductor: return pdfConductor(m, wo, wi);
+    case kRoughDielectric: return roughDielectric(m, wo, wi, TransportMode::Radiance).pdf;
+    case kMetallicRoughness: return pdfMetallicRoughness(m, wo, wi);
+    default: break;
+    }
     if (wi.z <= 0.0f || wo.z <= 0.0f) return 0.0f;
     float pdfDiffuse = wi.z * kInvPi;
     if (m.type() != kGlossy) return pdfDiffuse;
@@ -55,20 +61,19 @@ WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
     return pd * pdfDiffuse + (1.0f - pd) * pdfGlossy;
 }
 
-struct BsdfSample {
-    vec3 wi;        ///< local frame
-    vec3 weight;    ///< f cos / pdf (for specular: the lobe's throughput factor)
-    float pdf;      ///< solid angle; 0 for specular lobes
-    bool specular;
-    bool valid;
-};
-
-/// Samples wi given wo (local frame, wo.z may be negative only for dielectrics, which see the
-/// geometric side through `entering`). uc picks the lobe, u the direction.
+/// Samples wi given wo (local frame, wo.z may be negative only for the transmissive materials;
+/// the smooth dielectric sees the geometric side through `entering`, the rough one through the
+/// sign of wo.z). uc picks the lobe, u the direction.
 WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc, vec2 u, bool entering,
                                         TransportMode mode) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
     int type = m.type();
+    if (type == kConductor) return sampleConductor(m, wo, u);
+    if (type == kMetallicRoughness) return sampleMetallicRoughness(m, wo, uc, u);
+    if (type == kRoughDielectric) {
+        if (m.alpha() >= kSmoothAlpha) return sampleRoughDielectric(m, wo, uc, u, mode);
+        type = kDielectric;  // smooth limit: the smooth dielectric below, same ior
+    }
     if (type == kMirror) {
         s.wi = vec3(-wo.x, -wo.y, wo.z);
         s.weight = m.specular.xyz();
@@ -112,7 +117,7 @@ WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc
     if (s.wi.z <= 0.0f) return s;
     s.pdf = pdfBsdf(m, wo, s.wi);
     if (s.pdf <= 0.0f) return s;
-    s.weight = evalBsdf(m, wo, s.wi) * (s.wi.z / s.pdf);
+    s.weight = evalBsdf(m, wo, s.wi, mode) * (s.wi.z / s.pdf);
     s.valid = true;
     return s;
 }

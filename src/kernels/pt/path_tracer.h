@@ -97,11 +97,14 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     if (depth + 1 > params.maxDepth) return out;
 
     // Local shading frame. Opaque materials are two-sided: face the normals towards wo.
+    // Transmissive ones keep the outward normal (wo.z < 0: inside).
     bool entering = glm::dot(wo, sh.ng) > 0.0f;
-    bool dielectric = m.type() == kDielectric;
+    bool dielectric = isTransmissive(m);
     vec3 ng = sh.ng, ns = sh.ns;
     if (!dielectric && !entering) { ng = -ng; ns = -ns; }
     if (!dielectric && glm::dot(wo, ns) <= 0.0f) ns = ng;  // shading normal facing away: fall back
+    // Rough glass tells the sides apart by the sign of wo.z: it must agree with the geometric side.
+    if (m.type() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
     Frame frame(ns);
     vec3 woLocal = frame.toLocal(wo);
     int vertex = depth - 1;
@@ -133,9 +136,10 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
             ray = shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel, vec3(0.0f));
         }
-        if (pdfLight > 0.0f && glm::dot(wi, ng) > 0.0f) {
+        // Opaque surfaces see lights on wo's side only; rough glass also through itself.
+        if (pdfLight > 0.0f && (dielectric || glm::dot(wi, ng) > 0.0f)) {
             vec3 wiLocal = frame.toLocal(wi);
-            vec3 f = evalBsdf(m, woLocal, wiLocal);
+            vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Radiance);
             if (!isBlack(f) && !isBlack(Le)) {
                 float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
                 vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;

@@ -10,14 +10,22 @@
 
 namespace wavefront {
 
-/// 48 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior.
+/// 64 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior,
+/// params = (GGX alpha, metallic, conductor Fresnel from a complex index (1) or Schlick (0), 0).
+/// The microfacet types reuse diffuse.xyz (base colour; conductor: eta) and specular.xyz
+/// (conductor: Schlick F0 or k); see kernels/materials/microfacet_materials.h.
 struct MaterialData {
     Float4 diffuse;
     Float4 specular;
     Float4 emission;
+    Float4 params;
     WF_CPU_GPU int type() const { return floatAsInt(diffuse.w); }
+    WF_CPU_GPU float alpha() const { return params.x; }
+    WF_CPU_GPU float metallic() const { return params.y; }
+    WF_CPU_GPU bool complexIor() const { return params.z != 0.0f; }
     WF_CPU_GPU bool emissive() const { return emission.x > 0.0f || emission.y > 0.0f || emission.z > 0.0f; }
 };
+static_assert(sizeof(MaterialData) == 64, "material is four 16-byte words");
 
 struct CameraData {
     vec3 position;
