@@ -159,6 +159,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
                                entering, TransportMode::Radiance);
     if (!bs.valid || isBlack(bs.weight)) return out;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
+    // Opaque materials only reflect: a direction the shading normal allows below the geometric
+    // surface ends the path (next-event estimation never samples one, and BDPT does the same).
+    if (!dielectric && glm::dot(wi, ng) <= 0.0f) return out;
     vec3 side = glm::dot(wi, sh.ng) > 0.0f ? sh.ng : -sh.ng;
     out.next.set(offsetRayOrigin(sh.p, sh.error, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample,
                  depth);
