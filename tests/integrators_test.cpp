@@ -256,7 +256,7 @@ TEST_CASE("BDPT and MLT match PT through a thin lens", "[bdpt][mlt][statistical]
 
 TEST_CASE("BDPT and MLT match PT with shading normals far from the geometric ones", "[bdpt][mlt][statistical][gpu]") {
     Backend backend = GENERATE(from_range(wftest::testBackends()));
-    checkAgreement("shading normals", shadingNormalScene(), backend, 24, 16, "");
+    checkAgreement("shading normals", shadingNormalScene(), backend, 24, 32, "");
 }
 
 TEST_CASE("BDPT and MLT under a constant environment: a convex diffuse object and a white furnace",
