@@ -105,7 +105,7 @@ std::string writeConstantSky(const wftest::TempDir& dir) {
     return path;
 }
 
-/// A flat floor [0, 1] x {0} x [0, 1] of n x n quads whose vertex normals lean by up to 40
+/// A flat floor [0, 1] x {0} x [0, 1] of n x n quads whose vertex normals lean by up to 47
 /// degrees, in a pattern without symmetry: the adjoint correction on light subpaths changes its
 /// t = 1 connections by tens of percent, the same way all over the floor.
 TriangleMesh bumpyFloor(int n, int material) {
@@ -161,7 +161,7 @@ Scene shadingNormalScene() {
 }
 
 /// The Cornell box through a wide thin lens focused just in front of the box: everything is
-/// blurred, the back wall by about 8 pixels of 24.
+/// blurred, the back wall by about 7 pixels of 24.
 Scene thinLensScene() {
     Scene scene = Scene::builtin("cornell-box");
     Camera c = scene.camera();
