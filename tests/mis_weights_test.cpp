@@ -1,5 +1,6 @@
 // BDPT MIS: the recursive balance-heuristic weights (two quantities per vertex, bdpt.h) against
-// the direct formula that iterates over the whole path, on random paths.
+// the direct formula that iterates over the whole path, on random paths that start on an area
+// light or at the environment (an infinite light: its vertex is a direction).
 #include <random>
 
 #include <catch2/catch.hpp>
@@ -15,12 +16,18 @@ struct PathPoint {
     MaterialData m;
 };
 
-/// A random path x_0 (on a light) .. x_k (a pinhole camera) with Lambertian and glossy vertices.
+/// A random path x_0 (on a light, or a direction of the environment) .. x_k (a pinhole camera)
+/// with Lambertian and glossy vertices.
 struct RandomPath {
     std::vector<PathPoint> x;  ///< x[k] is the camera
     vec3 forward;              ///< camera axis
-    float pdfA;                ///< light choice / area
+    float pdfA;                ///< light choice / area; the environment: light choice x solid angle
+    bool infinite = false;     ///< x_0 is the environment in direction envDir (from x_1)
+    vec3 envDir;
+    float pdfPosition = 0.0f;  ///< the environment's emission disk
     int k() const { return int(x.size()) - 1; }
+    /// Unit direction from x_i towards x_j.
+    vec3 dir(int i, int j) const { return infinite && j == 0 ? envDir : glm::normalize(x[j].p - x[i].p); }
 };
 
 MaterialData randomMaterial(std::mt19937& rng) {
@@ -34,9 +41,13 @@ MaterialData randomMaterial(std::mt19937& rng) {
     return m;
 }
 
-float absCos(const PathPoint& a, const PathPoint& b) { return std::fabs(glm::dot(a.n, glm::normalize(b.p - a.p))); }
+/// |cos| at x_i of the direction to x_j.
+float absCos(const RandomPath& path, int i, int j) { return std::fabs(glm::dot(path.x[i].n, path.dir(i, j))); }
 
-bool makePath(std::mt19937& rng, int k, RandomPath& path) {
+/// The normals the connect phase sees (PathVertex packs them).
+vec3 asStored(vec3 n) { return unpackUnitVector(packUnitVector(n)); }
+
+bool makePath(std::mt19937& rng, int k, bool infinite, RandomPath& path) {
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     auto randomUnit = [&] {
         for (;;) {
@@ -46,27 +57,32 @@ bool makePath(std::mt19937& rng, int k, RandomPath& path) {
         }
     };
     path.x.assign(k + 1, PathPoint{});
+    path.infinite = infinite;
+    path.envDir = randomUnit();
     for (auto& v : path.x) v.p = vec3(u(rng), u(rng), u(rng));
-    for (int i = 0; i < k; ++i)
+    for (int i = infinite ? 1 : 0; i < k; ++i)
         if (glm::length(path.x[i + 1].p - path.x[i].p) < 0.2f) return false;
     for (int i = 1; i < k; ++i) {
         PathPoint& v = path.x[i];
-        v.n = randomUnit();
-        float a = glm::dot(v.n, path.x[i - 1].p - v.p), b = glm::dot(v.n, path.x[i + 1].p - v.p);
+        v.n = asStored(randomUnit());
+        float a = glm::dot(v.n, path.dir(i, i - 1)), b = glm::dot(v.n, path.x[i + 1].p - v.p);
         if (a * b <= 0.0f) return false;  // neighbours on different sides: an opaque vertex cannot make it
         if (a < 0.0f) v.n = -v.n;
-        if (absCos(v, path.x[i - 1]) < 0.05f || absCos(v, path.x[i + 1]) < 0.05f) return false;
+        if (absCos(path, i, i - 1) < 0.05f || absCos(path, i, i + 1) < 0.05f) return false;
         v.m = randomMaterial(rng);
     }
     PathPoint& light = path.x[0];
     light.n = randomUnit();
-    if (glm::dot(light.n, path.x[1].p - light.p) < 0.0f) light.n = -light.n;
-    if (absCos(light, path.x[1]) < 0.05f) return false;
+    if (!infinite) {
+        if (glm::dot(light.n, path.x[1].p - light.p) < 0.0f) light.n = -light.n;
+        if (absCos(path, 0, 1) < 0.05f) return false;
+    }
     // Camera axis within 20 degrees of the direction to x_{k-1}.
     vec3 toScene = glm::normalize(path.x[k - 1].p - path.x[k].p);
     path.forward = glm::normalize(toScene + 0.3f * randomUnit());
     if (glm::dot(path.forward, toScene) < std::cos(20.0f * kPi / 180.0f)) return false;
     path.pdfA = 0.3f;
+    path.pdfPosition = 0.07f;
     return true;
 }
 
@@ -75,7 +91,7 @@ bool makePath(std::mt19937& rng, int k, RandomPath& path) {
 double bsdfPdf(const RandomPath& path, int i, int from, int to, bool withContinuation = true) {
     const PathPoint& v = path.x[i];
     Frame f(v.n);
-    vec3 wo = f.toLocal(glm::normalize(path.x[from].p - v.p)), wi = f.toLocal(glm::normalize(path.x[to].p - v.p));
+    vec3 wo = f.toLocal(path.dir(i, from)), wi = f.toLocal(path.dir(i, to));
     double q = withContinuation ? continuationProbability(v.m) : 1.0;
     return double(pdfBsdf(v.m, wo, wi)) * q;
 }
@@ -91,17 +107,20 @@ double cosAtCamera(const RandomPath& path) {
 }
 
 /// The direct way: the area density of every strategy's way of making the path, as a product over
-/// all its vertices, then the balance heuristic. Strategy s has s light vertices.
+/// all its vertices, then the balance heuristic. Strategy s has s light vertices. The environment's
+/// vertex x_0 is a direction: densities of it are per solid angle (at x_1), and x_1 comes from
+/// the emission disk, pdfPosition x |cos| at x_1, with no distance.
 std::vector<double> directWeights(const RandomPath& path, const BdptParams& params) {
     int k = path.k();
     std::vector<double> pL(k), pE(k);
-    double cos0 = absCos(path.x[0], path.x[1]);
     pL[0] = path.pdfA;
-    if (k > 1) pL[1] = cos0 / kPi * absCos(path.x[1], path.x[0]) / dist2(path, 0, 1);
-    for (int i = 2; i < k; ++i) pL[i] = bsdfPdf(path, i - 1, i - 2, i) * absCos(path.x[i], path.x[i - 1]) / dist2(path, i, i - 1);
-    pE[k - 1] = double(cameraPdfW(params, float(cosAtCamera(path)))) * absCos(path.x[k - 1], path.x[k]) / dist2(path, k - 1, k);
+    if (k > 1)
+        pL[1] = path.infinite ? path.pdfPosition * absCos(path, 1, 0)
+                              : absCos(path, 0, 1) / kPi * absCos(path, 1, 0) / dist2(path, 0, 1);
+    for (int i = 2; i < k; ++i) pL[i] = bsdfPdf(path, i - 1, i - 2, i) * absCos(path, i, i - 1) / dist2(path, i, i - 1);
+    pE[k - 1] = double(cameraPdfW(params, float(cosAtCamera(path)))) * absCos(path, k - 1, k) / dist2(path, k - 1, k);
     for (int i = k - 2; i >= 0; --i)
-        pE[i] = bsdfPdf(path, i + 1, i + 2, i) * absCos(path.x[i], path.x[i + 1]) / dist2(path, i, i + 1);
+        pE[i] = bsdfPdf(path, i + 1, i + 2, i) * (path.infinite && i == 0 ? 1.0 : absCos(path, i, i + 1) / dist2(path, i, i + 1));
     std::vector<double> p(k + 1);
     double total = 0.0;
     for (int s = 0; s <= k; ++s) {
@@ -122,34 +141,35 @@ std::vector<double> recursiveWeights(const RandomPath& path, const BdptParams& p
     float q = withContinuation ? 1.0f : 0.0f;
     auto qOf = [&](int i) { return q ? continuationProbability(path.x[i].m) : 1.0f; };
     auto dist = [&](int a, int b) { return glm::length(path.x[a].p - path.x[b].p); };
-    float cos0 = absCos(path.x[0], path.x[1]);
+    float cos0 = path.infinite ? 1.0f : absCos(path, 0, 1);
     std::vector<double> w(k + 1);
     for (int s = 0; s <= k; ++s) {
-        // Eye subpath x_k .. x_s.
+        // Eye subpath x_k .. x_s (an escape to the environment does not convert at x_0).
         float eVCM = params.lightPathCount / cameraPdfW(params, float(cosAtCamera(path))), eVC = 0.0f;
-        for (int i = k - 1; i >= std::max(s, 0); --i) {
-            misAtHit(eVCM, eVC, dist(i, i + 1), i == 0 ? cos0 : absCos(path.x[i], path.x[i + 1]));
+        for (int i = k - 1; i >= std::max(s, path.infinite ? 1 : 0); --i) {
+            misAtHit(eVCM, eVC, dist(i, i + 1), i == 0 ? cos0 : absCos(path, i, i + 1));
             if (i > s)
-                misAfterScatter(eVCM, eVC, absCos(path.x[i], path.x[i - 1]), float(bsdfPdf(path, i, i + 1, i - 1, false)) * qOf(i),
+                misAfterScatter(eVCM, eVC, absCos(path, i, i - 1), float(bsdfPdf(path, i, i + 1, i - 1, false)) * qOf(i),
                                 float(bsdfPdf(path, i, i - 1, i + 1, false)) * qOf(i), false);
         }
-        // Light subpath x_0 .. x_{s-1}.
-        float pdfEmit = path.pdfA * cos0 * kInvPi;
-        float lVCM = path.pdfA / pdfEmit, lVC = cos0 / pdfEmit;
+        // Light subpath x_0 .. x_{s-1}, as startLightWalk and shadeLightVertex build it.
+        float pdfEmit = path.infinite ? path.pdfA * path.pdfPosition : path.pdfA * cos0 * kInvPi;
+        float lVCM = path.infinite ? 1.0f / path.pdfPosition : path.pdfA / pdfEmit, lVC = cos0 / pdfEmit;
         for (int i = 1; i <= s - 1; ++i) {
-            misAtHit(lVCM, lVC, dist(i, i - 1), absCos(path.x[i], path.x[i - 1]));
+            misAtHit(lVCM, lVC, path.infinite && i == 1 ? 1.0f : dist(i, i - 1), absCos(path, i, i - 1));
             if (i < s - 1)
-                misAfterScatter(lVCM, lVC, absCos(path.x[i], path.x[i + 1]), float(bsdfPdf(path, i, i - 1, i + 1, false)) * qOf(i),
+                misAfterScatter(lVCM, lVC, absCos(path, i, i + 1), float(bsdfPdf(path, i, i - 1, i + 1, false)) * qOf(i),
                                 float(bsdfPdf(path, i, i + 1, i - 1, false)) * qOf(i), false);
         }
         if (s == 0) {
-            w[s] = weightEmitterHit(eVCM, eVC, path.pdfA, cos0);
+            w[s] = path.infinite ? weightEnvironmentHit(eVCM, eVC, path.pdfA, path.pdfPosition)
+                                 : weightEmitterHit(eVCM, eVC, path.pdfA, cos0);
         } else if (s == 1) {
-            float d2 = float(dist2(path, 0, 1));
-            w[s] = weightLightSample(eVCM, eVC, path.pdfA, path.pdfA * d2 / cos0, cos0, absCos(path.x[1], path.x[0]),
+            float pdfDirect = path.infinite ? path.pdfA : path.pdfA * float(dist2(path, 0, 1)) / cos0;
+            w[s] = weightLightSample(eVCM, eVC, pdfDirect, pdfEmit, cos0, absCos(path, 1, 0),
                                      float(bsdfPdf(path, 1, 2, 0, false)) * qOf(1), float(bsdfPdf(path, 1, 0, 2, false)) * qOf(1));
         } else if (s == k) {
-            float cameraPdfA = cameraPdfW(params, float(cosAtCamera(path))) * absCos(path.x[k - 1], path.x[k]) /
+            float cameraPdfA = cameraPdfW(params, float(cosAtCamera(path))) * absCos(path, k - 1, k) /
                                float(dist2(path, k - 1, k));
             w[s] = weightCameraConnection(lVCM, lVC, cameraPdfA, params.lightPathCount,
                                           float(bsdfPdf(path, k - 1, k, k - 2, false)) * qOf(k - 1));
@@ -158,8 +178,8 @@ std::vector<double> recursiveWeights(const RandomPath& path, const BdptParams& p
                 PathVertex v;
                 v.position = Float4(path.x[i].p, intAsFloat(depth << 24));
                 v.throughput = Float4(vec3(1.0f), dVCM);
-                v.wo = Float4(glm::normalize(path.x[previous].p - path.x[i].p), dVC);
-                v.normal = Float4(path.x[i].n, 0.0f);  // w: the error bound, unused by the weight
+                v.wo = Float4(path.dir(i, previous), dVC);
+                v.setNormals(path.x[i].n, path.x[i].n, 0.0f);  // the error bound is unused by the weight
                 return v;
             };
             PathVertex e = vertex(s, s + 1, eVCM, eVC, k - s), l = vertex(s - 1, s - 2, lVCM, lVC, s - 1);
@@ -183,25 +203,28 @@ BdptParams testParams() {
 }  // namespace
 
 TEST_CASE("recursive MIS weights equal the direct ones and sum to one", "[bdpt][mis]") {
-    std::mt19937 rng(20111122);
-    BdptParams params = testParams();
-    double worst = 0.0, worstSum = 0.0;
-    int paths = 0;
-    while (paths < 2000) {
-        RandomPath path;
-        if (!makePath(rng, 2 + paths % 6, path)) continue;
-        ++paths;
-        std::vector<double> direct = directWeights(path, params), recursive = recursiveWeights(path, params);
-        double sum = 0.0;
-        for (int s = 0; s <= path.k(); ++s) {
-            worst = std::max(worst, std::fabs(direct[s] - recursive[s]));
-            sum += recursive[s];
+    for (bool infinite : {false, true}) {
+        std::mt19937 rng(infinite ? 19770101 : 20111122);
+        BdptParams params = testParams();
+        double worst = 0.0, worstSum = 0.0;
+        int paths = 0;
+        while (paths < 2000) {
+            RandomPath path;
+            if (!makePath(rng, 2 + paths % 6, infinite, path)) continue;
+            ++paths;
+            std::vector<double> direct = directWeights(path, params), recursive = recursiveWeights(path, params);
+            double sum = 0.0;
+            for (int s = 0; s <= path.k(); ++s) {
+                worst = std::max(worst, std::fabs(direct[s] - recursive[s]));
+                sum += recursive[s];
+            }
+            worstSum = std::max(worstSum, std::fabs(sum - 1.0));
         }
-        worstSum = std::max(worstSum, std::fabs(sum - 1.0));
+        INFO((infinite ? "environment" : "area light") << ": worst weight difference " << worst << ", worst |sum - 1| "
+                                                       << worstSum);
+        CHECK(worst < 1e-4);
+        CHECK(worstSum < 1e-4);
     }
-    INFO("worst weight difference " << worst << ", worst |sum - 1| " << worstSum);
-    CHECK(worst < 1e-4);
-    CHECK(worstSum < 1e-4);
 }
 
 TEST_CASE("the MIS comparison detects a recursion that forgets Russian roulette", "[bdpt][mis]") {
@@ -210,7 +233,7 @@ TEST_CASE("the MIS comparison detects a recursion that forgets Russian roulette"
     int paths = 0, detected = 0;
     while (paths < 200) {
         RandomPath path;
-        if (!makePath(rng, 3 + paths % 4, path)) continue;
+        if (!makePath(rng, 3 + paths % 4, false, path)) continue;
         ++paths;
         std::vector<double> direct = directWeights(path, params), broken = recursiveWeights(path, params, false);
         double worst = 0.0;

@@ -97,8 +97,8 @@ struct WAVEFRONT_API RenderOptions {
     /// Path-state slots in the stream (BDPT: sample slots; MLT: chains, one slot each); 0 picks a
     /// default that fills the device (MLT: also at most one chain per 16 mutations).
     int streamCapacity = 0;
-    /// BDPT (pinhole cameras and area lights only): how it is scheduled, and the fraction of
-    /// samples that must be complete before a connect phase runs (streaming; 1: all of them).
+    /// BDPT: how it is scheduled, and the fraction of samples that must be complete before a
+    /// connect phase runs (streaming; 1: all of them).
     /// Unset: 0.6 for BDPT (van Antwerpen's), 1 for MLT, where every chain then makes its
     /// mutation in every phase and none falls behind to leave a tail of stragglers at the end
     /// (measured on an H100: docs/decisions.md).

@@ -69,14 +69,6 @@ inline void attachSimd(RenderStats& stats, const std::vector<double>& simd, cons
             }
 }
 
-/// BDPT and MLT: pinhole cameras and area lights only (issue "One scene, three integrators").
-inline void checkBdptScene(const char* name, const SceneView& view) {
-    if (view.camera.lensRadius > 0.0f)
-        throw InputError(std::string(name) + " supports pinhole cameras only (this scene's camera has a lens radius)");
-    if (view.environment.present())
-        throw InputError(std::string(name) + " supports area lights only; render environment maps with --integrator pt");
-}
-
 }  // namespace runner
 
 }  // namespace wavefront

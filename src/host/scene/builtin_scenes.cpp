@@ -489,6 +489,79 @@ Scene rtiowFinal() {
     return scene;
 }
 
+// An HDR sky as a latitude-longitude image (y up, top row the zenith): a gradient from a warm
+// horizon to a blue zenith, a darker ground below the horizon, and a sun disk about 2000 times
+// brighter than the sky, so that most of the light comes from a few hundred texels.
+Image hdrSky(int width, int height, glm::vec3 sunDirection, float sunAngularRadiusDegrees, glm::vec3 sunRadiance) {
+    Image sky(width, height);
+    const glm::vec3 zenith(0.25f, 0.45f, 0.95f), horizon(1.0f, 0.9f, 0.75f), ground(0.18f, 0.16f, 0.14f);
+    const glm::vec3 sun = glm::normalize(sunDirection);
+    const float cosSun = std::cos(radians(sunAngularRadiusDegrees));
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            // The texel centre's direction, as EnvironmentView::direction maps it.
+            float phi = 2.0f * kPi * (x + 0.5f) / width, theta = kPi * (y + 0.5f) / height;
+            glm::vec3 d(std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi));
+            glm::vec3 L = d.y >= 0.0f ? glm::mix(horizon, zenith, std::sqrt(d.y)) : ground;
+            if (glm::dot(d, sun) >= cosSun) L += sunRadiance;
+            float* px = sky.pixel(x, y);
+            px[0] = L.x, px[1] = L.y, px[2] = L.z;
+        }
+    return sky;
+}
+
+// A UV sphere of triangles with smooth vertex normals: few enough facets that the shading normals
+// differ from the geometric ones by up to about 11 degrees.
+TriangleMesh smoothSphereMesh(glm::vec3 centre, float radius, int rings, int segments, int material) {
+    TriangleMesh mesh;
+    mesh.material = material;
+    for (int i = 0; i <= rings; ++i)
+        for (int j = 0; j <= segments; ++j) {
+            float theta = kPi * float(i) / rings, phi = 2.0f * kPi * float(j) / segments;
+            glm::vec3 n(std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi));
+            mesh.positions.push_back(centre + radius * n);
+            mesh.normals.push_back(n);
+        }
+    auto at = [&](int i, int j) { return std::uint32_t(i * (segments + 1) + j); };
+    for (int i = 0; i < rings; ++i)
+        for (int j = 0; j < segments; ++j) {
+            // Counter-clockwise seen from outside.
+            if (i > 0) addTriangle(mesh, at(i, j), at(i, j + 1), at(i + 1, j));
+            if (i + 1 < rings) addTriangle(mesh, at(i, j + 1), at(i + 1, j + 1), at(i + 1, j));
+        }
+    return mesh;
+}
+
+// Lit only by an HDR sky with a sun: rough gold, rough glass, a glTF-style red plastic, brushed
+// aluminium (complex index) and a low-poly smooth-shaded sphere, on a rough metallic-roughness
+// floor. Every integrator renders it (issue "One scene, three integrators").
+Scene hdrSpheres() {
+    Scene scene;
+    TriangleMesh floor;
+    floor.material = scene.addMaterial(Material::metallicRoughness(glm::vec3(0.45f, 0.42f, 0.38f), 0.0f, 0.6f));
+    addQuad(floor, glm::vec3(-20.0f, 0.0f, -20.0f), glm::vec3(40.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 40.0f), glm::vec3(0, 1, 0));
+    scene.addMesh(floor);
+    const float r = 0.5f;
+    scene.addSphere(Sphere{glm::vec3(-1.65f, r, 0.0f), r,
+                           scene.addMaterial(Material::conductorIor(glm::vec3(0.18f, 0.42f, 1.37f),
+                                                                    glm::vec3(3.42f, 2.35f, 1.77f), 0.25f))});
+    scene.addSphere(Sphere{glm::vec3(-0.55f, r, 0.35f), r, scene.addMaterial(Material::roughDielectric(1.5f, 0.15f))});
+    scene.addSphere(Sphere{glm::vec3(0.55f, r, 0.0f), r,
+                           scene.addMaterial(Material::metallicRoughness(glm::vec3(0.7f, 0.08f, 0.06f), 0.0f, 0.35f))});
+    scene.addSphere(Sphere{glm::vec3(1.65f, r, 0.35f), r,
+                           scene.addMaterial(Material::conductorIor(glm::vec3(1.66f, 0.88f, 0.52f),
+                                                                    glm::vec3(9.22f, 6.27f, 4.84f), 0.08f))});
+    scene.addMesh(smoothSphereMesh(glm::vec3(0.0f, 0.3f, 1.3f), 0.3f, 8, 16,
+                                   scene.addMaterial(Material::lambertian(glm::vec3(0.2f, 0.5f, 0.8f)))));
+    scene.setEnvironment(hdrSky(512, 256, glm::vec3(0.5f, 0.55f, 0.35f), 2.5f, glm::vec3(1200.0f, 1000.0f, 800.0f)));
+    Camera camera;
+    camera.position = glm::vec3(0.0f, 1.6f, 5.2f);
+    camera.target = glm::vec3(0.0f, 0.45f, 0.0f);
+    camera.verticalFovDegrees = 32.0f;
+    scene.setCamera(camera);
+    return scene;
+}
+
 struct BuiltinScene {
     const char* name;
     Scene (*build)();
@@ -498,7 +571,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
     {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
-    {"door-ajar", doorAjar},       {"cornell-lens", cornellLens},
+    {"door-ajar", doorAjar},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
 };
 
 }  // namespace

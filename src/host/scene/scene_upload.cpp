@@ -2,6 +2,7 @@
 #include "host/scene/scene_upload.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "kernels/materials/microfacet.h"
@@ -42,6 +43,27 @@ CameraData makeCamera(const Camera& c) {
     d.lensRadius = c.lensRadius;
     d.focusDistance = c.focusDistance;
     return d;
+}
+
+Float4 boundingSphere(const Scene& scene) {
+    vec3 lo(FLT_MAX), hi(-FLT_MAX);
+    for (const uvec3& t : scene.triangles())
+        for (int k = 0; k < 3; ++k) {
+            lo = glm::min(lo, scene.positions()[t[k]]);
+            hi = glm::max(hi, scene.positions()[t[k]]);
+        }
+    for (const Sphere& s : scene.spheres()) {
+        lo = glm::min(lo, s.center - vec3(s.radius));
+        hi = glm::max(hi, s.center + vec3(s.radius));
+    }
+    if (!(lo.x <= hi.x)) return Float4(0.0f, 0.0f, 0.0f, 1.0f);  // no primitives
+    vec3 centre = 0.5f * (lo + hi);
+    float radius = 0.5f * glm::length(hi - lo);
+    // A little larger, so that rounding cannot leave a primitive outside (light leaving the
+    // environment starts on the sphere's tangent planes).
+    float scale = glm::max(glm::max(std::fabs(centre.x), std::fabs(centre.y)), glm::max(std::fabs(centre.z), radius));
+    radius = radius * 1.001f + scale * 1e-5f;
+    return Float4(centre, radius > 0.0f ? radius : 1.0f);
 }
 
 }  // namespace wavefront

@@ -26,6 +26,7 @@ struct SceneBuffers {
     Bvh<Exec> bvh;
     EnvironmentBuffers<Exec> environment;
     CameraData camera{};
+    Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
     int numTriangles = 0, numSpheres = 0, numLights = 0;
 
     SceneView view(int width, int height) const {
@@ -43,6 +44,8 @@ struct SceneBuffers {
         v.environment = environment.view();
         bool env = v.environment.present();
         v.environmentSelect = !env ? 0.0f : (numLights == 0 ? 1.0f : 0.5f);
+        v.sceneCenter = boundingSphere.xyz();
+        v.sceneRadius = boundingSphere.w;
         v.camera = camera;
         v.camera.aspect = float(width) / float(height);
         v.numTriangles = numTriangles;
@@ -55,6 +58,8 @@ struct SceneBuffers {
 
 MaterialData packMaterial(const Material& m);
 CameraData makeCamera(const Camera& c);
+/// A sphere (centre, radius) that strictly contains every primitive of the scene.
+Float4 boundingSphere(const Scene& scene);
 
 template <class Exec, class T>
 Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
@@ -86,6 +91,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     for (const Material& m : scene.materials()) materials.push_back(packMaterial(m));
     s.materials = uploadVector(exec, materials);
     s.camera = makeCamera(scene.camera());
+    s.boundingSphere = boundingSphere(scene);
 
     PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
     s.bvh = buildLbvh(exec, src);

@@ -6,17 +6,31 @@
 //
 // Strategies are named (s, t): s light-subpath vertices, t eye-subpath vertices (t = 1 is the
 // camera alone). Where each is evaluated:
-//   s = 0       the eye walk hits an emitter                      (shadeEyeVertex, deposited at once)
-//   s = 1       eye vertex to a fresh point on a light            (shadeEyeVertex, shadow ray)
-//   t = 1       light vertex to the camera, splatted to its pixel  (shadeLightVertex, shadow ray)
+//   s = 0       the eye walk hits an emitter or escapes to the    (shadeEyeVertex, deposited at once)
+//               environment
+//   s = 1       eye vertex to a fresh light sample (a point on an (shadeEyeVertex, shadow ray)
+//               area light, or a direction of the environment)
+//   t = 1       light vertex to a point on the lens (the pinhole), (shadeLightVertex, shadow ray)
+//               splatted to the pixel it lands in
 //   s, t >= 2   stored eye vertex to stored light vertex          (connectVertices, connect phase)
 // A path of k <= maxDepth segments can be made by every strategy (the walks go just deep enough),
 // so the weights of its strategies sum to one.
 //
-// Simplifications, stated: pinhole camera only; area lights only (no environment map); geometric
-// normals for shading (interpolated normals would need Veach's adjoint correction on light paths);
-// Russian roulette with a per-material continuation probability (the reverse pdf must not depend
-// on the path prefix).
+// Lights: area lights and the environment map, chosen as the path tracer chooses them
+// (SceneView::environmentSelect). A light subpath leaves the environment from a disk that covers
+// the scene's bounding sphere; its first vertex is a direction, so the MIS quantities treat it as
+// SmallVCM treats infinite lights (no distance at the first hit, no cosine at the light, solid-angle
+// densities for s = 0 and s = 1). Cameras: pinhole or thin lens; eye subpaths start on the lens,
+// t = 1 samples a point on it and finds the pixel through the focal plane (the lens area density
+// cancels between the importance and the lens sampling, pbrt-v4's PerspectiveCamera::SampleWi).
+// Shading normals: BSDFs are evaluated in the frame of the interpolated normal, geometric normals
+// decide sidedness, ray offsets and the densities' cosines; light subpaths carry Veach's adjoint
+// correction (1997, 5.3), half on arrival at a vertex and half on leaving it (continueWalk).
+//
+// Simplifications, stated: Russian roulette with a per-material continuation probability (the
+// reverse pdf must not depend on the path prefix); strategy (s = 1, t = 1), a light sample seen
+// straight from the camera, is left out (the camera sees emitters and the environment through
+// s = 0).
 #pragma once
 #include "kernels/lights/light_sample.h"
 #include "kernels/materials/material.h"
@@ -45,13 +59,20 @@ struct WalkState {
     Float4 origin;      ///< xyz; w = sample slot (int bits)
     Float4 direction;   ///< xyz; w = low 32 bits of the global sample index
     Float4 throughput;  ///< xyz; w = dVCM
-    Float4 mis;         ///< x = dVC; y = high bits of the sample index; z = segments so far; w = vertices stored
+    Float4 mis;         ///< x = dVC; y = high bits of the sample index; z = segments so far (int bits, with
+                        ///< kInfiniteLight); w = vertices stored
+
+    /// Flag in the segment count of a light walk that leaves an infinite light (the environment):
+    /// its first hit converts the MIS quantities without the distance (its start is a direction).
+    /// The next segment drops it.
+    static constexpr int kInfiniteLight = 1 << 30;
 
     WF_CPU_GPU int slot() const { return floatAsInt(origin.w); }
     WF_CPU_GPU std::uint64_t sampleIndex() const {
         return std::uint64_t(floatAsUint(direction.w)) | (std::uint64_t(floatAsUint(mis.y)) << 32);
     }
-    WF_CPU_GPU int depth() const { return floatAsInt(mis.z); }
+    WF_CPU_GPU int depth() const { return floatAsInt(mis.z) & ~kInfiniteLight; }
+    WF_CPU_GPU bool fromInfiniteLight() const { return (floatAsInt(mis.z) & kInfiniteLight) != 0; }
     WF_CPU_GPU int stored() const { return floatAsInt(mis.w); }
     WF_CPU_GPU float dVCM() const { return throughput.w; }
     WF_CPU_GPU float dVC() const { return mis.x; }
@@ -66,16 +87,27 @@ struct WalkState {
 static_assert(sizeof(WalkState) == 64, "walk state is four 16-byte words");
 
 /// A stored subpath vertex, 64 bytes (the paper allows 128): everything a connection needs, so the
-/// connect phase reads two vertices and nothing else.
+/// connect phase reads two vertices and nothing else. The two normals are packed in 32 bits each
+/// (packUnitVector, within 1e-4 radians), which leaves one float free.
 struct PathVertex {
     Float4 position;    ///< xyz; w = material | depth << 24 (int bits)
-    Float4 throughput;  ///< xyz: the walk's throughput arriving here; w = dVCM
+    Float4 throughput;  ///< xyz: the walk's throughput arriving here (light walks: with the arriving
+                        ///< half of the adjoint correction); w = dVCM
     Float4 wo;          ///< xyz: unit direction to the previous vertex; w = dVC
-    Float4 normal;      ///< xyz: geometric normal turned to wo's side; w = the position's error bound
+    Float4 normal;      ///< x: geometric normal turned to wo's side, y: shading normal on the same side
+                        ///< (both packed); z: the position's error bound; w: unused
     static constexpr int kWords = 4;
 
     WF_CPU_GPU int material() const { return floatAsInt(position.w) & 0xffffff; }
     WF_CPU_GPU int depth() const { return int(floatAsUint(position.w) >> 24); }
+    WF_CPU_GPU vec3 ng() const { return unpackUnitVector(normal.x); }
+    WF_CPU_GPU vec3 ns() const { return unpackUnitVector(normal.y); }
+    WF_CPU_GPU float error() const { return normal.z; }
+    /// Shading normal equal to the geometric one: the same bits, so the two decode identically.
+    WF_CPU_GPU void setNormals(vec3 ng, vec3 ns, float error) {
+        float g = packUnitVector(ng);
+        normal = Float4(g, ns == ng ? g : packUnitVector(ns), error, 0.0f);
+    }
 };
 static_assert(sizeof(PathVertex) == 64, "path vertex is four 16-byte words");
 
@@ -92,22 +124,27 @@ WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
     return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
 }
 
-/// |cos| of a connection leaving a vertex along wi (local frame), 0 where the material cannot
+/// The geometric cosine of a connection leaving a vertex along wi, against the vertex's normal n
+/// (wo's side for opaque materials, outward for glass); not positive where the material cannot
 /// scatter that way: opaque vertices connect on their wo side only, rough glass on both sides.
-WF_CPU_GPU WF_INLINE float connectionCosine(const MaterialData& m, vec3 wi) {
-    return isTransmissive(m) ? std::fabs(wi.z) : glm::max(wi.z, 0.0f);
+WF_CPU_GPU WF_INLINE float connectionCosine(const MaterialData& m, vec3 n, vec3 wi) {
+    float c = glm::dot(n, wi);
+    return isTransmissive(m) ? std::fabs(c) : c;
 }
 
-// ---- Camera: importance and raster position of a pinhole ----------------------------------
+// ---- Camera: importance and raster position (pinhole or thin lens) ---------------------------
 
 /// Solid-angle density of the camera sampling a direction at `cosAtCamera` to the view axis, per
-/// unit pixel area: (d / cos)^2 / cos with d the image plane distance in pixels.
+/// unit pixel area: (d / cos)^2 / cos with d the image plane distance in pixels. A thin lens has
+/// the same density for rays from a fixed lens point (pbrt-v4's PDF_We: 1 / (A cos^3)), with the
+/// cosine of the ray from that point.
 WF_CPU_GPU WF_INLINE float cameraPdfW(const BdptParams& p, float cosAtCamera) {
     float toImage = p.imagePlaneDistance / cosAtCamera;
     return toImage * toImage / cosAtCamera;
 }
 
-/// The pixel that direction `dir` (from the camera) lands in; false when outside the image.
+/// The pixel that direction `dir` (from the camera position, any length) lands in; false when
+/// outside the image.
 WF_CPU_GPU inline bool cameraRaster(const SceneView& scene, vec3 dir, int& pixel, float& cosAtCamera) {
     const CameraData& cam = scene.camera;
     cosAtCamera = glm::dot(dir, cam.forward);
@@ -120,10 +157,45 @@ WF_CPU_GPU inline bool cameraRaster(const SceneView& scene, vec3 dir, int& pixel
     return true;
 }
 
+/// The camera end of a t = 1 connection from scene point `p`: a point on the lens (the pinhole
+/// itself, or uniform on the lens disk from `uLens`), the pixel the connection lands in (through
+/// the point of the focal plane it passes) and its cosine with the view axis at the lens point.
+struct CameraConnection {
+    vec3 lensPoint;
+    vec3 wi;            ///< unit, from p to lensPoint
+    float dist;
+    float cosAtCamera;
+    int pixel;
+};
+
+/// False when the connection misses the image.
+WF_CPU_GPU inline bool connectToCamera(const SceneView& scene, vec3 p, vec2 uLens, CameraConnection& c) {
+    const CameraData& cam = scene.camera;
+    c.lensPoint = cam.position;
+    if (cam.lensRadius > 0.0f) {
+        vec2 lens = cam.lensRadius * sampleConcentricDisk(uLens);
+        c.lensPoint = cam.position + lens.x * cam.right + lens.y * cam.up;
+    }
+    vec3 toCamera = c.lensPoint - p;
+    c.dist = glm::length(toCamera);
+    if (!(c.dist > 0.0f)) return false;
+    c.wi = toCamera / c.dist;
+    vec3 dir = -c.wi;
+    c.cosAtCamera = glm::dot(dir, cam.forward);
+    if (c.cosAtCamera <= 0.0f) return false;
+    // A thin lens: the pixel of the focal-plane point the ray from the lens point passes (the
+    // raster position cameraRay started from); a pinhole: the direction itself.
+    vec3 fromCentre = dir;
+    if (cam.lensRadius > 0.0f) fromCentre = c.lensPoint + dir * (cam.focusDistance / c.cosAtCamera) - cam.position;
+    float cosCentre;
+    return cameraRaster(scene, fromCentre, c.pixel, cosCentre);
+}
+
 // ---- Recursive MIS quantities ---------------------------------------------------------------
 
 /// Arriving at a surface point over `dist` with |cos| `cosIn` there: converts the quantities from
-/// solid angle at the previous vertex to area at this one.
+/// solid angle at the previous vertex to area at this one. From an infinite light (a direction,
+/// whose rays start on a disk perpendicular to it) the distance does not enter: dist = 1.
 WF_CPU_GPU WF_INLINE void misAtHit(float& dVCM, float& dVC, float dist, float cosIn) {
     dVCM *= dist * dist / cosIn;
     dVC /= cosIn;
@@ -143,7 +215,7 @@ WF_CPU_GPU WF_INLINE void misAfterScatter(float& dVCM, float& dVC, float cosOut,
 
 /// Selection probability per unit area of the emitter `prim` (light choice and position).
 WF_CPU_GPU WF_INLINE float emitterPdfA(const SceneView& scene, int prim) {
-    return scene.lights.primPmf[prim] / primitiveArea(scene, prim);
+    return (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
 }
 
 /// s = 0 weight: the eye walk (at depth >= 2) found an emitter; `cosLight` at the emitter.
@@ -152,13 +224,20 @@ WF_CPU_GPU WF_INLINE float weightEmitterHit(float dVCM, float dVC, float pdfA, f
     return 1.0f / (1.0f + pdfA * dVCM + pdfEmit * dVC);
 }
 
-/// s = 1 weight: eye vertex to a light point. pdfDirect: solid-angle density of the light sample
-/// seen from the eye vertex; pdfA: its area density; bsdfForward / bsdfReverse at the eye vertex
-/// towards the light / back along the eye path.
-WF_CPU_GPU WF_INLINE float weightLightSample(float dVCM, float dVC, float pdfA, float pdfDirect, float cosLight,
+/// s = 0 weight: the eye walk (at depth >= 2) escaped in a direction of the environment whose
+/// solid-angle density under light sampling is pdfDirect; pdfPosition: the emission disk's.
+WF_CPU_GPU WF_INLINE float weightEnvironmentHit(float dVCM, float dVC, float pdfDirect, float pdfPosition) {
+    return 1.0f / (1.0f + pdfDirect * dVCM + pdfDirect * pdfPosition * dVC);
+}
+
+/// s = 1 weight: eye vertex to a light sample (DirectLight). pdfDirect: solid-angle density of the
+/// light sample seen from the eye vertex; pdfEmit: the light's density of emitting it (area x
+/// direction; the environment: direction x disk, cosLight = 1); cosEye: the geometric cosine at the
+/// eye vertex; bsdfForward / bsdfReverse at the eye vertex towards the light / back along the eye
+/// path.
+WF_CPU_GPU WF_INLINE float weightLightSample(float dVCM, float dVC, float pdfDirect, float pdfEmit, float cosLight,
                                              float cosEye, float bsdfForward, float bsdfReverse) {
     float wLight = bsdfForward / pdfDirect;
-    float pdfEmit = pdfA * cosLight * kInvPi;
     float wCamera = pdfEmit * cosEye / (pdfDirect * cosLight) * (dVCM + dVC * bsdfReverse);
     return 1.0f / (wLight + 1.0f + wCamera);
 }
@@ -204,18 +283,35 @@ WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParam
     return w;
 }
 
-/// Light subpath: an emitter chosen by power, a uniform point on it, a cosine-distributed
+/// Light subpath: the environment (probability environmentSelect, as next-event estimation
+/// chooses it), or an emitter chosen by power, a uniform point on it, a cosine-distributed
 /// direction on its emitting side. A zero throughput marks a start that failed (grazing).
 template <class Sampler>
 WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                            std::uint64_t sample, int slot) {
     float uChoice = sampler.get(sample, dims::lightStart(dims::kLightStartChoice));
-    LightSample ls = sampleLight(scene, uChoice, sampler.get2(sample, dims::lightStart(dims::kLightStartPosition)));
-    vec3 local = sampleCosineHemisphere(sampler.get2(sample, dims::lightStart(dims::kLightStartDirection)));
+    vec2 uPosition = sampler.get2(sample, dims::lightStart(dims::kLightStartPosition));
+    vec2 uDirection = sampler.get2(sample, dims::lightStart(dims::kLightStartDirection));
+    WalkState w;
+    if (uChoice < scene.environmentSelect) {
+        // SmallVCM's infinite light: dVCM = direct / emission density = 1 / pdfPosition, and dVC
+        // has no cosine at the light (1 / emission density).
+        EnvironmentEmission e = sampleEnvironmentEmission(scene, uDirection, uPosition);
+        float pdfEmit = scene.environmentSelect * e.pdfDirection * e.pdfPosition;
+        if (!(pdfEmit > 0.0f)) {
+            w.set(e.origin, e.direction, vec3(0.0f), 0.0f, 0.0f, sample, slot, 0, 0);
+            return w;
+        }
+        w.set(e.origin, e.direction, e.Le / pdfEmit, 1.0f / e.pdfPosition, 1.0f / pdfEmit, sample, slot,
+              WalkState::kInfiniteLight, 0);
+        return w;
+    }
+    float uArea = (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect);
+    LightSample ls = sampleLight(scene, glm::min(uArea, 0.99999994f), uPosition);
+    vec3 local = sampleCosineHemisphere(uDirection);
     float cosLight = local.z;
     vec3 dir = glm::normalize(Frame(ls.n).toWorld(local));
     float pdfEmit = ls.pdfArea * cosLight * kInvPi;
-    WalkState w;
     if (!(pdfEmit > 0.0f)) {
         w.set(ls.p, ls.n, vec3(0.0f), 0.0f, 0.0f, sample, slot, 0, 0);
         return w;
@@ -244,6 +340,7 @@ struct WalkOutput {
 /// The surface a walk arrived at, in the frame both walks shade in.
 struct WalkHit {
     vec3 p, n;       ///< n: geometric normal on wo's side for opaque materials, outward for glass
+    vec3 ns;         ///< shading normal on n's side (n itself where it would face away from wo)
     float error;     ///< bound on p's rounding error (SurfaceHit::error)
     vec3 ngOutside;  ///< the stored geometric normal (front side)
     vec3 wo;
@@ -263,13 +360,17 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     float c = glm::dot(h.wo, sh.ng);
     h.entering = c > 0.0f;
     h.cosIn = std::fabs(c);
-    bool dielectric = isTransmissive(scene.materials[sh.material]);
-    h.n = (dielectric || h.entering) ? sh.ng : -sh.ng;
+    h.n = sh.ng;
+    h.ns = sh.ns;
+    orientShadingNormals(scene.materials[sh.material], h.wo, h.entering, h.n, h.ns);
     return h;
 }
 
 /// Samples the continuation of a walk at a hit: roulette with the material's continuation
-/// probability (the surviving number, rescaled, picks the BSDF lobe), then the BSDF.
+/// probability (the surviving number, rescaled, picks the BSDF lobe), then the BSDF in the
+/// shading frame. Opaque materials only reflect: a direction below the geometric surface ends the
+/// walk (as in the path tracer). Light walks take the leaving half of the adjoint correction,
+/// |wi.ng| / |wi.ns|; the MIS quantities take the geometric cosine (a change of measure).
 template <class Sampler>
 WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& m, const WalkHit& h, const WalkState& w,
                                     float dVCM, float dVC, const Sampler& sampler, int componentDim, int directionDim,
@@ -279,16 +380,21 @@ WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& 
     float uc = sampler.get(sample, componentDim);
     if (!(uc < q)) return false;
     uc /= q;
-    Frame frame(h.n);
+    Frame frame(h.ns);
     vec3 woLocal = frame.toLocal(h.wo);
     BsdfSample bs = sampleBsdf(m, woLocal, uc, sampler.get2(sample, directionDim), h.entering, mode);
     if (!bs.valid || isBlack(bs.weight)) return false;
-    float cosOut = std::fabs(bs.wi.z);
+    vec3 wi = glm::normalize(frame.toWorld(bs.wi));
+    float cosGeometric = glm::dot(wi, h.n);
+    if (!isTransmissive(m) && !(cosGeometric > 0.0f)) return false;
+    float cosOut = std::fabs(cosGeometric), cosShading = std::fabs(bs.wi.z);
+    if (!(cosShading > 0.0f)) return false;
+    vec3 weight = bs.weight;
+    if (mode == TransportMode::Importance) weight *= cosOut / cosShading;
     float pdfReverse = bs.specular ? 0.0f : pdfBsdf(m, bs.wi, woLocal) * q;
     misAfterScatter(dVCM, dVC, cosOut, bs.pdf * q, pdfReverse, bs.specular);
-    vec3 wi = glm::normalize(frame.toWorld(bs.wi));
     vec3 side = glm::dot(wi, h.ngOutside) > 0.0f ? h.ngOutside : -h.ngOutside;
-    next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * bs.weight / q, dVCM, dVC, w.sampleIndex(),
+    next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * weight / q, dVCM, dVC, w.sampleIndex(),
              w.slot(), w.depth() + 1, w.stored());
     return true;
 }
@@ -306,7 +412,7 @@ WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dV
     v.position = Float4(h.p, intAsFloat(h.material | (depth << 24)));
     v.throughput = Float4(beta, dVCM);
     v.wo = Float4(h.wo, dVC);
-    v.normal = Float4(h.n, h.error);
+    v.setNormals(h.n, h.ns, h.error);
     return v;
 }
 
@@ -320,21 +426,36 @@ WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, cons
     out.storedCount++;
 }
 
-/// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0) goes to
-/// the sink directly; the s = 1 shadow ray, the stored vertex and the continuation are returned.
+/// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0, an
+/// emitter or the environment) goes to the sink directly; the s = 1 shadow ray, the stored vertex
+/// and the continuation are returned.
 template <class Sampler, class Sink>
 WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                             const Sink& sink, const WalkState& w, Hit hit) {
     WalkOutput out = walkOutputFor(w);
     vec3 beta = w.throughput.xyz();
-    if (hit.prim < 0 || isBlack(beta)) return out;
+    if (isBlack(beta)) return out;
     int depth = w.depth() + 1;  // segments including the ray that made this hit
+    std::uint64_t sample = w.sampleIndex();
+    if (hit.prim < 0) {
+        // s = 0 on the environment: the quantities stay per solid angle (the escape direction is
+        // the light vertex), against s = 1 sampling that direction and light subpaths leaving it.
+        if (scene.environment.present() && p.deposits(0, depth + 1)) {
+            vec3 d = w.direction.xyz();
+            float weight = depth == 1 ? 1.0f
+                                      : weightEnvironmentHit(w.dVCM(), w.dVC(),
+                                                             scene.environmentSelect * scene.environment.pdf(d),
+                                                             environmentDiskPdf(scene));
+            sink.deposit(w.slot(), sampler.pixelIndex(sample, scene.width, scene.height),
+                         beta * scene.environment.radiance(d) * weight);
+        }
+        return out;
+    }
     WalkHit h = walkHitAt(scene, w, hit);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, hit.t, h.cosIn);
     const MaterialData m = scene.materials[h.material];
-    std::uint64_t sample = w.sampleIndex();
     int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
 
     if (m.emissive() && p.deposits(0, depth + 1)) {
@@ -349,28 +470,23 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     int vertex = depth - 1;
     if (!isSpecular(m)) {
         float q = continuationProbability(m);
-        Frame frame(h.n);
+        Frame frame(h.ns);
         vec3 woLocal = frame.toLocal(h.wo);
-        // s = 1: a fresh point on a light.
-        if (scene.lights.numLights > 0 && p.deposits(1, depth + 1)) {
-            float uLight = sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
-            LightSample ls = sampleLight(scene, glm::min(uLight, 0.99999994f),
-                                         sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
-            vec3 toLight = ls.p - h.p;
-            float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
-            vec3 wi = dist > 0.0f ? toLight / dist : h.n;
-            float cosLight = -glm::dot(ls.n, wi);
-            vec3 wiLocal = frame.toLocal(wi);
-            float cosEye = connectionCosine(m, wiLocal);
-            if (cosLight > 0.0f && dist > 0.0f && cosEye > 0.0f) {
+        // s = 1: a fresh light sample (the environment or a point on an area light).
+        if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1)) {
+            DirectLight dl = sampleDirectLight(scene, h.p, sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
+                                               sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
+            float cosEye = connectionCosine(m, h.n, dl.wi);  // geometric: which side, and the density's measure
+            vec3 wiLocal = frame.toLocal(dl.wi);
+            if (dl.pdfDirect > 0.0f && cosEye > 0.0f) {
                 vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Radiance);
-                float pdfDirect = ls.pdfArea * dist2 / cosLight;
-                if (!isBlack(f) && pdfDirect > 0.0f) {
-                    float weight = weightLightSample(dVCM, dVC, ls.pdfArea, pdfDirect, cosLight, cosEye,
+                if (!isBlack(f)) {
+                    float weight = weightLightSample(dVCM, dVC, dl.pdfDirect, dl.pdfEmit, dl.cosLight, cosEye,
                                                      pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
-                    out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
-                                                  RayEnd::surface(ls.p, ls.n, ls.error), pixel,
-                                                  beta * f * ls.Le * (cosEye * weight / pdfDirect), w.slot());
+                    vec3 contribution = beta * f * dl.Le * (std::fabs(wiLocal.z) * weight / dl.pdfDirect);
+                    RayEnd here = RayEnd::surface(h.p, h.n, h.error);
+                    out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel, contribution, w.slot())
+                                             : shadowRayBetween(here, dl.end, pixel, contribution, w.slot());
                     out.hasShadow = true;
                 }
             }
@@ -396,33 +512,40 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     WalkHit h = walkHitAt(scene, w, hit);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
-    misAtHit(dVCM, dVC, hit.t, h.cosIn);
+    misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : hit.t, h.cosIn);
     const MaterialData m = scene.materials[h.material];
+    // The arriving half of the adjoint correction, |wo.ns| / |wo.ng|: every use of this vertex
+    // (t = 1, the connect phase, the continuation) then takes the geometric cosine on its light
+    // side (Veach 1997, 5.3; pbrt-v3's CorrectShadingNormal).
+    beta *= std::fabs(glm::dot(h.wo, h.ns)) / h.cosIn;
+    int vertex = depth - 1;
 
     if (!isSpecular(m)) {
         float q = continuationProbability(m);
-        // t = 1: towards the camera.
+        // t = 1: towards a point on the lens (the pinhole).
         if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1)) {
-            vec3 toCamera = scene.camera.position - h.p;
-            float dist = glm::length(toCamera);
-            vec3 wi = toCamera / dist;
-            int pixel;
-            float cosAtCamera;
-            Frame frame(h.n);
-            vec3 wiLocal = frame.toLocal(wi), woLocal = frame.toLocal(h.wo);
-            float cosOut = connectionCosine(m, wiLocal);
-            if (dist > 0.0f && cosOut > 0.0f && cameraRaster(scene, -wi, pixel, cosAtCamera)) {
-                vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Importance);
-                // Density of the camera producing this vertex, per unit pixel area.
-                float cameraPdfA = cameraPdfW(p, cosAtCamera) * cosOut / (dist * dist);
-                if (!isBlack(f) && cameraPdfA > 0.0f) {
-                    float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
-                                                          pdfBsdf(m, wiLocal, woLocal) * q);
-                    // The pinhole is a point without a surface: only the vertex end is offset.
-                    out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error),
-                                                  RayEnd::point(scene.camera.position), pixel,
-                                                  beta * f * (weight * cameraPdfA / p.lightPathCount), w.slot());
-                    out.hasShadow = true;
+            vec2 uLens = scene.camera.lensRadius > 0.0f
+                             ? sampler.get2(w.sampleIndex(), dims::lightVertex(vertex, dims::kCameraLens))
+                             : vec2(0.0f);
+            CameraConnection cc;
+            Frame frame(h.ns);
+            if (connectToCamera(scene, h.p, uLens, cc)) {
+                float cosVertex = connectionCosine(m, h.n, cc.wi);
+                vec3 wiLocal = frame.toLocal(cc.wi), woLocal = frame.toLocal(h.wo);
+                if (cosVertex > 0.0f) {
+                    vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Importance);
+                    // Density of the camera producing this vertex, per unit pixel area (from the
+                    // same lens point: the lens density cancels with the importance's).
+                    float cameraPdfA = cameraPdfW(p, cc.cosAtCamera) * cosVertex / (cc.dist * cc.dist);
+                    if (!isBlack(f) && cameraPdfA > 0.0f) {
+                        float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
+                                                              pdfBsdf(m, wiLocal, woLocal) * q);
+                        // The lens is not scene geometry: only the vertex end is offset.
+                        out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error), RayEnd::point(cc.lensPoint),
+                                                      cc.pixel, beta * f * (weight * cameraPdfA / p.lightPathCount),
+                                                      w.slot());
+                        out.hasShadow = true;
+                    }
                 }
             }
         }
@@ -431,8 +554,8 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
     if (depth + 2 > p.maxDepth) return out;
     WalkState base = w;
+    base.throughput = Float4(beta, w.throughput.w);
     base.mis.w = intAsFloat(out.storedCount);
-    int vertex = depth - 1;
     out.hasNext = continueWalk(scene, m, h, base, dVCM, dVC, sampler, dims::lightVertex(vertex, dims::kComponent),
                                dims::lightVertex(vertex, dims::kDirection), TransportMode::Importance, out.next);
     return out;
@@ -441,7 +564,10 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
 // ---- The connect phase: one eye vertex, one light vertex ------------------------------------
 
 /// The unoccluded value of connecting eye vertex e to light vertex l: throughputs x BSDFs x G
-/// (`unweighted`) and the balance-heuristic weight, from the two vertices alone.
+/// (`unweighted`) and the balance-heuristic weight, from the two vertices alone. BSDFs in the
+/// shading frames; the geometric cosines decide the sides and convert the densities. The eye
+/// vertex's cosine in G is its shading one; the light vertex's is the geometric one, its throughput
+/// holding the rest of the adjoint correction (shadeLightVertex).
 struct Connection {
     vec3 unweighted = vec3(0.0f);
     float weight = 0.0f;
@@ -455,21 +581,21 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     float dist2 = glm::dot(d, d);
     if (!(dist2 > 0.0f)) return c;
     vec3 dir = d / std::sqrt(dist2);
-    Frame fe(e.normal.xyz()), fl(l.normal.xyz());
+    float cosE = connectionCosine(me, e.ng(), dir), cosL = connectionCosine(ml, l.ng(), -dir);
+    if (cosE <= 0.0f || cosL <= 0.0f) return c;  // opaque vertices connect on their wo side only, glass on both
+    Frame fe(e.ns()), fl(l.ns());
     vec3 woE = fe.toLocal(e.wo.xyz()), wiE = fe.toLocal(dir);
     vec3 woL = fl.toLocal(l.wo.xyz()), wiL = fl.toLocal(-dir);
-    float cosE = connectionCosine(me, wiE), cosL = connectionCosine(ml, wiL);
-    if (cosE <= 0.0f || cosL <= 0.0f) return c;  // opaque vertices connect on their wo side only, glass on both
     // The light vertex scatters importance: the adjoint BSDF (differs for refraction only).
     vec3 f = evalBsdf(me, woE, wiE, TransportMode::Radiance) * evalBsdf(ml, woL, wiL, TransportMode::Importance);
     if (isBlack(f)) return c;
-    // The continuation probabilities depend on the material alone (normal.w holds the error bound).
+    // The continuation probabilities depend on the material alone.
     float qe = continuationProbability(me), ql = continuationProbability(ml);
     float eyeToLightPdfA = pdfBsdf(me, woE, wiE) * qe * cosL / dist2;
     float lightToEyePdfA = pdfBsdf(ml, woL, wiL) * ql * cosE / dist2;
     c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
                                 pdfBsdf(me, wiE, woE) * qe, pdfBsdf(ml, wiL, woL) * ql);
-    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (cosE * cosL / dist2);
+    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (std::fabs(wiE.z) * cosL / dist2);
     c.valid = true;
     return c;
 }
@@ -481,8 +607,8 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     int t = e.depth() + 1, s = l.depth() + 1;
     if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
     // The ray first: the two ends' normals and error bounds die before the BSDFs are evaluated.
-    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.normal.xyz(), e.normal.w),
-                           RayEnd::surface(l.position.xyz(), l.normal.xyz(), l.normal.w), pixel, vec3(0.0f), slot);
+    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.ng(), e.error()),
+                           RayEnd::surface(l.position.xyz(), l.ng(), l.error()), pixel, vec3(0.0f), slot);
     Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
     if (!c.valid) return false;
     out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));

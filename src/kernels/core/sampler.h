@@ -19,12 +19,15 @@ constexpr int kPerVertex = 7;
 constexpr int kComponent = 0, kDirection = 1, kReserved = 3, kLightChoice = 4, kLightPosition = 5;
 WF_CPU_GPU constexpr int vertex(int depth, int offset) { return kCameraCount + depth * kPerVertex + offset; }
 /// BDPT light subpaths (a range of their own, far above any eye-path dimension): the light start
-/// takes 5 numbers (light choice, position u, v, direction u, v), each light vertex 4 extension
-/// numbers laid out like an eye vertex's.
+/// takes 5 numbers (light choice, position u, v, direction u, v; the environment takes its
+/// direction from the direction numbers and the point on its disk from the position numbers),
+/// each light vertex 4 extension numbers laid out like an eye vertex's, then the lens point u, v
+/// of its connection to a thin-lens camera (t = 1).
 constexpr int kLightSubpath = 1 << 12;
 constexpr int kLightStartCount = 5;
 constexpr int kLightStartChoice = 0, kLightStartPosition = 1, kLightStartDirection = 3;
-constexpr int kPerLightVertex = 4;
+constexpr int kPerLightVertex = 6;
+constexpr int kCameraLens = 4;
 WF_CPU_GPU constexpr int lightStart(int offset) { return kLightSubpath + offset; }
 WF_CPU_GPU constexpr int lightVertex(int depth, int offset) {
     return kLightSubpath + kLightStartCount + depth * kPerLightVertex + offset;

@@ -1,6 +1,7 @@
 // A point on an area light chosen in proportion to power (next-event estimation, BDPT's s = 1
-// and light-subpath starts).
+// and light-subpath starts), and light leaving the environment map (BDPT's light subpaths).
 #pragma once
+#include "kernels/scene/shadow_ray.h"
 #include "kernels/scene/surface.h"
 
 namespace wavefront {
@@ -34,6 +35,81 @@ WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice,
     ls.Le = scene.materials[scene.materialOf(prim)].emission.xyz();
     ls.pdfArea = (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
     return ls;
+}
+
+/// Area density of the point on the environment's emission disk: 1 / (pi R^2), R the radius of
+/// the scene's bounding sphere.
+WF_CPU_GPU WF_INLINE float environmentDiskPdf(const SceneView& scene) {
+    return 1.0f / (kPi * scene.sceneRadius * scene.sceneRadius);
+}
+
+/// Light leaving the environment map into the scene (SmallVCM's BackgroundLight::Emit, pbrt-v4's
+/// ImageInfiniteLight::SampleLe): a direction from the map's distribution, then an origin uniform
+/// on a disk of the bounding sphere's radius, perpendicular to the direction and tangent to the
+/// sphere on the environment's side, so that every ray along the direction that meets the scene
+/// starts on the disk.
+struct EnvironmentEmission {
+    vec3 origin;
+    vec3 direction;      ///< of travel, into the scene (the map is looked up at -direction)
+    vec3 Le;
+    float pdfDirection;  ///< solid angle, EnvironmentView::pdf(-direction)
+    float pdfPosition;   ///< area on the disk, environmentDiskPdf
+};
+
+WF_CPU_GPU inline EnvironmentEmission sampleEnvironmentEmission(const SceneView& scene, vec2 uDirection, vec2 uDisk) {
+    EnvironmentView::Sample es = scene.environment.sample(uDirection);
+    Frame frame(es.direction);
+    vec2 d = scene.sceneRadius * sampleConcentricDisk(uDisk);
+    EnvironmentEmission e;
+    e.origin = scene.sceneCenter + scene.sceneRadius * es.direction + d.x * frame.s + d.y * frame.t;
+    e.direction = -es.direction;
+    e.Le = es.radiance;
+    e.pdfDirection = es.pdf;
+    e.pdfPosition = environmentDiskPdf(scene);
+    return e;
+}
+
+/// A light sample seen from a surface point (BDPT's s = 1): the environment with probability
+/// environmentSelect, else a point on an area light chosen by power.
+struct DirectLight {
+    vec3 wi;          ///< unit, from the surface point towards the light
+    vec3 Le;
+    RayEnd end;       ///< the point on the area light (the environment: none, the ray is unbounded)
+    float pdfDirect;  ///< solid angle at the surface point, light choice included; 0: no sample
+    float pdfEmit;    ///< density of the light emitting it: area x solid angle (the environment:
+                      ///< direction x disk), light choice included
+    float cosLight;   ///< at the light; 1 for the environment
+    bool infinite;    ///< the environment
+};
+
+WF_CPU_GPU inline DirectLight sampleDirectLight(const SceneView& scene, vec3 p, float uChoice, vec2 u) {
+    DirectLight d;
+    d.pdfDirect = d.pdfEmit = 0.0f;
+    d.cosLight = 1.0f;
+    if (uChoice < scene.environmentSelect) {
+        EnvironmentView::Sample es = scene.environment.sample(u);
+        d.wi = es.direction;
+        d.Le = es.radiance;
+        d.end = RayEnd::point(p);
+        d.infinite = true;
+        d.pdfDirect = scene.environmentSelect * es.pdf;
+        d.pdfEmit = d.pdfDirect * environmentDiskPdf(scene);
+        return d;
+    }
+    float uArea = (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect);
+    LightSample ls = sampleLight(scene, glm::min(uArea, 0.99999994f), u);
+    vec3 toLight = ls.p - p;
+    float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
+    d.wi = dist > 0.0f ? toLight / dist : ls.n;
+    d.Le = ls.Le;
+    d.end = RayEnd::surface(ls.p, ls.n, ls.error);
+    d.infinite = false;
+    d.cosLight = -glm::dot(ls.n, d.wi);
+    if (d.cosLight > 0.0f && dist > 0.0f) {
+        d.pdfDirect = ls.pdfArea * dist2 / d.cosLight;
+        d.pdfEmit = ls.pdfArea * d.cosLight * kInvPi;
+    }
+    return d;
 }
 
 }  // namespace wavefront

@@ -21,6 +21,22 @@ WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
     return d + s > 0.0f ? d / (d + s) : 1.0f;
 }
 
+/// The normals a BSDF is evaluated against, one rule for every integrator. In: ng and ns as stored
+/// (ns on ng's side); `entering`: wo on ng's side. Opaque materials are two-sided: both normals
+/// turn to wo's side, and a shading normal that faces away from wo falls back to ng. Transmissive
+/// ones keep the outward normal (wo inside: wo.z < 0); rough glass falls back to ng where the
+/// shading normal would put wo on the other side than the geometric one (it tells inside from
+/// outside by the sign of wo.z).
+WF_CPU_GPU WF_INLINE void orientShadingNormals(const MaterialData& m, vec3 wo, bool entering, vec3& ng, vec3& ns) {
+    bool transmissive = isTransmissive(m);
+    if (!transmissive && !entering) {
+        ng = -ng;
+        ns = -ns;
+    }
+    if (!transmissive && glm::dot(wo, ns) <= 0.0f) ns = ng;
+    if (m.type() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
+}
+
 /// f(wo, wi) for the non-specular materials (delta lobes give 0), directions in the local frame.
 /// Opaque materials: zero unless wo and wi are above the surface. `mode` matters for transmission
 /// only: Importance gives the adjoint f(wi, wo) used on light paths.

@@ -5,11 +5,14 @@
 // record of the proposal), and decides after the connect phase (DecideStage).
 //
 // Primary samples of one slot, in this order (floats):
-//   camera       2  film position u, v (pinhole: the lens numbers are never read)
-//   light start  5  light choice, position u, v, direction u, v
+//   camera       4  film position u, v, lens u, v (a pinhole never reads the lens numbers)
+//   light start  5  light choice, position u, v, direction u, v (the environment: a point on its
+//                   disk from the position numbers, its direction from the direction numbers)
 //   eye vertex   7  per vertex 0 .. maxDepth - 2: roulette/lobe, direction u, v, reserved (media),
 //                   then the s = 1 light sample's choice, position u, v
-//   light vertex 4  per vertex 0 .. maxDepth - 3: roulette/lobe, direction u, v, reserved
+//   light vertex 6  per vertex 0 .. maxDepth - 2: roulette/lobe, direction u, v, reserved (vertices
+//                   0 .. maxDepth - 3 continue), then the lens point u, v of its t = 1 connection
+//                   (read by a thin lens only)
 // Mutation happens during the walk: before a walk shades vertex v it calls useVertex, which reads
 // the current numbers of that vertex, mutates them and writes them to the proposal slot; the
 // walk then reads the proposal slot. A small step perturbs the numbers of the vertices that the
@@ -36,16 +39,16 @@ WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
 
 /// Where each primary sample of a chain's slot lives.
 struct MltLayout {
-    static constexpr int kCamera = 0, kCameraCount = 2;
-    static constexpr int kLightStart = 2;
+    static constexpr int kCamera = 0, kCameraCount = dims::kCameraCount;
+    static constexpr int kLightStart = kCameraCount;
     static constexpr int kEyeBase = kLightStart + dims::kLightStartCount;
     int eyeBlocks = 0;    ///< eye vertices that read numbers: maxDepth - 1
-    int lightBlocks = 0;  ///< light vertices that read numbers: maxDepth - 2
+    int lightBlocks = 0;  ///< light vertices that read numbers: maxDepth - 1 (the last one only its lens numbers)
 
     WF_CPU_GPU static MltLayout forDepth(int maxDepth) {
         MltLayout l;
         l.eyeBlocks = maxDepth > 1 ? maxDepth - 1 : 0;
-        l.lightBlocks = maxDepth > 2 ? maxDepth - 2 : 0;
+        l.lightBlocks = maxDepth > 1 ? maxDepth - 1 : 0;
         return l;
     }
     WF_CPU_GPU int lightBase() const { return kEyeBase + eyeBlocks * dims::kPerVertex; }
@@ -59,8 +62,7 @@ struct MltLayout {
             return d / dims::kPerLightVertex < lightBlocks ? lightBase() + d : -1;
         }
         if (dim < kCameraCount) return kCamera + dim;
-        if (dim < dims::kCameraCount) return -1;
-        int d = dim - dims::kCameraCount;
+        int d = dim - kCameraCount;
         return d / dims::kPerVertex < eyeBlocks ? kEyeBase + d : -1;
     }
 };

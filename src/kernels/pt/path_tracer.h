@@ -101,10 +101,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     bool entering = glm::dot(wo, sh.ng) > 0.0f;
     bool dielectric = isTransmissive(m);
     vec3 ng = sh.ng, ns = sh.ns;
-    if (!dielectric && !entering) { ng = -ng; ns = -ns; }
-    if (!dielectric && glm::dot(wo, ns) <= 0.0f) ns = ng;  // shading normal facing away: fall back
-    // Rough glass tells the sides apart by the sign of wo.z: it must agree with the geometric side.
-    if (m.type() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
+    orientShadingNormals(m, wo, entering, ng, ns);
     Frame frame(ns);
     vec3 woLocal = frame.toLocal(wo);
     int vertex = depth - 1;
@@ -163,6 +160,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
                                entering, TransportMode::Radiance);
     if (!bs.valid || isBlack(bs.weight)) return out;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
+    // Opaque materials only reflect: a direction the shading normal allows below the geometric
+    // surface ends the path (next-event estimation never samples one, and BDPT does the same).
+    if (!dielectric && glm::dot(wi, ng) <= 0.0f) return out;
     vec3 side = glm::dot(wi, sh.ng) > 0.0f ? sh.ng : -sh.ng;
     out.next.set(offsetRayOrigin(sh.p, sh.error, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample,
                  depth);

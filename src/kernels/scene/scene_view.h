@@ -63,6 +63,10 @@ struct SceneView {
     /// Probability that next-event estimation samples the environment rather than an area light:
     /// 0 without an environment map, 1 without area lights, else 1/2.
     float environmentSelect = 0.0f;
+    /// A sphere around every primitive: BDPT's light subpaths leave the environment from a disk of
+    /// this radius (light_sample.h, sampleEnvironmentEmission).
+    vec3 sceneCenter = vec3(0.0f);
+    float sceneRadius = 1.0f;
     CameraData camera;
     int numTriangles = 0;
     int numSpheres = 0;
