@@ -6,7 +6,8 @@
 #   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10, BDPT/PT regression;
 #   trust: tests, sanitizers on every integrator and on re-rendering; trust-bias [mlt_bias args]:
 #   MLT against BDPT at every chain count; trust-bench: time limits, repeated renders, throughput before/after (with a baseline
-#   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10.
+#   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10; compare: before/after and the NVTX
+#   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -54,6 +55,41 @@ if [ "$mode" = compare ]; then
         "$bin/wavefront-render" cornell-box --backend cuda --integrator bdpt --res 256x256 --spp 4 --out /tmp/nvtx.pfm \
         > "$out/nvtx.txt" 2>&1
     grep -E "ConnectStage|gpu__time_duration|No kernels" "$out/nvtx.txt" | head -4 | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+# One scene, three integrators: every test, sanitizers on the new lights, lens and materials in
+# each integrator, PT = BDPT = MLT on the new scenes, and throughput before/after.
+if [ "$mode" = parity ]; then
+    run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
+    tail -3 "$out/tests.txt" | tee -a "$log"
+    san="$out/sanitizer.txt"
+    : > "$san"
+    for tool in memcheck racecheck; do
+        for args in "hdr-spheres --integrator pt --variant spt-r --spp 2" "hdr-spheres --integrator pt --variant megakernel --spp 2" \
+                    "hdr-spheres --integrator bdpt --spp 2" "hdr-spheres --integrator bdpt --bdpt-variant naive --spp 2" \
+                    "hdr-spheres --integrator mlt --spp 2" "cornell-lens --integrator bdpt --spp 2" \
+                    "cornell-lens --integrator mlt --spp 2"; do
+            echo "== $tool $args" >> "$san"
+            # shellcheck disable=SC2086  # $args is a list of words on purpose
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
+                --stream-capacity 700 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
+            echo "exit $?" >> "$san"
+        done
+    done
+    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+    run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-lens,cornell-spheres,glass-caustic --res 128x128 \
+        --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
+    grep -E "^\| " "$out/parity.md" | tee -a "$log"
+    before_after
+    mkdir -p "$out/images"
+    for integrator in pt bdpt mlt; do
+        for scene in hdr-spheres cornell-lens; do
+            "$bin/wavefront-render" $scene --backend cuda --integrator $integrator --res 512x512 --spp 256 \
+                --out "$out/images/$scene-$integrator.png" >> "$log" 2>&1
+        done
+    done
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
