@@ -259,6 +259,12 @@ TEST_CASE("BDPT and MLT match PT with shading normals far from the geometric one
     checkAgreement("shading normals", shadingNormalScene(), backend, 24, 32, "");
 }
 
+TEST_CASE("BDPT and MLT match PT on the built-in hdr-spheres: HDR sky, microfacet materials, smooth normals",
+          "[bdpt][mlt][materials][statistical][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    checkAgreement("hdr-spheres", Scene::builtin("hdr-spheres"), backend, 24, 16, "");
+}
+
 TEST_CASE("BDPT and MLT under a constant environment: a convex diffuse object and a white furnace",
           "[bdpt][mlt][environment][analytic][gpu]") {
     Backend backend = GENERATE(from_range(wftest::testBackends()));
