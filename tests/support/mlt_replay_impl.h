@@ -19,7 +19,8 @@ MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptio
     const std::uint64_t mutations = std::uint64_t(numPixels) * std::uint64_t(o.samplesPerPixel);
     // The renderer's own chain policy and driver (the requested chains, bounded by memory).
     MltDriver<Exec> driver =
-        MltRunner<Exec>::makeDriver(exec, o, MltRunner<Exec>::chainCount(exec, o, mutations, false), mutations);
+        MltRunner<Exec>::makeDriver(exec, o, MltRunner<Exec>::chainCount(exec, o, mutations, false), mutations,
+                                    view.camera.lensRadius > 0.0f);
     NoBudget budget;
     driver.render(view, params, film.view(), mutations, budget);
     return driver.replay(view, params);

@@ -19,6 +19,8 @@ struct MltSettings {
     std::uint32_t seed = 0;
     /// Start-up pool size (mltPoolSize); at least one sample per chain.
     int poolSize = 0;
+    /// The camera has a lens: the chains keep its numbers (MltLayout).
+    bool lens = false;
 };
 
 /// Start-up pool: at least one sample per chain and up to 65536 (but no more than the first
@@ -41,7 +43,7 @@ class MltDriver {
 public:
     MltDriver(Exec& exec, int chains, int maxDepth, bool cameraConnections, float connectThreshold,
               bool coalescedScatter, const MltSettings& settings)
-        : exec_(exec), chains_(chains), settings_(settings), layout_(MltLayout::forDepth(maxDepth)),
+        : exec_(exec), chains_(chains), settings_(settings), layout_(MltLayout::forDepth(maxDepth, settings.lens)),
           maxSplats_(cameraConnections ? maxDepth : 0),
           bdpt_(exec, BdptVariant::Streaming, chains, maxDepth, connectThreshold, coalescedScatter) {
         if (chains < 1 || chains > mltindex::kMaxChains)
@@ -65,10 +67,10 @@ public:
 
     /// Bytes per chain a driver allocates (film excluded; the paper's Table 6 has 4434 for MLT):
     /// the BDPT slot, two slots of primary samples, two contribution records and the chain's
-    /// decision state; before it exists.
+    /// decision state; before it exists (planned with the lens numbers, the larger layout).
     static std::size_t plannedBytesPerChain(int maxDepth, bool cameraConnections) {
         SlotAllocator<Exec> plan;
-        allocateChains(plan, MltLayout::forDepth(maxDepth), cameraConnections ? maxDepth : 0);
+        allocateChains(plan, MltLayout::forDepth(maxDepth, true), cameraConnections ? maxDepth : 0);
         return BdptDriver<Exec>::plannedBytesPerSlot(BdptVariant::Streaming, maxDepth) + plan.bytesPerSlot();
     }
     /// Chains for an MLT render: at most what half of the free memory holds, the chain field of

@@ -29,14 +29,15 @@ public:
                                     MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, o.cameraConnections)));
     }
 
-    MltRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed)
-        : options_(o), driver_(makeDriver(exec, o, chainCount(exec, o, firstCall, timed), timed ? 0 : firstCall)) {}
+    MltRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed, bool lens)
+        : options_(o), driver_(makeDriver(exec, o, chainCount(exec, o, firstCall, timed), timed ? 0 : firstCall, lens)) {}
 
     /// The driver for `chains` chains, its start-up pool sized for a first call of `firstCall`
-    /// mutations (0: time-limited).
-    static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall) {
+    /// mutations (0: time-limited); `lens`: the scene's camera has a lens.
+    static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall,
+                                      bool lens) {
         MltSettings settings{o.largeStepProbability, o.startupResampling, o.seed,
-                             mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains))};
+                             mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains)), lens};
         return MltDriver<Exec>(exec, chains, o.maxDepth, o.cameraConnections, o.connectThresholdOrDefault(),
                                o.coalescedVertexWrites, settings);
     }

@@ -81,7 +81,10 @@ private:
         switch (o.integrator) {
         case IntegratorType::PathTracer: runner_ = std::make_unique<PtRunner<Exec>>(exec_, o, samples); break;
         case IntegratorType::Bdpt: runner_ = std::make_unique<BdptRunner<Exec>>(exec_, o, samples); break;
-        case IntegratorType::Mlt: runner_ = std::make_unique<MltRunner<Exec>>(exec_, o, firstCall, timed); break;
+        case IntegratorType::Mlt:
+            runner_ = std::make_unique<MltRunner<Exec>>(exec_, o, firstCall, timed,
+                                                        scene_.view(o.width, o.height).camera.lensRadius > 0.0f);
+            break;
         }
     }
 

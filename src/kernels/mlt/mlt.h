@@ -37,33 +37,42 @@ WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
     return x < 1.0f ? x : 0.0f;  // x + 1 can round up to 1 for a tiny negative x
 }
 
-/// Where each primary sample of a chain's slot lives.
+/// Where each primary sample of a chain's slot lives. The lens numbers (the camera's lens u, v and
+/// each light vertex's t = 1 lens point) are stored only for a thin-lens camera: a pinhole never
+/// reads them, and MLT moves every stored number twice per mutation.
 struct MltLayout {
-    static constexpr int kCamera = 0, kCameraCount = dims::kCameraCount;
-    static constexpr int kLightStart = kCameraCount;
-    static constexpr int kEyeBase = kLightStart + dims::kLightStartCount;
+    static constexpr int kCamera = 0;
+    static constexpr int kPinholeLightNumbers = 4;  ///< a light vertex's numbers before its lens point
+    int cameraCount = 2;  ///< film u, v (and lens u, v)
+    int perLightVertex = kPinholeLightNumbers;
     int eyeBlocks = 0;    ///< eye vertices that read numbers: maxDepth - 1
-    int lightBlocks = 0;  ///< light vertices that read numbers: maxDepth - 1 (the last one only its lens numbers)
+    int lightBlocks = 0;  ///< light vertices that read numbers: maxDepth - 2 (a lens: maxDepth - 1, the last one only its lens numbers)
 
-    WF_CPU_GPU static MltLayout forDepth(int maxDepth) {
+    WF_CPU_GPU static MltLayout forDepth(int maxDepth, bool lens) {
         MltLayout l;
+        l.cameraCount = lens ? dims::kCameraCount : 2;
+        l.perLightVertex = lens ? dims::kPerLightVertex : kPinholeLightNumbers;
         l.eyeBlocks = maxDepth > 1 ? maxDepth - 1 : 0;
-        l.lightBlocks = maxDepth > 1 ? maxDepth - 1 : 0;
+        int lightVertices = lens ? maxDepth - 1 : maxDepth - 2;
+        l.lightBlocks = lightVertices > 0 ? lightVertices : 0;
         return l;
     }
-    WF_CPU_GPU int lightBase() const { return kEyeBase + eyeBlocks * dims::kPerVertex; }
-    WF_CPU_GPU int perSlot() const { return lightBase() + lightBlocks * dims::kPerLightVertex; }
+    WF_CPU_GPU int lightStart() const { return cameraCount; }
+    WF_CPU_GPU int eyeBase() const { return lightStart() + dims::kLightStartCount; }
+    WF_CPU_GPU int lightBase() const { return eyeBase() + eyeBlocks * dims::kPerVertex; }
+    WF_CPU_GPU int perSlot() const { return lightBase() + lightBlocks * perLightVertex; }
     /// Offset of sampler dimension `dim` within a slot; -1 where the layout has none (never read).
     WF_CPU_GPU int offset(int dim) const {
         if (dim >= dims::kLightSubpath) {
             int d = dim - dims::kLightSubpath;
-            if (d < dims::kLightStartCount) return kLightStart + d;
+            if (d < dims::kLightStartCount) return lightStart() + d;
             d -= dims::kLightStartCount;
-            return d / dims::kPerLightVertex < lightBlocks ? lightBase() + d : -1;
+            int block = d / dims::kPerLightVertex, k = d - block * dims::kPerLightVertex;
+            return block < lightBlocks && k < perLightVertex ? lightBase() + block * perLightVertex + k : -1;
         }
-        if (dim < kCameraCount) return kCamera + dim;
-        int d = dim - kCameraCount;
-        return d / dims::kPerVertex < eyeBlocks ? kEyeBase + d : -1;
+        if (dim < dims::kCameraCount) return dim < cameraCount ? kCamera + dim : -1;
+        int d = dim - dims::kCameraCount;
+        return d / dims::kPerVertex < eyeBlocks ? eyeBase() + d : -1;
     }
 };
 
@@ -199,7 +208,7 @@ struct MltSampler {
         std::uint64_t s = mltindex::pack(m, current ^ 1, slot);
         if (phase == MltPhase::Mutate) large = decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
         state[slot] = (st & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
-        propose(s, current, dims::kPixel, MltLayout::kCameraCount, large);
+        propose(s, current, dims::kPixel, layout.cameraCount, large);
         propose(s, current, dims::lightStart(0), dims::kLightStartCount, large);
         return s;
     }
@@ -215,7 +224,7 @@ struct MltSampler {
         int used = eye ? mltstate::eyeBlocks(st) : mltstate::lightBlocks(st);
         bool drawFresh = (st & mltstate::kLargeStep) || vertex >= used;
         int first = eye ? dims::vertex(vertex, 0) : dims::lightVertex(vertex, 0);
-        propose(s, st & mltstate::kCurrent, first, eye ? dims::kPerVertex : dims::kPerLightVertex, drawFresh);
+        propose(s, st & mltstate::kCurrent, first, eye ? dims::kPerVertex : layout.perLightVertex, drawFresh);
     }
 };
 
