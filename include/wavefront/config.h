@@ -6,14 +6,10 @@
 #define WF_CPU_GPU __host__ __device__
 #define WF_GPU __device__
 #define WF_INLINE __forceinline__
-/// A call kept out of line (still `inline` for linkage in headers): code that few scenes run
-/// (the microfacet materials) then does not raise the register count of every kernel that could.
-#define WF_OUT_OF_LINE __noinline__ inline
 #else
 #define WF_CPU_GPU
 #define WF_GPU
 #define WF_INLINE inline
-#define WF_OUT_OF_LINE inline
 #endif
 
 #if defined(__CUDA_ARCH__)

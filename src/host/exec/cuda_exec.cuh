@@ -70,7 +70,7 @@ __device__ void warpScatter(Float4* dst, const Float4* src) {
 /// stream's active flags, one atomicAdd per block and stream to reserve space, then every active
 /// thread writes at base + offset. No separate scan or scatter pass.
 template <int kBlock, class Stage>
-__global__ void __launch_bounds__(kBlock) compactingKernel(Stage stage, ItemCount count) {
+__global__ void __launch_bounds__(kBlock, MinBlocksPerSm<Stage>::value) compactingKernel(Stage stage, ItemCount count) {
     using Scan = cub::BlockScan<int, kBlock>;
     __shared__ typename Scan::TempStorage scanStorage;
     __shared__ int base[Stage::kStreams];

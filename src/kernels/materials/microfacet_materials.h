@@ -42,17 +42,17 @@ WF_CPU_GPU WF_INLINE vec3 conductorFresnel(const MaterialData& m, float cosI) {
                           : fresnelSchlick(m.specular.xyz(), cosI);
 }
 
-WF_CPU_GPU WF_OUT_OF_LINE vec3 evalConductor(const MaterialData& m, vec3 wo, vec3 wi) {
+WF_CPU_GPU inline vec3 evalConductor(const MaterialData& m, vec3 wo, vec3 wi) {
     vec3 wm(0.0f, 0.0f, 1.0f);
     float s = ggxReflection(Ggx{m.alpha()}, wo, wi, wm);
     return s > 0.0f ? conductorFresnel(m, glm::dot(wo, wm)) * s : vec3(0.0f);
 }
 
-WF_CPU_GPU WF_OUT_OF_LINE float pdfConductor(const MaterialData& m, vec3 wo, vec3 wi) {
+WF_CPU_GPU inline float pdfConductor(const MaterialData& m, vec3 wo, vec3 wi) {
     return ggxReflectionPdf(Ggx{m.alpha()}, wo, wi);
 }
 
-WF_CPU_GPU WF_OUT_OF_LINE BsdfSample sampleConductor(const MaterialData& m, vec3 wo, vec2 u) {
+WF_CPU_GPU inline BsdfSample sampleConductor(const MaterialData& m, vec3 wo, vec2 u) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
     if (wo.z <= 0.0f) return s;
     if (m.alpha() < kSmoothAlpha) {  // smooth: a mirror with the conductor's Fresnel
@@ -85,7 +85,7 @@ struct RoughDielectricValue {
     float pdf;  ///< solid-angle density of sampleRoughDielectric choosing wi
 };
 
-WF_CPU_GPU WF_OUT_OF_LINE RoughDielectricValue roughDielectric(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
+WF_CPU_GPU inline RoughDielectricValue roughDielectric(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
     RoughDielectricValue r{0.0f, 0.0f};
     if (wo.z == 0.0f || wi.z == 0.0f || m.alpha() < kSmoothAlpha) return r;
     float eta = m.emission.w;
@@ -122,7 +122,7 @@ WF_CPU_GPU WF_OUT_OF_LINE RoughDielectricValue roughDielectric(const MaterialDat
 
 /// Rough part only (alpha >= kSmoothAlpha): a visible normal, then reflection with probability
 /// F(wo.wm), refraction otherwise.
-WF_CPU_GPU WF_OUT_OF_LINE BsdfSample sampleRoughDielectric(const MaterialData& m, vec3 wo, float uc, vec2 u,
+WF_CPU_GPU inline BsdfSample sampleRoughDielectric(const MaterialData& m, vec3 wo, float uc, vec2 u,
                                                    TransportMode mode) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
     if (wo.z == 0.0f) return s;
@@ -171,7 +171,7 @@ WF_CPU_GPU inline float metallicRoughnessSpecularProbability(const MaterialData&
     return ws + wd > 0.0f ? ws / (ws + wd) : 1.0f;
 }
 
-WF_CPU_GPU WF_OUT_OF_LINE vec3 evalMetallicRoughness(const MaterialData& m, vec3 wo, vec3 wi) {
+WF_CPU_GPU inline vec3 evalMetallicRoughness(const MaterialData& m, vec3 wo, vec3 wi) {
     if (wo.z <= 0.0f || wi.z <= 0.0f) return vec3(0.0f);
     float metal = m.metallic();
     vec3 base = m.diffuse.xyz();
@@ -186,13 +186,13 @@ WF_CPU_GPU WF_OUT_OF_LINE vec3 evalMetallicRoughness(const MaterialData& m, vec3
     return f;
 }
 
-WF_CPU_GPU WF_OUT_OF_LINE float pdfMetallicRoughness(const MaterialData& m, vec3 wo, vec3 wi) {
+WF_CPU_GPU inline float pdfMetallicRoughness(const MaterialData& m, vec3 wo, vec3 wi) {
     if (wo.z <= 0.0f || wi.z <= 0.0f) return 0.0f;
     float p = metallicRoughnessSpecularProbability(m, wo.z);
     return p * ggxReflectionPdf(Ggx{m.alpha()}, wo, wi) + (1.0f - p) * wi.z * kInvPi;
 }
 
-WF_CPU_GPU WF_OUT_OF_LINE BsdfSample sampleMetallicRoughness(const MaterialData& m, vec3 wo, float uc, vec2 u) {
+WF_CPU_GPU inline BsdfSample sampleMetallicRoughness(const MaterialData& m, vec3 wo, float uc, vec2 u) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
     if (wo.z <= 0.0f) return s;
     vec3 wi = uc < metallicRoughnessSpecularProbability(m, wo.z)

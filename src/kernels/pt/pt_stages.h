@@ -103,6 +103,9 @@ struct ExtendStage {
 /// rays to the connection stream (exec.compactingFor reserves space once per block).
 struct ShadeStage {
     static constexpr int kStreams = 2;
+    /// 3 blocks of 256 (at most 85 registers): the occupancy PT shading had before the microfacet
+    /// materials joined the BSDF switch (76 registers then; 107 without a cap).
+    static constexpr int kMinBlocksPerSm = 3;
     using Output = ShadeOutput;
     Common c;
     SoaView<PathState> in;
@@ -164,6 +167,7 @@ struct InPlaceExtendStage {
 };
 
 struct InPlaceShadeStage {
+    static constexpr int kMinBlocksPerSm = 3;  ///< as ShadeStage
     Common c;
     SoaView<PathState> paths;
     int* alive;
@@ -211,6 +215,7 @@ struct InPlaceBookkeepingStage {
 // ---- Megakernel: one thread runs a whole path ------------------------------------------------
 
 struct MegakernelStage {
+    static constexpr int kMinBlocksPerSm = 3;  ///< 79 registers before the microfacet materials, 107 uncapped
     Common c;
     std::uint64_t firstSample;
     WF_CPU_GPU void operator()(int i) const {
