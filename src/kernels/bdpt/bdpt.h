@@ -455,7 +455,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, hit.t, h.cosIn);
-    const MaterialData m = scene.materials[h.material];
+    const MaterialData& m = scene.materials[h.material];  // fields read where used
     int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
 
     if (m.emissive() && p.deposits(0, depth + 1)) {
@@ -513,7 +513,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : hit.t, h.cosIn);
-    const MaterialData m = scene.materials[h.material];
+    const MaterialData& m = scene.materials[h.material];  // fields read where used
     // The arriving half of the adjoint correction, |wo.ns| / |wo.ng|: every use of this vertex
     // (t = 1, the connect phase, the continuation) then takes the geometric cosine on its light
     // side (Veach 1997, 5.3; pbrt-v3's CorrectShadingNormal).

@@ -77,7 +77,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     vec3 beta = path.throughput.xyz();
     float prevPdf = path.origin.w;
     SurfaceHit sh = surfaceAt(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
-    const MaterialData m = scene.materials[sh.material];
+    // By reference: the fields are read where used (a copy held all 64 bytes in registers).
+    const MaterialData& m = scene.materials[sh.material];
     vec3 wo = -rayDir;
 
     // Emission, weighted against the light sampling that could have found it one vertex earlier.
