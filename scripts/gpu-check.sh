@@ -21,6 +21,27 @@ bin="$root/.gpu/bin"
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
 { echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
 
+# Every test, with the summary in the log.
+all_tests() {
+    run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
+    tail -3 "$out/tests.txt" | tee -a "$log"
+}
+# compute-sanitizer memcheck and racecheck on small renders (40 x 40, a 700-slot stream), one per
+# argument (a wavefront-render argument list), into $out/sanitizer.txt.
+sanitize() {
+    local san="$out/sanitizer.txt" tool args
+    : > "$san"
+    for tool in memcheck racecheck; do
+        for args in "$@"; do
+            echo "== $tool $args" >> "$san"
+            # shellcheck disable=SC2086  # $args is a list of words on purpose
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
+                --stream-capacity 700 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
+            echo "exit $?" >> "$san"
+        done
+    done
+}
+
 # Throughput before/after in the same run: the baseline bundle (scripts/gpu-bundle.sh with
 # WAVEFRONT_BASELINE) and this one, alternating, each with per-kernel times (--stats).
 before_after() {
@@ -62,23 +83,12 @@ fi
 # One scene, three integrators: every test, sanitizers on the new lights, lens and materials in
 # each integrator, PT = BDPT = MLT on the new scenes, and throughput before/after.
 if [ "$mode" = parity ]; then
-    run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
-    tail -3 "$out/tests.txt" | tee -a "$log"
-    san="$out/sanitizer.txt"
-    : > "$san"
-    for tool in memcheck racecheck; do
-        for args in "hdr-spheres --integrator pt --variant spt-r --spp 2" "hdr-spheres --integrator pt --variant megakernel --spp 2" \
-                    "hdr-spheres --integrator bdpt --spp 2" "hdr-spheres --integrator bdpt --bdpt-variant naive --spp 2" \
-                    "hdr-spheres --integrator mlt --spp 2" "cornell-lens --integrator bdpt --spp 2" \
-                    "cornell-lens --integrator mlt --spp 2"; do
-            echo "== $tool $args" >> "$san"
-            # shellcheck disable=SC2086  # $args is a list of words on purpose
-            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
-                --stream-capacity 700 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
-            echo "exit $?" >> "$san"
-        done
-    done
-    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+    all_tests
+    sanitize "hdr-spheres --integrator pt --variant spt-r --spp 2" "hdr-spheres --integrator pt --variant megakernel --spp 2" \
+             "hdr-spheres --integrator bdpt --spp 2" "hdr-spheres --integrator bdpt --bdpt-variant naive --spp 2" \
+             "hdr-spheres --integrator mlt --spp 2" "cornell-lens --integrator bdpt --spp 2" \
+             "cornell-lens --integrator mlt --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-lens,cornell-spheres,glass-caustic --res 128x128 \
         --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
     grep -E "^\| " "$out/parity.md" | tee -a "$log"
@@ -96,22 +106,12 @@ fi
 
 # Trustworthy estimates: the consistency of MLT at every chain count, re-rendering and time limits.
 if [ "$mode" = trust ]; then
-    run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
-    tail -3 "$out/tests.txt" | tee -a "$log"
+    all_tests
+    sanitize "cornell-spheres --integrator mlt --spp 2" "glass-caustic --integrator mlt --startup uniform --time 0.5" \
+             "glass-caustic --integrator bdpt --spp 2" "glass-caustic --integrator bdpt --bdpt-variant naive --spp 2" \
+             "cornell-spheres --variant spt-r --spp 2" "cornell-spheres --variant pt-r --time 0.5" \
+             "cornell-spheres --variant megakernel --spp 2" "cornell-spheres --variant spt --spp 2"
     san="$out/sanitizer.txt"
-    : > "$san"
-    for tool in memcheck racecheck; do
-        for args in "cornell-spheres --integrator mlt --spp 2" "glass-caustic --integrator mlt --startup uniform --time 0.5" \
-                    "glass-caustic --integrator bdpt --spp 2" "glass-caustic --integrator bdpt --bdpt-variant naive --spp 2" \
-                    "cornell-spheres --variant spt-r --spp 2" "cornell-spheres --variant pt-r --time 0.5" \
-                    "cornell-spheres --variant megakernel --spp 2" "cornell-spheres --variant spt --spp 2"; do
-            echo "== $tool $args" >> "$san"
-            # shellcheck disable=SC2086  # $args is a list of words on purpose
-            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
-                --stream-capacity 700 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
-            echo "exit $?" >> "$san"
-        done
-    done
     echo "== memcheck render again and render more" >> "$san"
     compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/wavefront_tests" \
         "render() again gives the same film and stats count what reached it,renderMore() adds to the film as one longer render would" >> "$san" 2>&1
