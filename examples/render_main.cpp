@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -13,12 +14,16 @@
 namespace {
 
 wavefront::RenderOptions parseResolution(const std::string& res, wavefront::RenderOptions o) {
-    int w = 0, h = 0;
+    long long w = 0, h = 0;
     char x = 0, extra = 0;
-    if (std::sscanf(res.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+    if (std::sscanf(res.c_str(), "%lld%c%lld%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
         throw wavefront::InputError("resolution '" + res + "' is not of the form WIDTHxHEIGHT");
-    o.width = w;
-    o.height = h;
+    // Read wide so that 4294967312x16 is refused, not taken as 16x16.
+    if (w < 1 || h < 1 || w > (1 << 15) || h > (1 << 15))
+        throw wavefront::InputError("resolution '" + res + "' is out of range (each side 1.." +
+                                    std::to_string(1 << 15) + ")");
+    o.width = int(w);
+    o.height = int(h);
     return o;
 }
 
@@ -124,6 +129,8 @@ int main(int argc, char** argv) {
         options.variant = wavefront::parsePtVariant(variant);
         options.backend = wavefront::parseBackend(backend);
         options.samplesPerPixel = spp;
+        if (timeOpt->count() && !(seconds > 0.0 && std::isfinite(seconds)))
+            throw wavefront::InputError("--time " + std::to_string(seconds) + " must be a finite number of seconds above 0");
         options.timeLimitSeconds = seconds;
         options.maxDepth = maxDepth;
         options.seed = seed;
@@ -143,6 +150,8 @@ int main(int argc, char** argv) {
             if (std::sscanf(strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
                 throw wavefront::InputError("strategy '" + strategy + "' is not of the form S,T");
         }
+        if (!(std::fabs(exposure) <= 64.0f))  // before the render, not after it
+            throw wavefront::InputError("--exposure " + std::to_string(exposure) + " must be a finite number of stops in [-64, 64]");
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         options.validate();
 

@@ -131,6 +131,27 @@ TEST_CASE("cli: bad resolutions are reported", "[cli]") {
     SECTION("syntax") { requireInputError(runCli(dir, {"--res", "abc", "--backend", "cpu", "--out", out}), {"abc"}); }
 }
 
+TEST_CASE("cli: out-of-range numbers are refused before rendering", "[cli]") {
+    // Each used to run forever, be ignored, wrap around or write a black image (issue 18).
+    TempDir dir;
+    auto render = [&](std::vector<std::string> extra, const std::string& out = "o.pfm") {
+        std::vector<std::string> args = {"--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file(out)};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runCli(dir, args);
+    };
+    requireInputError(runCli(dir, {"--res", "4294967312x16", "--backend", "cpu", "--out", dir.file("o.pfm")}),
+                      {"4294967312x16"});
+    requireInputError(runCli(dir, {"--time", "0", "--backend", "cpu", "--res", "8x8", "--out", dir.file("o.pfm")}),
+                      {"--time"});
+    requireInputError(runCli(dir, {"--time", "nan", "--backend", "cpu", "--res", "8x8", "--out", dir.file("o.pfm")}),
+                      {"--time"});
+    requireInputError(runCli(dir, {"--time", "inf", "--backend", "cpu", "--res", "8x8", "--out", dir.file("o.pfm")}),
+                      {"--time"});
+    requireInputError(render({"--exposure", "200"}, "o.png"), {"exposure"});
+    requireInputError(render({"--exposure", "nan"}, "o.png"), {"exposure"});
+    requireInputError(render({"--integrator", "bdpt", "--strategy", "99,99"}), {"strategy 99,99", "max depth"});
+}
+
 TEST_CASE("cli: an unknown variant is reported", "[cli]") {
     TempDir dir;
     auto r = runCli(dir, {"--variant", "warp-drive", "--backend", "cpu", "--out", dir.file("o.pfm")});

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -215,4 +216,28 @@ TEST_CASE("a render stops when cancelled and its film stays usable", "[render][p
     Backend backend = GENERATE(from_range(wftest::testBackends()));
     INFO(toString(backend));
     checkCancel(backend);
+}
+
+TEST_CASE("RenderOptions refuses enum values outside their enums and non-finite time limits", "[render]") {
+    // Values from casts or bindings: each used to render black or forever (issue 18).
+    Scene scene = Scene::builtin("cornell-box");
+    auto refused = [&](auto change, const char* words) {
+        RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 1);
+        change(o);
+        std::string message = wftest::inputErrorOf([&] { Renderer r(scene, o); });
+        INFO(message);
+        CHECK(message.find(words) != std::string::npos);
+    };
+    refused([](RenderOptions& o) { o.variant = PtVariant(99); }, "PtVariant");
+    refused([](RenderOptions& o) { o.integrator = IntegratorType(7); }, "IntegratorType");
+    refused([](RenderOptions& o) { o.backend = Backend(-1); }, "Backend");
+    refused([](RenderOptions& o) { o.bdptVariant = BdptVariant(2); }, "BdptVariant");
+    refused([](RenderOptions& o) { o.lightSampler = LightSampler(4); }, "LightSampler");
+    refused([](RenderOptions& o) { o.timeLimitSeconds = std::numeric_limits<double>::quiet_NaN(); o.samplesPerPixel = 0; },
+            "time limit");
+    refused([](RenderOptions& o) { o.timeLimitSeconds = std::numeric_limits<double>::infinity(); }, "time limit");
+    refused([](RenderOptions& o) { o.integrator = IntegratorType::Bdpt; o.strategyS = 9; o.strategyT = 9; o.maxDepth = 8; },
+            "max depth");
+    CHECK(wftest::inputErrorOf([] { writeImage("/tmp/wavefront-exposure-test.png", Image(2, 2), 1000.0f); })
+              .find("exposure") != std::string::npos);
 }

@@ -192,6 +192,10 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
         throw InputError("cannot write '" + path + "': unknown image extension '" + ext +
                          "' (use .png, .exr or .pfm)");
     checkImage(path, image);
+    // 2^64 already saturates any radiance a float holds; beyond it (or NaN) every pixel would be
+    // black or white.
+    if (ext == ".png" && !(std::fabs(exposure) <= 64.0f))
+        throw InputError("exposure " + std::to_string(exposure) + " must be a finite number of stops in [-64, 64]");
     // No NaN or infinity reaches a file: they would poison every tool that reads it.
     std::uint64_t replaced = 0;
     for (float v : image.rgb)

@@ -22,7 +22,20 @@ void RenderOptions::validate() const {
     if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide)
         throw InputError("resolution " + std::to_string(width) + "x" + std::to_string(height) +
                          " is out of range (each side 1.." + std::to_string(kMaxSide) + ")");
-    if (timeLimitSeconds < 0.0) throw InputError("time limit must be positive");
+    // Enumerations arrive from casts and bindings too: a value outside its enum is an error, not
+    // a black image.
+    if (int(backend) < int(Backend::Auto) || int(backend) > int(Backend::Cpu))
+        throw InputError("backend " + std::to_string(int(backend)) + " is not a Backend value");
+    if (int(integrator) < int(IntegratorType::PathTracer) || int(integrator) > int(IntegratorType::Mlt))
+        throw InputError("integrator " + std::to_string(int(integrator)) + " is not an IntegratorType value");
+    if (int(variant) < int(PtVariant::Megakernel) || int(variant) > int(PtVariant::SptR))
+        throw InputError("path-tracer variant " + std::to_string(int(variant)) + " is not a PtVariant value");
+    if (int(bdptVariant) < int(BdptVariant::Streaming) || int(bdptVariant) > int(BdptVariant::Naive))
+        throw InputError("BDPT variant " + std::to_string(int(bdptVariant)) + " is not a BdptVariant value");
+    if (int(lightSampler) < int(LightSampler::BinarySearch) || int(lightSampler) > int(LightSampler::Alias))
+        throw InputError("light sampler " + std::to_string(int(lightSampler)) + " is not a LightSampler value");
+    if (!(timeLimitSeconds >= 0.0) || !std::isfinite(timeLimitSeconds))
+        throw InputError("time limit must be a finite number of seconds (0: render samplesPerPixel instead)");
     if (timeLimitSeconds == 0.0 && samplesPerPixel <= 0) throw InputError("samples per pixel must be at least 1");
     if (std::uint64_t(width) * height * std::uint64_t(std::max(samplesPerPixel, 1)) >= (1ull << 56))
         throw InputError("too many samples in one render (width x height x spp must stay below 2^56)");
@@ -33,6 +46,10 @@ void RenderOptions::validate() const {
         throw InputError("connect threshold must be in (0, 1]");
     if ((strategyS < 0) != (strategyT < 0) || (strategyS >= 0 && strategyT < 1))
         throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
+    if (strategyS >= 0 && strategyS + strategyT - 1 > maxDepth)
+        throw InputError("strategy " + std::to_string(strategyS) + "," + std::to_string(strategyT) + " makes paths of " +
+                         std::to_string(strategyS + strategyT - 1) + " segments, more than the max depth " +
+                         std::to_string(maxDepth));
     // Large steps keep improving b; without them the image scale stays that of the start-up pool.
     if (!(largeStepProbability > 0.0f && largeStepProbability <= 1.0f))
         throw InputError("large-step probability must be in (0, 1]");
