@@ -28,23 +28,16 @@ struct Run {
     double medianRate = 0.0;
 };
 
+/// `seeds` independent renders (seeds seedBase + 7919 k, as every statistical test draws them).
 Run renderSeeds(const Scene& scene, RenderOptions o, IntegratorType integrator, int seeds, unsigned seedBase) {
-    Run run{integrator, {}, {}, 0.0};
     o.integrator = integrator;
-    std::vector<Image> images;
+    std::vector<RenderStats> stats;
+    // Blocks of one pixel: the block statistics' image means are then the images' exact means.
+    wftest::SeedStats st = wftest::renderSeedStats(scene, o, seeds, 1, seedBase, {}, &stats);
     std::vector<double> rates;
-    for (int s = 0; s < seeds; ++s) {
-        o.seed = seedBase + 7919u * unsigned(s);
-        Renderer r(scene, o);
-        r.render();
-        images.push_back(r.image());
-        run.imageMeans.push_back(wftest::imageMean(images.back()));
-        rates.push_back(r.stats().samplesPerSecond());
-    }
+    for (const RenderStats& s : stats) rates.push_back(s.samplesPerSecond());
     std::sort(rates.begin(), rates.end());
-    run.medianRate = rates[rates.size() / 2];
-    run.pixels = wftest::pixelStatsOf(images);
-    return run;
+    return Run{integrator, st.pixels, st.blocks.imageMeans, rates[rates.size() / 2]};
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ TEST_CASE("environment sampling matches its pdf (chi-square) and reports it cons
     for (LightSampler sampler : {LightSampler::BinarySearch, LightSampler::Alias}) {
         CpuExec exec;
         EnvironmentBuffers<CpuExec> env;
-        env.build(exec, rgb, w, h, 1.0f, sampler);
+        env.build(exec, rgb, w, h, sampler);
         EnvironmentView view = env.view();
         const int n = 1000000;
         std::vector<double> counts(std::size_t(w) * h, 0.0);

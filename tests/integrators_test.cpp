@@ -350,7 +350,7 @@ TEST_CASE("the light strategies see one light density: s = 1 samples what s = 0 
     for (std::size_t i = 0; i < rgb.size(); ++i) rgb[i] = 0.2f + float(i % 7) * 0.3f + (i / 3 == 101 ? 40.0f : 0.0f);
     CpuExec exec;
     SceneBuffers<CpuExec> buffers = uploadScene(exec, scene);
-    buffers.environment.build(exec, rgb, w, h, 1.0f, LightSampler::BinarySearch);
+    buffers.environment.build(exec, rgb, w, h, LightSampler::BinarySearch);
     SceneView view = buffers.view(24, 24);
     REQUIRE(view.environmentSelect == 0.5f);
 

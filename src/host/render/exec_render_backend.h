@@ -25,7 +25,7 @@ public:
           film_(exec_, options.width * options.height) {
         if (scene.hasEnvironment()) {  // the renderer has put RenderOptions' file and scale into it
             const Image& env = scene.environment();
-            scene_.environment.build(exec_, env.rgb, env.width, env.height, 1.0f, options.lightSampler);
+            scene_.environment.build(exec_, env.rgb, env.width, env.height, options.lightSampler);
         }
         SceneView view = scene_.view(options.width, options.height);
         switch (options.integrator) {

@@ -14,13 +14,14 @@ struct EnvironmentBuffers {
     Distribution<Exec> marginal, conditional;
     int width = 0, height = 0;
 
-    /// `rgb` is width x height x 3 floats, top row first; `scale` multiplies every texel.
-    void build(Exec& exec, const std::vector<float>& rgb, int w, int h, float scale, LightSampler kind) {
+    /// `rgb` is width x height x 3 floats of radiance (Scene::setEnvironment has scaled them), top
+    /// row first.
+    void build(Exec& exec, const std::vector<float>& rgb, int w, int h, LightSampler kind) {
         width = w;
         height = h;
         std::vector<Float4> host(std::size_t(w) * h);
         for (std::size_t i = 0; i < host.size(); ++i)
-            host[i] = Float4(scale * rgb[3 * i], scale * rgb[3 * i + 1], scale * rgb[3 * i + 2], 0.0f);
+            host[i] = Float4(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 0.0f);
         texels = exec.template allocate<Float4>(host.size());
         exec.upload(texels.data(), host.data(), host.size());
         Buffer<double> weights = exec.template allocate<double>(host.size());

@@ -340,7 +340,7 @@ struct WalkOutput {
 /// The surface a walk arrived at, in the frame both walks shade in.
 struct WalkHit {
     vec3 p, n;       ///< n: geometric normal on wo's side for opaque materials, outward for glass
-    vec3 ns;         ///< shading normal on n's side (n itself where it would face away from wo)
+    vec3 ns;         ///< shading normal on n's side, or n itself (orientShadingNormals decides)
     float error;     ///< bound on p's rounding error (SurfaceHit::error)
     vec3 ngOutside;  ///< the stored geometric normal (front side)
     vec3 wo;
