@@ -5,12 +5,15 @@
 // means the MIS weights of every strategy sum to one and the contributions are right.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <random>
 #include <string>
 
 #include "host/exec/cpu_exec.h"
+#include "host/render/film_buffers.h"
 #include "host/scene/scene_upload.h"
 #include "kernels/bdpt/bdpt.h"
+#include "kernels/pt/path_tracer.h"
 #include "test_support.h"
 
 using namespace wavefront;
@@ -412,4 +415,101 @@ TEST_CASE("path vertices keep both normals to within 1e-4 radians", "[bdpt]") {
     }
     INFO("worst angle " << worst);
     CHECK(worst < 1e-4);  // 6.4e-5 measured
+}
+
+namespace {
+
+template <class T>
+bool sameBits(const T& a, const T& b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// Shades `samples` PT paths and BDPT eye and light walks of `scene` with the kernels of both
+/// material sets, following the full set's choices, and connects every light vertex to the eye
+/// vertices of its sample; returns the first place they differ ("" if nowhere), and counts what
+/// was compared.
+std::string compareMaterialSets(const Scene& scene, int samples, int& shaded, int& connected) {
+    CpuExec exec;
+    SceneBuffers<CpuExec> buffers = uploadScene(exec, scene);
+    const int w = 16, h = 16;
+    SceneView view = buffers.view(w, h);
+    FilmBuffers<CpuExec> filmAll(exec, w * h), filmClassic(exec, w * h);
+    PtParams pt;
+    pt.sampler = HashSampler(11);
+    pt.numPixels = w * h;
+    BdptParams bp = makeBdptParams(view, 8);
+    FilmSink sinkAll{filmAll.view()}, sinkClassic{filmClassic.view()};
+    for (int s = 0; s < samples; ++s) {
+        PathState path = generateCameraPath(view, pt, std::uint64_t(s));
+        for (int bounce = 0; bounce < 16; ++bounce) {
+            Hit hit = traverse<false>(view.bvh, Ray{path.origin.xyz(), path.direction.xyz(), FLT_MAX});
+            ShadeOutput a = shadePath<AllMaterials>(view, pt, filmAll.view(), path, hit);
+            ShadeOutput c = shadePath<ClassicMaterials>(view, pt, filmClassic.view(), path, hit);
+            ++shaded;
+            if (a.hasNext != c.hasNext || a.hasShadow != c.hasShadow) return "PT path flags, sample " + std::to_string(s);
+            if (a.hasShadow && !sameBits(a.shadow, c.shadow)) return "PT shadow ray, sample " + std::to_string(s);
+            if (!a.hasNext) break;
+            if (!sameBits(a.next, c.next)) return "PT continuation, sample " + std::to_string(s);
+            path = a.next;
+        }
+        std::vector<PathVertex> eyeVertices;
+        for (bool eye : {true, false}) {
+            WalkState walk = eye ? startEyeWalk(view, bp, pt.sampler, std::uint64_t(s), 0)
+                                 : startLightWalk(view, bp, pt.sampler, std::uint64_t(s), 0);
+            for (int step = 0; step < 8; ++step) {
+                Hit hit = traverse<false>(view.bvh, Ray{walk.origin.xyz(), walk.direction.xyz(), FLT_MAX});
+                WalkOutput a = eye ? shadeEyeVertex<AllMaterials>(view, bp, pt.sampler, sinkAll, walk, hit)
+                                   : shadeLightVertex<AllMaterials>(view, bp, pt.sampler, walk, hit);
+                WalkOutput c = eye ? shadeEyeVertex<ClassicMaterials>(view, bp, pt.sampler, sinkClassic, walk, hit)
+                                   : shadeLightVertex<ClassicMaterials>(view, bp, pt.sampler, walk, hit);
+                ++shaded;
+                std::string where = std::string(eye ? "eye" : "light") + " walk, sample " + std::to_string(s);
+                if (a.hasNext != c.hasNext || a.hasShadow != c.hasShadow || a.hasVertex != c.hasVertex)
+                    return where + ": flags";
+                if (a.hasShadow && !sameBits(a.shadow, c.shadow)) return where + ": shadow ray";
+                if (a.hasVertex && !sameBits(a.vertex, c.vertex)) return where + ": vertex";
+                if (a.hasVertex && eye) eyeVertices.push_back(a.vertex);
+                if (a.hasVertex && !eye)
+                    for (const PathVertex& e : eyeVertices) {  // the connect phase: both BSDFs, both sets
+                        ShadowRay ra, rc;
+                        bool va = connectVertices<AllMaterials>(view, bp, e, a.vertex, 0, 0, ra);
+                        bool vc = connectVertices<ClassicMaterials>(view, bp, e, a.vertex, 0, 0, rc);
+                        ++connected;
+                        if (va != vc || (va && !sameBits(ra.contribution, rc.contribution))) return where + ": connection";
+                    }
+                if (!a.hasNext) break;
+                if (!sameBits(a.next, c.next)) return where + ": continuation";
+                walk = a.next;
+            }
+        }
+    }
+    std::vector<double> sa(std::size_t(3) * w * h), sc(sa.size());
+    exec.download(sa.data(), filmAll.sum.data(), sa.size());
+    exec.download(sc.data(), filmClassic.sum.data(), sc.size());
+    if (sa != sc) return "film sums";
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("kernels compiled for the classic materials shade classic scenes bit for bit like the full set",
+          "[materials][pt][bdpt]") {
+    // The drivers run kernels without the microfacet code on scenes that use none of it
+    // (withMaterialSet); they must compute exactly what the full kernels compute there.
+    for (const std::string& name : Scene::builtinSceneNames()) {
+        Scene scene = Scene::builtin(name);
+        scene.validate();
+        bool microfacet = false;
+        for (const Material& m : scene.materials())
+            microfacet |= m.type == MaterialType::Conductor || m.type == MaterialType::RoughDielectric ||
+                          m.type == MaterialType::MetallicRoughness;
+        CpuExec exec;
+        INFO(name);
+        CHECK(uploadScene(exec, scene).view(4, 4).microfacetMaterials == microfacet);
+        if (microfacet) continue;
+        int shaded = 0, connected = 0;
+        CHECK(compareMaterialSets(scene, 300, shaded, connected) == "");
+        CHECK(shaded > 1000);
+        CHECK(connected > 100);
+    }
 }

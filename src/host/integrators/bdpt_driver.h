@@ -49,21 +49,24 @@ public:
     template <class Budget>
     std::uint64_t render(const SceneView& scene, const BdptParams& params, const HashSampler& sampler,
                          const FilmView& film, std::uint64_t first, std::uint64_t count, Budget& budget) {
-        auto c = context(scene, params, sampler, FilmSink{film});
-        if (variant_ == BdptVariant::Naive) return renderNaive(c, first, count, budget);
-        WorkSteering steering(first, std::uint64_t(params.numPixels));
-        BdptControl k = renderStreaming(c, first, count, [](const auto&) {}, [&](const BdptControl& seen, bool) {
-            steering.apply(exec_, workRange(), budget.check(seen.started));
-            return false;  // the end only ever moves back
+        return withMaterialSet(scene, [&](auto materials) -> std::uint64_t {
+            auto c = context<decltype(materials)>(scene, params, sampler, FilmSink{film});
+            if (variant_ == BdptVariant::Naive) return renderNaive(c, first, count, budget);
+            WorkSteering steering(first, std::uint64_t(params.numPixels));
+            BdptControl k = renderStreaming(c, first, count, [](const auto&) {}, [&](const BdptControl& seen, bool) {
+                steering.apply(exec_, workRange(), budget.check(seen.started));
+                return false;  // the end only ever moves back
+            });
+            return k.started;
         });
-        return k.started;
     }
 
-    /// The stage context over this driver's slot records and vertex storage.
-    template <class Sampler, class Sink>
-    bdpt::Context<Sampler, Sink> context(const SceneView& scene, const BdptParams& params, const Sampler& sampler,
-                                         const Sink& sink) {
-        return bdpt::Context<Sampler, Sink>{scene, params, sampler, sink, scheduler_.control(), scheduler_.simd(),
+    /// The stage context over this driver's slot records and vertex storage, for the stages
+    /// compiled for `Materials`.
+    template <class Materials, class Sampler, class Sink>
+    bdpt::Context<Sampler, Sink, Materials> context(const SceneView& scene, const BdptParams& params,
+                                                    const Sampler& sampler, const Sink& sink) {
+        return bdpt::Context<Sampler, Sink, Materials>{scene, params, sampler, sink, scheduler_.control(), scheduler_.simd(),
                                             s_.slotSample.data(), s_.eyeStored.data(), s_.lightStored.data(),
                                             s_.status.data(), s_.eyeVertices.data(), s_.lightVertices.data()};
     }

@@ -144,9 +144,12 @@ public:
         exec_.fill(nonFinite.data(), 0ull, 1);
         ChainSink scratch{scratchRecords.eye.data(), scratchRecords.splats.data(), scratchRecords.splatCount.data(),
                           maxSplats_, nullptr, nonFinite.data()};
-        auto c = bdpt_.context(scene, params, sampler(MltPhase::Replay, DistributionView{}), scratch);
-        NoBudget quiet;
-        bdpt_.renderNaive(c, 0, std::uint64_t(chains_), quiet);
+        withMaterialSet(scene, [&](auto materials) {
+            auto c = bdpt_.template context<decltype(materials)>(scene, params,
+                                                                 sampler(MltPhase::Replay, DistributionView{}), scratch);
+            NoBudget quiet;
+            bdpt_.renderNaive(c, 0, std::uint64_t(chains_), quiet);
+        });
         Buffer<float> replayed = exec_.template allocate<float>(chains_);
         exec_.parallelFor("mlt replay luminance", chains_, ReplayLuminanceStage{scratch, replayed.data()});
         MltReplay r;
@@ -244,16 +247,18 @@ private:
     BdptControl runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
                          std::uint64_t first, std::uint64_t count, const Steer& steer,
                          const DistributionView& choice = DistributionView{}) {
-        auto c = bdpt_.context(scene, params, sampler(phase, choice), sink(film));
         MltChains ch = chains();
-        return bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
-            if (phase == MltPhase::Mutate) {
-                exec_.transformReduceDevice(chains_, ~std::uint64_t(0), DecidedStepsOf{c_.nextMutation.data()}, MinOf{},
-                                            steps_.data() + 1);
-                exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
-            }
-            exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
-        }, steer);
+        return withMaterialSet(scene, [&](auto materials) {
+            auto c = bdpt_.template context<decltype(materials)>(scene, params, sampler(phase, choice), sink(film));
+            return bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
+                if (phase == MltPhase::Mutate) {
+                    exec_.transformReduceDevice(chains_, ~std::uint64_t(0), DecidedStepsOf{c_.nextMutation.data()},
+                                                MinOf{}, steps_.data() + 1);
+                    exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
+                }
+                exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
+            }, steer);
+        });
     }
 
     /// Chain start-up: a pool of BDPT samples (one per chain), then every chain takes a pool

@@ -34,12 +34,15 @@ public:
         scheduler_.reset(start);
         WorkSteering steering(0, std::uint64_t(params.numPixels));  // passes from the film's first sample
         std::uint64_t chunked = 0;
-        switch (variant_) {
-        case PtVariant::Megakernel: chunked = renderMegakernel(c, first, count, budget); break;
-        case PtVariant::PtR: renderInPlace(c, first, steering, budget); break;
-        case PtVariant::Spt: renderStreaming(c, true, first, steering, budget); break;
-        case PtVariant::SptR: renderStreaming(c, false, first, steering, budget); break;
-        }
+        withMaterialSet(scene, [&](auto materials) {
+            using M = decltype(materials);
+            switch (variant_) {
+            case PtVariant::Megakernel: chunked = renderMegakernel<M>(c, first, count, budget); break;
+            case PtVariant::PtR: renderInPlace<M>(c, first, steering, budget); break;
+            case PtVariant::Spt: renderStreaming<M>(c, true, first, steering, budget); break;
+            case PtVariant::SptR: renderStreaming<M>(c, false, first, steering, budget); break;
+            }
+        });
         StreamControl k = scheduler_.read();
         extensionRays_ += k.extensionRays;
         shadowRays_ += k.shadowRays;
@@ -96,7 +99,7 @@ private:
         return false;
     }
 
-    template <class Budget>
+    template <class Materials, class Budget>
     void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
                          Budget& budget) {
         int cur = 0, bound = capacity_;
@@ -107,7 +110,7 @@ private:
             exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
             ItemCount live{bound, &k->pathCount[cur]};
             exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), streams_.hits.data()});
-            pt::ShadeStage shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
+            pt::ShadeStage<Materials> shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
             exec_.compactingFor("shade", live, shade);
             exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
             cur ^= 1;
@@ -116,7 +119,7 @@ private:
         // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
     }
 
-    template <class Budget>
+    template <class Materials, class Budget>
     void renderInPlace(const pt::Common& c, std::uint64_t first, WorkSteering& steering, Budget& budget) {
         int* alive = streams_.alive.data();
         exec_.fill(alive, 0, capacity_);
@@ -124,7 +127,7 @@ private:
         for (int iteration = 0;; ++iteration) {
             exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
             exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive, streams_.hits.data()});
-            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage{c, paths(0), alive, streams_.hits.data(), shadow()});
+            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage<Materials>{c, paths(0), alive, streams_.hits.data(), shadow()});
             exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
             exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
             int fixedStream = capacity_;  // PT+R keeps its slots in place: no bound
@@ -133,11 +136,11 @@ private:
     }
 
     /// One launch per `capacity` samples keeps launches short enough for progress reports.
-    template <class Budget>
+    template <class Materials, class Budget>
     std::uint64_t renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
         return runChunked(exec_, first, count, std::uint64_t(capacity_), std::uint64_t(c.params.numPixels), budget,
                           [&](std::uint64_t offset, std::uint64_t n) {
-                              exec_.parallelFor("megakernel", int(n), pt::MegakernelStage{c, first + offset});
+                              exec_.parallelFor("megakernel", int(n), pt::MegakernelStage<Materials>{c, first + offset});
                           });
     }
 

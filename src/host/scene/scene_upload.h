@@ -7,6 +7,7 @@
 #include "host/scene/distribution_builder.h"
 #include "host/scene/environment_buffers.h"
 #include "kernels/lights/light_stages.h"
+#include "kernels/materials/material_types.h"
 #include "wavefront/scene.h"
 
 namespace wavefront {
@@ -28,6 +29,7 @@ struct SceneBuffers {
     CameraData camera{};
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
     int numTriangles = 0, numSpheres = 0, numLights = 0;
+    bool microfacetMaterials = false;  ///< some material is of a microfacet kind
 
     SceneView view(int width, int height) const {
         SceneView v;
@@ -47,6 +49,7 @@ struct SceneBuffers {
         v.sceneCenter = boundingSphere.xyz();
         v.sceneRadius = boundingSphere.w;
         v.camera = camera;
+        v.microfacetMaterials = microfacetMaterials;
         v.camera.aspect = float(width) / float(height);
         v.numTriangles = numTriangles;
         v.numSpheres = numSpheres;
@@ -88,7 +91,10 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.spheres = uploadVector(exec, spheres);
     s.sphereMaterial = uploadVector(exec, sphereMaterial);
     std::vector<MaterialData> materials;
-    for (const Material& m : scene.materials()) materials.push_back(packMaterial(m));
+    for (const Material& m : scene.materials()) {
+        materials.push_back(packMaterial(m));
+        if (isMicrofacetType(materials.back().type())) s.microfacetMaterials = true;
+    }
     s.materials = uploadVector(exec, materials);
     s.camera = makeCamera(scene.camera());
     s.boundingSphere = boundingSphere(scene);

@@ -113,12 +113,15 @@ static_assert(sizeof(PathVertex) == 64, "path vertex is four 16-byte words");
 
 /// Probability that a walk continues at a vertex of this material: the largest albedo component,
 /// depending on nothing else, so the same factor is right in the reverse direction.
+template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
     int type = m.type();
-    if (type == kDielectric || type == kRoughDielectric) return 1.0f;
-    // Microfacet materials: reflectance at normal incidence (grazing reflects more), at least 0.1.
-    if (type == kConductor) return glm::clamp(maxComponent(conductorFresnel(m, 1.0f)), 0.1f, 1.0f);
-    if (type == kMetallicRoughness) return glm::clamp(maxComponent(m.diffuse.xyz()) + kCoatF0, 0.1f, 1.0f);
+    if (isTransmissive<Materials>(m)) return 1.0f;
+    if constexpr (Materials::kMicrofacet) {
+        // Reflectance at normal incidence (grazing reflects more), at least 0.1.
+        if (type == kConductor) return glm::clamp(maxComponent(conductorFresnel(m, 1.0f)), 0.1f, 1.0f);
+        if (type == kMetallicRoughness) return glm::clamp(maxComponent(m.diffuse.xyz()) + kCoatF0, 0.1f, 1.0f);
+    }
     vec3 albedo = type == kMirror ? m.specular.xyz() : m.diffuse.xyz();
     if (type == kGlossy) albedo += m.specular.xyz();
     return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
@@ -127,9 +130,10 @@ WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
 /// The geometric cosine of a connection leaving a vertex along wi, against the vertex's normal n
 /// (wo's side for opaque materials, outward for glass); not positive where the material cannot
 /// scatter that way: opaque vertices connect on their wo side only, rough glass on both sides.
+template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE float connectionCosine(const MaterialData& m, vec3 n, vec3 wi) {
     float c = glm::dot(n, wi);
-    return isTransmissive(m) ? std::fabs(c) : c;
+    return isTransmissive<Materials>(m) ? std::fabs(c) : c;
 }
 
 // ---- Camera: importance and raster position (pinhole or thin lens) ---------------------------
@@ -349,6 +353,7 @@ struct WalkHit {
     int material;
 };
 
+template <class Materials>
 WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, Hit hit) {
     SurfaceHit sh = surfaceAt(scene, hit.prim, w.origin.xyz(), w.direction.xyz(), hit.t);
     WalkHit h;
@@ -362,7 +367,7 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     h.cosIn = std::fabs(c);
     h.n = sh.ng;
     h.ns = sh.ns;
-    orientShadingNormals(scene.materials[sh.material], h.wo, h.entering, h.n, h.ns);
+    orientShadingNormals<Materials>(scene.materials[sh.material], h.wo, h.entering, h.n, h.ns);
     return h;
 }
 
@@ -371,27 +376,27 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
 /// shading frame. Opaque materials only reflect: a direction below the geometric surface ends the
 /// walk (as in the path tracer). Light walks take the leaving half of the adjoint correction,
 /// |wi.ng| / |wi.ns|; the MIS quantities take the geometric cosine (a change of measure).
-template <class Sampler>
+template <class Materials, class Sampler>
 WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& m, const WalkHit& h, const WalkState& w,
                                     float dVCM, float dVC, const Sampler& sampler, int componentDim, int directionDim,
                                     TransportMode mode, WalkState& next) {
-    float q = continuationProbability(m);
+    float q = continuationProbability<Materials>(m);
     std::uint64_t sample = w.sampleIndex();
     float uc = sampler.get(sample, componentDim);
     if (!(uc < q)) return false;
     uc /= q;
     Frame frame(h.ns);
     vec3 woLocal = frame.toLocal(h.wo);
-    BsdfSample bs = sampleBsdf(m, woLocal, uc, sampler.get2(sample, directionDim), h.entering, mode);
+    BsdfSample bs = sampleBsdf<Materials>(m, woLocal, uc, sampler.get2(sample, directionDim), h.entering, mode);
     if (!bs.valid || isBlack(bs.weight)) return false;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
     float cosGeometric = glm::dot(wi, h.n);
-    if (!isTransmissive(m) && !(cosGeometric > 0.0f)) return false;
+    if (!isTransmissive<Materials>(m) && !(cosGeometric > 0.0f)) return false;
     float cosOut = std::fabs(cosGeometric), cosShading = std::fabs(bs.wi.z);
     if (!(cosShading > 0.0f)) return false;
     vec3 weight = bs.weight;
     if (mode == TransportMode::Importance) weight *= cosOut / cosShading;
-    float pdfReverse = bs.specular ? 0.0f : pdfBsdf(m, bs.wi, woLocal) * q;
+    float pdfReverse = bs.specular ? 0.0f : pdfBsdf<Materials>(m, bs.wi, woLocal) * q;
     misAfterScatter(dVCM, dVC, cosOut, bs.pdf * q, pdfReverse, bs.specular);
     vec3 side = glm::dot(wi, h.ngOutside) > 0.0f ? h.ngOutside : -h.ngOutside;
     next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * weight / q, dVCM, dVC, w.sampleIndex(),
@@ -429,7 +434,7 @@ WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, cons
 /// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0, an
 /// emitter or the environment) goes to the sink directly; the s = 1 shadow ray, the stored vertex
 /// and the continuation are returned.
-template <class Sampler, class Sink>
+template <class Materials, class Sampler, class Sink>
 WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                             const Sink& sink, const WalkState& w, Hit hit) {
     WalkOutput out = walkOutputFor(w);
@@ -451,7 +456,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
         }
         return out;
     }
-    WalkHit h = walkHitAt(scene, w, hit);
+    WalkHit h = walkHitAt<Materials>(scene, w, hit);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, hit.t, h.cosIn);
@@ -468,21 +473,21 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     if (depth >= p.maxDepth) return out;
 
     int vertex = depth - 1;
-    if (!isSpecular(m)) {
-        float q = continuationProbability(m);
+    if (!isSpecular<Materials>(m)) {
+        float q = continuationProbability<Materials>(m);
         Frame frame(h.ns);
         vec3 woLocal = frame.toLocal(h.wo);
         // s = 1: a fresh light sample (the environment or a point on an area light).
         if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1)) {
             DirectLight dl = sampleDirectLight(scene, h.p, sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
                                                sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
-            float cosEye = connectionCosine(m, h.n, dl.wi);  // geometric: which side, and the density's measure
+            float cosEye = connectionCosine<Materials>(m, h.n, dl.wi);  // geometric: which side, and the density's measure
             vec3 wiLocal = frame.toLocal(dl.wi);
             if (dl.pdfDirect > 0.0f && cosEye > 0.0f) {
-                vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Radiance);
+                vec3 f = evalBsdf<Materials>(m, woLocal, wiLocal, TransportMode::Radiance);
                 if (!isBlack(f)) {
                     float weight = weightLightSample(dVCM, dVC, dl.pdfDirect, dl.pdfEmit, dl.cosLight, cosEye,
-                                                     pdfBsdf(m, woLocal, wiLocal) * q, pdfBsdf(m, wiLocal, woLocal) * q);
+                                                     pdfBsdf<Materials>(m, woLocal, wiLocal) * q, pdfBsdf<Materials>(m, wiLocal, woLocal) * q);
                     vec3 contribution = beta * f * dl.Le * (std::fabs(wiLocal.z) * weight / dl.pdfDirect);
                     RayEnd here = RayEnd::surface(h.p, h.n, h.error);
                     out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel, contribution, w.slot())
@@ -495,21 +500,21 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     }
     WalkState base = w;
     base.mis.w = intAsFloat(out.storedCount);
-    out.hasNext = continueWalk(scene, m, h, base, dVCM, dVC, sampler, dims::vertex(vertex, dims::kComponent),
+    out.hasNext = continueWalk<Materials>(scene, m, h, base, dVCM, dVC, sampler, dims::vertex(vertex, dims::kComponent),
                                dims::vertex(vertex, dims::kDirection), TransportMode::Radiance, out.next);
     return out;
 }
 
 /// Shades the hit of a light walk: the t = 1 connection to the camera (a shadow ray splatting to
 /// the pixel it lands in), the stored vertex and the continuation.
-template <class Sampler>
+template <class Materials, class Sampler>
 WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                               const WalkState& w, Hit hit) {
     WalkOutput out = walkOutputFor(w);
     vec3 beta = w.throughput.xyz();
     if (hit.prim < 0 || isBlack(beta)) return out;
     int depth = w.depth() + 1;
-    WalkHit h = walkHitAt(scene, w, hit);
+    WalkHit h = walkHitAt<Materials>(scene, w, hit);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : hit.t, h.cosIn);
@@ -520,8 +525,8 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     beta *= std::fabs(glm::dot(h.wo, h.ns)) / h.cosIn;
     int vertex = depth - 1;
 
-    if (!isSpecular(m)) {
-        float q = continuationProbability(m);
+    if (!isSpecular<Materials>(m)) {
+        float q = continuationProbability<Materials>(m);
         // t = 1: towards a point on the lens (the pinhole).
         if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1)) {
             vec2 uLens = scene.camera.lensRadius > 0.0f
@@ -530,16 +535,16 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
             CameraConnection cc;
             Frame frame(h.ns);
             if (connectToCamera(scene, h.p, uLens, cc)) {
-                float cosVertex = connectionCosine(m, h.n, cc.wi);
+                float cosVertex = connectionCosine<Materials>(m, h.n, cc.wi);
                 vec3 wiLocal = frame.toLocal(cc.wi), woLocal = frame.toLocal(h.wo);
                 if (cosVertex > 0.0f) {
-                    vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Importance);
+                    vec3 f = evalBsdf<Materials>(m, woLocal, wiLocal, TransportMode::Importance);
                     // Density of the camera producing this vertex, per unit pixel area (from the
                     // same lens point: the lens density cancels with the importance's).
                     float cameraPdfA = cameraPdfW(p, cc.cosAtCamera) * cosVertex / (cc.dist * cc.dist);
                     if (!isBlack(f) && cameraPdfA > 0.0f) {
                         float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
-                                                              pdfBsdf(m, wiLocal, woLocal) * q);
+                                                              pdfBsdf<Materials>(m, wiLocal, woLocal) * q);
                         // The lens is not scene geometry: only the vertex end is offset.
                         out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error), RayEnd::point(cc.lensPoint),
                                                       cc.pixel, beta * f * (weight * cameraPdfA / p.lightPathCount),
@@ -556,7 +561,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     WalkState base = w;
     base.throughput = Float4(beta, w.throughput.w);
     base.mis.w = intAsFloat(out.storedCount);
-    out.hasNext = continueWalk(scene, m, h, base, dVCM, dVC, sampler, dims::lightVertex(vertex, dims::kComponent),
+    out.hasNext = continueWalk<Materials>(scene, m, h, base, dVCM, dVC, sampler, dims::lightVertex(vertex, dims::kComponent),
                                dims::lightVertex(vertex, dims::kDirection), TransportMode::Importance, out.next);
     return out;
 }
@@ -574,6 +579,7 @@ struct Connection {
     bool valid = false;
 };
 
+template <class Materials = AllMaterials>
 WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const MaterialData& ml, const PathVertex& e,
                                                 const PathVertex& l) {
     Connection c;
@@ -581,20 +587,20 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     float dist2 = glm::dot(d, d);
     if (!(dist2 > 0.0f)) return c;
     vec3 dir = d / std::sqrt(dist2);
-    float cosE = connectionCosine(me, e.ng(), dir), cosL = connectionCosine(ml, l.ng(), -dir);
+    float cosE = connectionCosine<Materials>(me, e.ng(), dir), cosL = connectionCosine<Materials>(ml, l.ng(), -dir);
     if (cosE <= 0.0f || cosL <= 0.0f) return c;  // opaque vertices connect on their wo side only, glass on both
     Frame fe(e.ns()), fl(l.ns());
     vec3 woE = fe.toLocal(e.wo.xyz()), wiE = fe.toLocal(dir);
     vec3 woL = fl.toLocal(l.wo.xyz()), wiL = fl.toLocal(-dir);
     // The light vertex scatters importance: the adjoint BSDF (differs for refraction only).
-    vec3 f = evalBsdf(me, woE, wiE, TransportMode::Radiance) * evalBsdf(ml, woL, wiL, TransportMode::Importance);
+    vec3 f = evalBsdf<Materials>(me, woE, wiE, TransportMode::Radiance) * evalBsdf<Materials>(ml, woL, wiL, TransportMode::Importance);
     if (isBlack(f)) return c;
     // The continuation probabilities depend on the material alone.
-    float qe = continuationProbability(me), ql = continuationProbability(ml);
-    float eyeToLightPdfA = pdfBsdf(me, woE, wiE) * qe * cosL / dist2;
-    float lightToEyePdfA = pdfBsdf(ml, woL, wiL) * ql * cosE / dist2;
+    float qe = continuationProbability<Materials>(me), ql = continuationProbability<Materials>(ml);
+    float eyeToLightPdfA = pdfBsdf<Materials>(me, woE, wiE) * qe * cosL / dist2;
+    float lightToEyePdfA = pdfBsdf<Materials>(ml, woL, wiL) * ql * cosE / dist2;
     c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
-                                pdfBsdf(me, wiE, woE) * qe, pdfBsdf(ml, wiL, woL) * ql);
+                                pdfBsdf<Materials>(me, wiE, woE) * qe, pdfBsdf<Materials>(ml, wiL, woL) * ql);
     c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (std::fabs(wiE.z) * cosL / dist2);
     c.valid = true;
     return c;
@@ -602,6 +608,7 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
 
 /// Connects stored eye vertex e and light vertex l of the sample in `slot`; returns a shadow ray
 /// to trace (false when the pair contributes nothing). The work is the same for every pair.
+template <class Materials>
 WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams& p, const PathVertex& e,
                                        const PathVertex& l, int pixel, int slot, ShadowRay& out) {
     int t = e.depth() + 1, s = l.depth() + 1;
@@ -609,7 +616,7 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     // The ray first: the two ends' normals and error bounds die before the BSDFs are evaluated.
     out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.ng(), e.error()),
                            RayEnd::surface(l.position.xyz(), l.ng(), l.error()), pixel, vec3(0.0f), slot);
-    Connection c = evaluateConnection(scene.materials[e.material()], scene.materials[l.material()], e, l);
+    Connection c = evaluateConnection<Materials>(scene.materials[e.material()], scene.materials[l.material()], e, l);
     if (!c.valid) return false;
     out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));
     return true;

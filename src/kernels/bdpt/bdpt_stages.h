@@ -46,9 +46,11 @@ constexpr int kSlotIdle = -1, kSlotWaiting = -2;
 
 /// What every stage sees: the scene, where the numbers come from (HashSampler for BDPT, the
 /// chains' primary samples for MLT), where contributions go (the film for BDPT, the chains'
-/// records for MLT), the per-slot sample records and the stored subpaths.
-template <class Sampler, class Sink>
+/// records for MLT), the per-slot sample records and the stored subpaths. `MaterialSet`: the
+/// material kinds the shading stages are compiled for (material_types.h).
+template <class Sampler, class Sink, class MaterialSet = AllMaterials>
 struct Context {
+    using Materials = MaterialSet;
     SceneView scene;
     BdptParams params;
     Sampler sampler;
@@ -204,8 +206,8 @@ struct ShadeStage {
         c.simd.entry(kBdptShade).sample();
         WalkState w = in.load(i);
         c.sampler.useVertex(kEye, w.sampleIndex(), w.depth());
-        WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.sink, w, hits[i])
-                            : shadeLightVertex(c.scene, c.params, c.sampler, w, hits[i]);
+        WalkOutput o = kEye ? shadeEyeVertex<typename C::Materials>(c.scene, c.params, c.sampler, c.sink, w, hits[i])
+                            : shadeLightVertex<typename C::Materials>(c.scene, c.params, c.sampler, w, hits[i]);
         if (!o.hasNext) finishWalk(c, kEye, o.slot, o.storedCount);
         return o;
     }
@@ -273,7 +275,7 @@ struct ConnectStage {
         PathVertex l = loadVertex(c.vertexAddress(false, slot, k % nLight));
         ShadowRay r;
         int pixel = c.sampler.pixelIndex(c.slotSample[slot], c.scene.width, c.scene.height);
-        if (!connectVertices(c.scene, c.params, e, l, pixel, slot, r)) return;
+        if (!connectVertices<typename C::Materials>(c.scene, c.params, e, l, pixel, slot, r)) return;
         addToCounter(&c.control->connections, 1u);
         traceToSink(c, r, c.simd.steps(kBdptConnect));
     }
@@ -293,8 +295,8 @@ struct NaiveStage {
             Hit hit = traceWalk(c, w, c.simd.steps(kBdptNaiveWalk));
             ++extension;
             c.sampler.useVertex(kEye, w.sampleIndex(), w.depth());
-            WalkOutput o = kEye ? shadeEyeVertex(c.scene, c.params, c.sampler, c.sink, w, hit)
-                                : shadeLightVertex(c.scene, c.params, c.sampler, w, hit);
+            WalkOutput o = kEye ? shadeEyeVertex<typename C::Materials>(c.scene, c.params, c.sampler, c.sink, w, hit)
+                                : shadeLightVertex<typename C::Materials>(c.scene, c.params, c.sampler, w, hit);
             if (o.hasShadow) {
                 ++shadowRays;
                 traceToSink(c, o.shadow, c.simd.steps(kBdptNaiveWalk));
@@ -315,7 +317,7 @@ struct NaiveStage {
             for (int b = 0; b < nLight; ++b) {
                 c.simd.entry(kBdptNaiveConnect).sample();
                 ShadowRay r;
-                if (!connectVertices(c.scene, c.params, *c.vertexAddress(true, i, a), *c.vertexAddress(false, i, b),
+                if (!connectVertices<typename C::Materials>(c.scene, c.params, *c.vertexAddress(true, i, a), *c.vertexAddress(false, i, b),
                                      pixel, i, r))
                     continue;
                 ++connections;

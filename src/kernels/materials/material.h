@@ -9,10 +9,11 @@ namespace wavefront {
 
 /// Delta BSDFs: sampled only, never evaluated (no next-event estimation, no BDPT vertex). The
 /// microfacet conductor and rough dielectric are delta only in their smooth limit.
+template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) {
     int type = m.type();
     if (type == kMirror || type == kDielectric) return true;
-    return (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
+    return Materials::kMicrofacet && (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
 }
 
 /// Probability of picking the diffuse lobe of a Glossy material.
@@ -27,25 +28,29 @@ WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
 /// ones keep the outward normal (wo inside: wo.z < 0); rough glass falls back to ng where the
 /// shading normal would put wo on the other side than the geometric one (it tells inside from
 /// outside by the sign of wo.z).
+template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE void orientShadingNormals(const MaterialData& m, vec3 wo, bool entering, vec3& ng, vec3& ns) {
-    bool transmissive = isTransmissive(m);
+    bool transmissive = isTransmissive<Materials>(m);
     if (!transmissive && !entering) {
         ng = -ng;
         ns = -ns;
     }
     if (!transmissive && glm::dot(wo, ns) <= 0.0f) ns = ng;
-    if (m.type() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
+    if (Materials::kMicrofacet && m.type() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
 }
 
 /// f(wo, wi) for the non-specular materials (delta lobes give 0), directions in the local frame.
 /// Opaque materials: zero unless wo and wi are above the surface. `mode` matters for transmission
 /// only: Importance gives the adjoint f(wi, wo) used on light paths.
+template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
-    switch (m.type()) {
-    case kConductor: return evalConductor(m, wo, wi);
-    case kRoughDielectric: return vec3(roughDielectric(m, wo, wi, mode).f);
-    case kMetallicRoughness: return evalMetallicRoughness(m, wo, wi);
-    default: break;
+    if constexpr (Materials::kMicrofacet) {
+        switch (m.type()) {
+        case kConductor: return evalConductor(m, wo, wi);
+        case kRoughDielectric: return vec3(roughDielectric(m, wo, wi, mode).f);
+        case kMetallicRoughness: return evalMetallicRoughness(m, wo, wi);
+        default: break;
+        }
     }
     if (wi.z <= 0.0f || wo.z <= 0.0f) return vec3(0.0f);
     vec3 f = m.diffuse.xyz() * kInvPi;
@@ -59,12 +64,15 @@ WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, Tran
 }
 
 /// Solid-angle pdf of sampleBsdf choosing wi through a non-delta lobe (the same in both modes).
+template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
-    switch (m.type()) {
-    case kConductor: return pdfConductor(m, wo, wi);
-    case kRoughDielectric: return roughDielectric(m, wo, wi, TransportMode::Radiance).pdf;
-    case kMetallicRoughness: return pdfMetallicRoughness(m, wo, wi);
-    default: break;
+    if constexpr (Materials::kMicrofacet) {
+        switch (m.type()) {
+        case kConductor: return pdfConductor(m, wo, wi);
+        case kRoughDielectric: return roughDielectric(m, wo, wi, TransportMode::Radiance).pdf;
+        case kMetallicRoughness: return pdfMetallicRoughness(m, wo, wi);
+        default: break;
+        }
     }
     if (wi.z <= 0.0f || wo.z <= 0.0f) return 0.0f;
     float pdfDiffuse = wi.z * kInvPi;
@@ -80,15 +88,18 @@ WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
 /// Samples wi given wo (local frame, wo.z may be negative only for the transmissive materials;
 /// the smooth dielectric sees the geometric side through `entering`, the rough one through the
 /// sign of wo.z). uc picks the lobe, u the direction.
+template <class Materials = AllMaterials>
 WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc, vec2 u, bool entering,
                                         TransportMode mode) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
     int type = m.type();
-    if (type == kConductor) return sampleConductor(m, wo, u);
-    if (type == kMetallicRoughness) return sampleMetallicRoughness(m, wo, uc, u);
-    if (type == kRoughDielectric) {
-        if (m.alpha() >= kSmoothAlpha) return sampleRoughDielectric(m, wo, uc, u, mode);
-        type = kDielectric;  // smooth limit: the smooth dielectric below, same ior
+    if constexpr (Materials::kMicrofacet) {
+        if (type == kConductor) return sampleConductor(m, wo, u);
+        if (type == kMetallicRoughness) return sampleMetallicRoughness(m, wo, uc, u);
+        if (type == kRoughDielectric) {
+            if (m.alpha() >= kSmoothAlpha) return sampleRoughDielectric(m, wo, uc, u, mode);
+            type = kDielectric;  // smooth limit: the smooth dielectric below, same ior
+        }
     }
     if (type == kMirror) {
         s.wi = vec3(-wo.x, -wo.y, wo.z);
@@ -131,9 +142,9 @@ WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc
         s.wi = 2.0f * glm::dot(wo, h) * h - wo;
     }
     if (s.wi.z <= 0.0f) return s;
-    s.pdf = pdfBsdf(m, wo, s.wi);
+    s.pdf = pdfBsdf<ClassicMaterials>(m, wo, s.wi);  // the classic lobes: no microfacet case reaches here
     if (s.pdf <= 0.0f) return s;
-    s.weight = evalBsdf(m, wo, s.wi, mode) * (s.wi.z / s.pdf);
+    s.weight = evalBsdf<ClassicMaterials>(m, wo, s.wi, mode) * (s.wi.z / s.pdf);
     s.valid = true;
     return s;
 }

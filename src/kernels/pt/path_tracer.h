@@ -56,7 +56,9 @@ struct ShadeOutput {
 };
 
 /// Shades the hit of `path` (hit.prim < 0: the ray escaped). Emission found here is deposited
-/// directly; next-event estimation and the continuation are returned.
+/// directly; next-event estimation and the continuation are returned. `Materials`: the material
+/// kinds compiled in (material_types.h).
+template <class Materials>
 WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& params, const FilmView& film,
                                         const PathState& path, Hit hit) {
     ShadeOutput out;
@@ -100,15 +102,15 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     // Local shading frame. Opaque materials are two-sided: face the normals towards wo.
     // Transmissive ones keep the outward normal (wo.z < 0: inside).
     bool entering = glm::dot(wo, sh.ng) > 0.0f;
-    bool dielectric = isTransmissive(m);
+    bool dielectric = isTransmissive<Materials>(m);
     vec3 ng = sh.ng, ns = sh.ns;
-    orientShadingNormals(m, wo, entering, ng, ns);
+    orientShadingNormals<Materials>(m, wo, entering, ng, ns);
     Frame frame(ns);
     vec3 woLocal = frame.toLocal(wo);
     int vertex = depth - 1;
 
     // Next-event estimation: the environment or an area light chosen by power.
-    if (!isSpecular(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
+    if (!isSpecular<Materials>(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
         float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
         vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
         RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
@@ -137,9 +139,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         // Opaque surfaces see lights on wo's side only; rough glass also through itself.
         if (pdfLight > 0.0f && (dielectric || glm::dot(wi, ng) > 0.0f)) {
             vec3 wiLocal = frame.toLocal(wi);
-            vec3 f = evalBsdf(m, woLocal, wiLocal, TransportMode::Radiance);
+            vec3 f = evalBsdf<Materials>(m, woLocal, wiLocal, TransportMode::Radiance);
             if (!isBlack(f) && !isBlack(Le)) {
-                float w = powerHeuristic(pdfLight, pdfBsdf(m, woLocal, wiLocal));
+                float w = powerHeuristic(pdfLight, pdfBsdf<Materials>(m, woLocal, wiLocal));
                 vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
                 ray.contribution = Float4(contribution, 0.0f);
                 out.shadow = ray;
@@ -157,7 +159,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         beta /= q;
         uc /= q;
     }
-    BsdfSample bs = sampleBsdf(m, woLocal, uc, params.sampler.get2(sample, dims::vertex(vertex, dims::kDirection)),
+    BsdfSample bs = sampleBsdf<Materials>(m, woLocal, uc, params.sampler.get2(sample, dims::vertex(vertex, dims::kDirection)),
                                entering, TransportMode::Radiance);
     if (!bs.valid || isBlack(bs.weight)) return out;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));

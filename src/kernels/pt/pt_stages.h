@@ -100,11 +100,13 @@ struct ExtendStage {
 };
 
 /// Shade with compaction at write time: continued paths go to the other path buffer, shadow
-/// rays to the connection stream (exec.compactingFor reserves space once per block).
+/// rays to the connection stream (exec.compactingFor reserves space once per block). The stages
+/// that shade are compiled per material set (material_types.h).
+template <class Materials>
 struct ShadeStage {
     static constexpr int kStreams = 2;
-    /// 3 blocks of 256 (at most 85 registers): the occupancy PT shading had before the microfacet
-    /// materials joined the BSDF switch (76 registers then; 107 without a cap).
+    /// 3 blocks of 256 (at most 85 registers): the occupancy PT shading has without the microfacet
+    /// materials (76 registers) kept when they are compiled in (107 without a cap).
     static constexpr int kMinBlocksPerSm = 3;
     using Output = ShadeOutput;
     Common c;
@@ -115,7 +117,7 @@ struct ShadeStage {
     int* outCounter[kStreams];
     WF_CPU_GPU Output evaluate(int i) const {
         c.simd.entry(kSimdShade).sample();
-        return shadePath(c.scene, c.params, c.film, in.load(i), hits[i]);
+        return shadePath<Materials>(c.scene, c.params, c.film, in.load(i), hits[i]);
     }
     WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
         if (stream == ShadeOutput::kExtension) outPaths.store(slot, o.next);
@@ -166,6 +168,7 @@ struct InPlaceExtendStage {
     }
 };
 
+template <class Materials>
 struct InPlaceShadeStage {
     static constexpr int kMinBlocksPerSm = 3;  ///< as ShadeStage
     Common c;
@@ -181,7 +184,7 @@ struct InPlaceShadeStage {
             return;
         }
         c.simd.entry(kSimdShade).sample();
-        ShadeOutput o = shadePath(c.scene, c.params, c.film, paths.load(i), hits[i]);
+        ShadeOutput o = shadePath<Materials>(c.scene, c.params, c.film, paths.load(i), hits[i]);
         shadow.store(i, o.hasShadow ? o.shadow : none);
         if (o.hasNext) {
             paths.store(i, o.next);
@@ -214,8 +217,9 @@ struct InPlaceBookkeepingStage {
 
 // ---- Megakernel: one thread runs a whole path ------------------------------------------------
 
+template <class Materials>
 struct MegakernelStage {
-    static constexpr int kMinBlocksPerSm = 3;  ///< 79 registers before the microfacet materials, 107 uncapped
+    static constexpr int kMinBlocksPerSm = 3;  ///< 79 registers without the microfacet materials, 107 uncapped
     Common c;
     std::uint64_t firstSample;
     WF_CPU_GPU void operator()(int i) const {
@@ -228,7 +232,7 @@ struct MegakernelStage {
             Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
             Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdMegakernel));
             ++extension;
-            ShadeOutput o = shadePath(c.scene, c.params, c.film, path, hit);
+            ShadeOutput o = shadePath<Materials>(c.scene, c.params, c.film, path, hit);
             if (o.hasShadow) {
                 ++shadowRays;
                 traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdMegakernel));

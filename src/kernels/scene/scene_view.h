@@ -68,6 +68,9 @@ struct SceneView {
     vec3 sceneCenter = vec3(0.0f);
     float sceneRadius = 1.0f;
     CameraData camera;
+    /// Some material is of a microfacet kind (kConductor and after): the drivers then run the
+    /// kernels compiled for every kind (material_types.h, withMaterialSet).
+    bool microfacetMaterials = true;
     int numTriangles = 0;
     int numSpheres = 0;
     int width = 0, height = 0;
