@@ -7,7 +7,9 @@
 #   trust: tests, sanitizers on every integrator and on re-rendering; trust-bias [mlt_bias args]:
 #   MLT against BDPT at every chain count; trust-bench: time limits, repeated renders, throughput before/after (with a baseline
 #   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10; compare: before/after and the NVTX
-#   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after.
+#   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after;
+#   material-sets: tests, sanitizers on the kernels of both material sets in every integrator, and
+#   PT = BDPT = MLT on scenes of each set.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -100,6 +102,22 @@ if [ "$mode" = parity ]; then
                 --out "$out/images/$scene-$integrator.png" >> "$log" 2>&1
         done
     done
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+# Kernels compiled per material set: a classic scene and a microfacet one in every schedule.
+if [ "$mode" = material-sets ]; then
+    all_tests
+    sanitize "cornell-spheres --integrator pt --variant spt-r --spp 2" "cornell-spheres --integrator pt --variant megakernel --spp 2" \
+             "cornell-spheres --integrator pt --variant pt-r --spp 2" "glass-caustic --integrator bdpt --spp 2" \
+             "glass-caustic --integrator bdpt --bdpt-variant naive --spp 2" "glass-caustic --integrator mlt --spp 2" \
+             "hdr-spheres --integrator pt --variant spt-r --spp 2" "hdr-spheres --integrator bdpt --spp 2" \
+             "hdr-spheres --integrator mlt --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+    run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-spheres,glass-caustic --res 128x128 \
+        --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
+    grep -E "^\| " "$out/parity.md" | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
