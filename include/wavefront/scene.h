@@ -41,6 +41,11 @@ struct WAVEFRONT_API Material {
     bool complexIor = false;  ///< Conductor: Fresnel from `eta` and `k` rather than Schlick with F0 = `specular`
     glm::vec3 eta{1.0f};      ///< Conductor: real part of the complex index, per channel
     glm::vec3 k{0.0f};        ///< Conductor: imaginary part (extinction), per channel
+    /// Index of a Scene texture (Scene::addTexture) that multiplies `diffuse` where the surface is
+    /// hit (Lambertian albedo, Glossy's diffuse part, MetallicRoughness base colour), read at the
+    /// mesh's texture coordinates (a sphere's: u = longitude / 2 pi, v = polar angle from +y / pi);
+    /// -1: none. Other material types ignore it.
+    int baseColorTexture = -1;
 
     static Material lambertian(glm::vec3 albedo, glm::vec3 emission = glm::vec3(0.0f));
     static Material glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent);
@@ -59,9 +64,12 @@ struct WAVEFRONT_API Material {
 
 /// A triangle mesh. `normals` is optional (empty, or one per position): when given, shading
 /// uses the interpolated normal; the geometric normal still decides what is front-facing.
+/// `uvs` is optional too (empty, or one per position): texture coordinates, (0, 0) at the
+/// texture's top-left corner (glTF's convention; OBJ's v runs upwards and is flipped on import).
 struct TriangleMesh {
     std::vector<glm::vec3> positions;
     std::vector<glm::vec3> normals;
+    std::vector<glm::vec2> uvs;
     std::vector<std::uint32_t> indices;  ///< three per triangle, counter-clockwise seen from the front
     int material = 0;
 };
@@ -70,6 +78,17 @@ struct Sphere {
     glm::vec3 center{0.0f};
     float radius = 1.0f;
     int material = 0;
+};
+
+/// An image texture, rows top to bottom, sampled bilinearly and repeated beyond [0, 1]: either
+/// 8-bit RGBA (`rgba8`, sRGB-encoded colour unless `srgb` is false) or float RGBA (`rgbaFloat`,
+/// linear; used when `rgba8` is empty). Alpha is kept but not used yet.
+struct Texture {
+    int width = 0, height = 0;
+    std::vector<std::uint8_t> rgba8;  ///< 4 per texel, or empty
+    std::vector<float> rgbaFloat;     ///< 4 per texel, or empty
+    bool srgb = true;
+    std::size_t bytes() const { return rgba8.size() + rgbaFloat.size() * sizeof(float); }
 };
 
 /// Pinhole camera when `lensRadius` is 0, thin-lens camera otherwise.
@@ -86,8 +105,12 @@ struct Camera {
 /// Built by adding meshes; `validate()` checks it and drops degenerate triangles.
 class WAVEFRONT_API Scene {
 public:
-    /// Adds a material and returns its index.
+    /// Adds a material and returns its index. Its texture, if any, must have been added.
     int addMaterial(const Material& material);
+    /// Adds a texture and returns its index. Throws InputError for sizes that do not match the
+    /// texels, or float texels that are negative, above 1 or not finite (textures are colours
+    /// that scale reflectance).
+    int addTexture(Texture texture);
     /// Adds a mesh. Throws InputError for out-of-range indices or material, NaN or infinite
     /// positions (naming the face), or normals of the wrong count.
     void addMesh(const TriangleMesh& mesh);
@@ -110,6 +133,8 @@ public:
     const std::vector<Material>& materials() const { return materials_; }
     const std::vector<glm::vec3>& positions() const { return positions_; }
     const std::vector<glm::vec3>& normals() const { return normals_; }  ///< per vertex, or empty
+    const std::vector<glm::vec2>& uvs() const { return uvs_; }          ///< per vertex (0 where a mesh had none), or empty
+    const std::vector<Texture>& textures() const { return textures_; }
     const std::vector<glm::uvec3>& triangles() const { return triangles_; }
     const std::vector<int>& triangleMaterials() const { return triangleMaterials_; }
     /// Per triangle: whether its vertices carry shading normals.
@@ -133,6 +158,8 @@ private:
     std::vector<Material> materials_;
     std::vector<glm::vec3> positions_;
     std::vector<glm::vec3> normals_;
+    std::vector<glm::vec2> uvs_;
+    std::vector<Texture> textures_;
     std::vector<glm::uvec3> triangles_;
     std::vector<int> triangleMaterials_;
     std::vector<std::uint8_t> triangleHasNormals_;

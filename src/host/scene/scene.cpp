@@ -193,11 +193,40 @@ int Scene::addMaterial(const Material& material) {
         if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
             throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
     }
+    if (material.baseColorTexture < -1 || material.baseColorTexture >= int(textures_.size()))
+        throw InputError(what + ": base colour texture " + std::to_string(material.baseColorTexture) +
+                         " is out of range (the scene has " + std::to_string(textures_.size()) + " textures)");
     if (materials_.size() >= std::size_t(std::numeric_limits<int>::max()))
         throw InputError("too many materials");
     materials_.push_back(material);
     validated_ = false;
     return int(materials_.size() - 1);
+}
+
+int Scene::addTexture(Texture texture) {
+    const std::string what = "texture " + std::to_string(textures_.size());
+    if (texture.width < 1 || texture.height < 1 || texture.width > (1 << 16) || texture.height > (1 << 16))
+        throw InputError(what + ": size " + std::to_string(texture.width) + "x" + std::to_string(texture.height) +
+                         " must lie between 1x1 and 65536x65536");
+    const std::size_t texels = std::size_t(texture.width) * std::size_t(texture.height);
+    if (!texture.rgba8.empty()) {
+        if (texture.rgba8.size() != 4 * texels)
+            throw InputError(what + ": " + std::to_string(texture.rgba8.size()) + " bytes for " + std::to_string(texels) +
+                             " RGBA texels");
+        texture.rgbaFloat.clear();
+    } else {
+        if (texture.rgbaFloat.size() != 4 * texels)
+            throw InputError(what + ": " + std::to_string(texture.rgbaFloat.size()) + " floats for " +
+                             std::to_string(texels) + " RGBA texels");
+        for (float v : texture.rgbaFloat)
+            if (!(v >= 0.0f && v <= 1.0f))
+                throw InputError(what + ": a texel value " + std::to_string(v) +
+                                 " outside [0, 1] (a colour texture scales reflectance)");
+    }
+    if (textures_.size() >= std::size_t(std::numeric_limits<int>::max() - 1))
+        throw InputError("too many textures");
+    textures_.push_back(std::move(texture));
+    return int(textures_.size() - 1);
 }
 
 void Scene::addMesh(const TriangleMesh& mesh) {
@@ -212,6 +241,12 @@ void Scene::addMesh(const TriangleMesh& mesh) {
     if (hasNormals && mesh.normals.size() != vertexCount)
         throw InputError("mesh has " + std::to_string(mesh.normals.size()) + " normals for " +
                          std::to_string(vertexCount) + " positions; give one normal per position or none");
+    if (!mesh.uvs.empty() && mesh.uvs.size() != vertexCount)
+        throw InputError("mesh has " + std::to_string(mesh.uvs.size()) + " texture coordinates for " +
+                         std::to_string(vertexCount) + " positions; give one per position or none");
+    for (std::size_t i = 0; i < mesh.uvs.size(); ++i)
+        if (!std::isfinite(mesh.uvs[i].x) || !std::isfinite(mesh.uvs[i].y))
+            throw InputError("mesh vertex " + std::to_string(i) + " has non-finite texture coordinates");
     // Triangles index the global array with 32-bit indices.
     if (positions_.size() + vertexCount > std::numeric_limits<std::uint32_t>::max())
         throw InputError("scene exceeds 2^32 vertices");
@@ -265,6 +300,13 @@ void Scene::addMesh(const TriangleMesh& mesh) {
         }
     } else if (!normals_.empty()) {
         normals_.resize(positions_.size(), glm::vec3(0.0f));
+    }
+    // uvs_ likewise: empty, or one per vertex (zeros for meshes without any).
+    if (!mesh.uvs.empty()) {
+        uvs_.resize(base, glm::vec2(0.0f));
+        uvs_.insert(uvs_.end(), mesh.uvs.begin(), mesh.uvs.end());
+    } else if (!uvs_.empty()) {
+        uvs_.resize(positions_.size(), glm::vec2(0.0f));
     }
 
     triangles_.reserve(triangles_.size() + faceCount);
