@@ -179,6 +179,9 @@ int main(int argc, char** argv) {
                          "non-finite values replaced in %s\n",
                          (unsigned long long)clamped, (unsigned long long)replaced, out.c_str());
         if (stats) {
+            std::printf("scene: %llu triangles, %llu spheres, %llu textures (%.1f MB); upload and BVH build %.3f s\n",
+                        (unsigned long long)st.triangles, (unsigned long long)st.spheres, (unsigned long long)st.textures,
+                        st.textureBytes * 1e-6, st.sceneSetupSeconds);
             std::printf("%-24s %12s %10s %10s %10s\n", "kernel", "ms", "launches", "simd occ", "simd steps");
             auto percent = [](double v) {
                 char b[16] = "-";

@@ -157,6 +157,11 @@ struct RenderStats {
     std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
     std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles removed from the scene
     std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
+    /// The scene on the backend: triangles and spheres after validation, textures and their
+    /// texel bytes, and the seconds its upload took (BVH build, light and environment
+    /// distributions included; once per Renderer).
+    std::uint64_t triangles = 0, spheres = 0, textures = 0, textureBytes = 0;
+    double sceneSetupSeconds = 0.0;
     int streamCapacity = 0;
     std::vector<KernelStats> kernels;
     std::uint64_t connections = 0;       ///< BDPT: eye/light vertex pairs connected in the connect phase

@@ -2,6 +2,7 @@
 // integrator's runner, which live as long as the renderer so that a film can be rendered again,
 // added to, or stopped. Instantiated in host/exec/render_backend_{cpu.cpp,cuda.cu}.
 #pragma once
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <type_traits>
@@ -21,12 +22,14 @@ class ExecRenderBackend : public RenderBackend {
 public:
     template <class... ExecArgs>
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
-        : exec_(std::forward<ExecArgs>(execArgs)...), scene_(uploadScene(exec_, scene, options.lightSampler)),
-          film_(exec_, options.width * options.height) {
+        : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
+          scene_(uploadScene(exec_, scene, options.lightSampler)), film_(exec_, options.width * options.height) {
         if (scene.hasEnvironment()) {  // the renderer has put RenderOptions' file and scale into it
             const Image& env = scene.environment();
             scene_.environment.build(exec_, env.rgb, env.width, env.height, options.lightSampler);
         }
+        exec_.synchronize();
+        setupSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart_).count();
         SceneView view = scene_.view(options.width, options.height);
         switch (options.integrator) {
         case IntegratorType::PathTracer: PtRunner<Exec>::check(options, view); break;
@@ -61,6 +64,11 @@ public:
         exec_.download(&nonFinite, film_.nonFinite.data(), 1);
         stats.nonFiniteSamples = nonFinite;
         stats.kernels = exec_.kernelStats();
+        stats.triangles = std::uint64_t(scene_.numTriangles);
+        stats.spheres = std::uint64_t(scene_.numSpheres);
+        stats.textures = scene_.textures.size();
+        stats.textureBytes = scene_.textureBytes;
+        stats.sceneSetupSeconds = setupSeconds_;
         runner_->finish(film, stats);
         stats.cancelled = budget.stopped();
     }
@@ -89,6 +97,8 @@ private:
     }
 
     Exec exec_;
+    std::chrono::steady_clock::time_point setupStart_;  ///< before the upload (declared before scene_)
+    double setupSeconds_ = 0.0;
     SceneBuffers<Exec> scene_;
     FilmBuffers<Exec> film_;
     std::unique_ptr<IntegratorRunner<Exec>> runner_;

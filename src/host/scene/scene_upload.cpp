@@ -29,6 +29,10 @@ MaterialData packMaterial(const Material& m) {
         break;
     default: break;  // the original four: params stay zero
     }
+    // The base colour texture (index + 1; 0: none) of the types whose diffuse colour it scales.
+    bool scalesDiffuse = m.type == MaterialType::Lambertian || m.type == MaterialType::Glossy ||
+                         m.type == MaterialType::MetallicRoughness;
+    d.params.w = intAsFloat(scalesDiffuse ? m.baseColorTexture + 1 : 0);
     return d;
 }
 

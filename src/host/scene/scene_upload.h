@@ -15,6 +15,11 @@ namespace wavefront {
 template <class Exec>
 struct SceneBuffers {
     Buffer<vec3> positions, normals;
+    Buffer<vec2> uvs;
+    Buffer<std::uint32_t> texels8;  ///< every 8-bit texture, one after another
+    Buffer<Float4> texelsFloat;     ///< every float texture
+    Buffer<TextureView> textures;
+    std::size_t textureBytes = 0;   ///< texels on the exec
     Buffer<uvec3> triangles;
     Buffer<int> triangleMaterial;
     Buffer<std::uint8_t> hasNormals;
@@ -30,12 +35,16 @@ struct SceneBuffers {
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
     int numTriangles = 0, numSpheres = 0, numLights = 0;
     bool microfacetMaterials = false;  ///< some material is of a microfacet kind
+    bool textured = false;             ///< some material has a texture
 
     SceneView view(int width, int height) const {
         SceneView v;
         v.bvh = bvh.view();
         v.positions = positions.data();
         v.normals = normals.data();
+        v.uvs = uvs.size() > 0 ? uvs.data() : nullptr;
+        v.textures = textures.data();
+        v.textured = textured;
         v.triangles = triangles.data();
         v.triangleMaterial = triangleMaterial.data();
         v.hasNormals = hasNormals.data();
@@ -71,6 +80,41 @@ Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
     return b;
 }
 
+/// The scene's textures, their texels in two buffers (8-bit and float) and one view each.
+template <class Exec>
+void uploadTextures(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
+    std::vector<std::uint32_t> texels8;
+    std::vector<Float4> texelsFloat;
+    std::vector<std::size_t> offsets;
+    for (const Texture& t : scene.textures()) {
+        if (!t.rgba8.empty()) {
+            offsets.push_back(texels8.size());
+            for (std::size_t i = 0; i + 3 < t.rgba8.size(); i += 4)
+                texels8.push_back(std::uint32_t(t.rgba8[i]) | std::uint32_t(t.rgba8[i + 1]) << 8 |
+                                  std::uint32_t(t.rgba8[i + 2]) << 16 | std::uint32_t(t.rgba8[i + 3]) << 24);
+        } else {
+            offsets.push_back(texelsFloat.size());
+            for (std::size_t i = 0; i + 3 < t.rgbaFloat.size(); i += 4)
+                texelsFloat.push_back(Float4(t.rgbaFloat[i], t.rgbaFloat[i + 1], t.rgbaFloat[i + 2], t.rgbaFloat[i + 3]));
+        }
+    }
+    s.texels8 = uploadVector(exec, texels8);
+    s.texelsFloat = uploadVector(exec, texelsFloat);
+    s.textureBytes = texels8.size() * sizeof(std::uint32_t) + texelsFloat.size() * sizeof(Float4);
+    std::vector<TextureView> views;
+    for (std::size_t k = 0; k < scene.textures().size(); ++k) {
+        const Texture& t = scene.textures()[k];
+        TextureView v;
+        v.width = t.width;
+        v.height = t.height;
+        v.srgb = t.srgb ? 1 : 0;
+        if (!t.rgba8.empty()) v.rgba8 = s.texels8.data() + offsets[k];
+        else v.rgbaFloat = s.texelsFloat.data() + offsets[k];
+        views.push_back(v);
+    }
+    s.textures = uploadVector(exec, views);
+}
+
 /// `scene` must be validated.
 template <class Exec>
 SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler lightSampler = LightSampler::BinarySearch) {
@@ -82,6 +126,8 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.triangles = uploadVector(exec, scene.triangles());
     s.triangleMaterial = uploadVector(exec, scene.triangleMaterials());
     s.hasNormals = uploadVector(exec, scene.triangleHasNormals());
+    s.uvs = uploadVector(exec, scene.uvs());
+    uploadTextures(exec, scene, s);
     std::vector<Float4> spheres;
     std::vector<int> sphereMaterial;
     for (const Sphere& sp : scene.spheres()) {
@@ -94,6 +140,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     for (const Material& m : scene.materials()) {
         materials.push_back(packMaterial(m));
         if (isMicrofacetType(materials.back().type())) s.microfacetMaterials = true;
+        if (materials.back().baseColorTexture() >= 0) s.textured = true;
     }
     s.materials = uploadVector(exec, materials);
     s.camera = makeCamera(scene.camera());

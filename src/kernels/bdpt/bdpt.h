@@ -95,7 +95,8 @@ struct PathVertex {
                         ///< half of the adjoint correction); w = dVCM
     Float4 wo;          ///< xyz: unit direction to the previous vertex; w = dVC
     Float4 normal;      ///< x: geometric normal turned to wo's side, y: shading normal on the same side
-                        ///< (both packed); z: the position's error bound; w: unused
+                        ///< (both packed); z: the position's error bound; w: texture coordinates
+                        ///< (packTextureCoordinates; 0 in kernels without textures)
     static constexpr int kWords = 4;
 
     WF_CPU_GPU int material() const { return floatAsInt(position.w) & 0xffffff; }
@@ -103,6 +104,7 @@ struct PathVertex {
     WF_CPU_GPU vec3 ng() const { return unpackUnitVector(normal.x); }
     WF_CPU_GPU vec3 ns() const { return unpackUnitVector(normal.y); }
     WF_CPU_GPU float error() const { return normal.z; }
+    WF_CPU_GPU vec2 uv() const { return unpackTextureCoordinates(normal.w); }
     /// Shading normal equal to the geometric one: the same bits, so the two decode identically.
     WF_CPU_GPU void setNormals(vec3 ng, vec3 ns, float error) {
         float g = packUnitVector(ng);
@@ -350,6 +352,7 @@ struct WalkHit {
     vec3 wo;
     float cosIn;
     bool entering;
+    vec2 uv;
     int material;
 };
 
@@ -362,6 +365,7 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     h.ngOutside = sh.ng;
     h.wo = -w.direction.xyz();
     h.material = sh.material;
+    h.uv = sh.uv;
     float c = glm::dot(h.wo, sh.ng);
     h.entering = c > 0.0f;
     h.cosIn = std::fabs(c);
@@ -412,21 +416,24 @@ WF_CPU_GPU WF_INLINE WalkOutput walkOutputFor(const WalkState& w) {
     return out;
 }
 
+template <class Materials>
 WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dVCM, float dVC, int depth) {
     PathVertex v;
     v.position = Float4(h.p, intAsFloat(h.material | (depth << 24)));
     v.throughput = Float4(beta, dVCM);
     v.wo = Float4(h.wo, dVC);
     v.setNormals(h.n, h.ns, h.error);
+    if constexpr (Materials::kTextures) v.normal.w = packTextureCoordinates(h.uv);
     return v;
 }
 
 /// Keeps a non-specular vertex for the connect phase when it can still take part in a connection
 /// (depth <= maxDepth - 2).
+template <class Materials>
 WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, const WalkHit& h, vec3 beta, float dVCM,
                                       float dVC, int depth) {
     if (depth > p.storedVertices()) return;
-    out.vertex = makeVertex(h, beta, dVCM, dVC, depth);
+    out.vertex = makeVertex<Materials>(h, beta, dVCM, dVC, depth);
     out.hasVertex = true;
     out.storedCount++;
 }
@@ -460,7 +467,8 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, hit.t, h.cosIn);
-    const MaterialData& m = scene.materials[h.material];  // fields read where used
+    MaterialData textured;
+    const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
     int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
 
     if (m.emissive() && p.deposits(0, depth + 1)) {
@@ -496,7 +504,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                 }
             }
         }
-        storeVertex(out, p, h, beta, dVCM, dVC, depth);
+        storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
     }
     WalkState base = w;
     base.mis.w = intAsFloat(out.storedCount);
@@ -518,7 +526,8 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : hit.t, h.cosIn);
-    const MaterialData& m = scene.materials[h.material];  // fields read where used
+    MaterialData textured;
+    const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
     // The arriving half of the adjoint correction, |wo.ns| / |wo.ng|: every use of this vertex
     // (t = 1, the connect phase, the continuation) then takes the geometric cosine on its light
     // side (Veach 1997, 5.3; pbrt-v3's CorrectShadingNormal).
@@ -554,7 +563,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                 }
             }
         }
-        storeVertex(out, p, h, beta, dVCM, dVC, depth);
+        storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
     }
     // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
     if (depth + 2 > p.maxDepth) return out;
@@ -616,7 +625,9 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     // The ray first: the two ends' normals and error bounds die before the BSDFs are evaluated.
     out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.ng(), e.error()),
                            RayEnd::surface(l.position.xyz(), l.ng(), l.error()), pixel, vec3(0.0f), slot);
-    Connection c = evaluateConnection<Materials>(scene.materials[e.material()], scene.materials[l.material()], e, l);
+    MaterialData texturedE, texturedL;
+    Connection c = evaluateConnection<Materials>(materialAt<Materials>(scene, e.material(), e.uv(), texturedE),
+                                                 materialAt<Materials>(scene, l.material(), l.uv(), texturedL), e, l);
     if (!c.valid) return false;
     out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));
     return true;

@@ -16,6 +16,24 @@ WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) {
     return Materials::kMicrofacet && (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
 }
 
+/// The material at a surface point: the stored one, or, where it has a base colour texture (in
+/// kernels compiled with textures), a copy in `scratch` whose base colour is scaled by the
+/// texture at `uv`. Every BSDF, continuation probability and pdf then sees one material.
+template <class Materials>
+WF_CPU_GPU WF_INLINE const MaterialData& materialAt(const SceneView& scene, int material, vec2 uv,
+                                                    MaterialData& scratch) {
+    const MaterialData& m = scene.materials[material];
+    if constexpr (Materials::kTextures) {
+        int t = m.baseColorTexture();
+        if (t >= 0) {
+            scratch = m;
+            scratch.diffuse = Float4(m.diffuse.xyz() * scene.textures[t].sample(uv), m.diffuse.w);
+            return scratch;
+        }
+    }
+    return m;
+}
+
 /// Probability of picking the diffuse lobe of a Glossy material.
 WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
     float d = luminance(m.diffuse.xyz()), s = luminance(m.specular.xyz());

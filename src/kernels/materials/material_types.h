@@ -26,16 +26,18 @@ WF_CPU_GPU WF_INLINE bool isMicrofacetType(int type) {
 /// functions default to every kind.
 struct AllMaterials {
     static constexpr bool kMicrofacet = true;
+    static constexpr bool kTextures = true;
 };
 struct ClassicMaterials {
     static constexpr bool kMicrofacet = false;  ///< Lambertian, Glossy, Mirror, Dielectric only
+    static constexpr bool kTextures = false;    ///< and no textures
 };
 
 /// Calls f(AllMaterials{}) or f(ClassicMaterials{}): the smaller set whenever the scene has no
-/// microfacet material (SceneView::microfacetMaterials, set at upload).
+/// microfacet material and no texture (SceneView::microfacetMaterials and textured, set at upload).
 template <class F>
 decltype(auto) withMaterialSet(const SceneView& scene, F&& f) {
-    if (scene.microfacetMaterials) return f(AllMaterials{});
+    if (scene.microfacetMaterials || scene.textured) return f(AllMaterials{});
     return f(ClassicMaterials{});
 }
 

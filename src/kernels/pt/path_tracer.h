@@ -80,7 +80,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     float prevPdf = path.origin.w;
     SurfaceHit sh = surfaceAt(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
     // By reference: the fields are read where used (a copy held all 64 bytes in registers).
-    const MaterialData& m = scene.materials[sh.material];
+    MaterialData textured;
+    const MaterialData& m = materialAt<Materials>(scene, sh.material, sh.uv, textured);
     vec3 wo = -rayDir;
 
     // Emission, weighted against the light sampling that could have found it one vertex earlier.

@@ -7,11 +7,13 @@
 #include "kernels/lights/distribution.h"
 #include "kernels/lights/environment.h"
 #include "kernels/core/sampler.h"
+#include "kernels/materials/texture.h"
 
 namespace wavefront {
 
 /// 64 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior,
-/// params = (GGX alpha, metallic, conductor Fresnel from a complex index (1) or Schlick (0), 0).
+/// params = (GGX alpha, metallic, conductor Fresnel from a complex index (1) or Schlick (0),
+/// base colour texture + 1 as int bits: 0 for none).
 /// The microfacet types reuse diffuse.xyz (base colour; conductor: eta) and specular.xyz
 /// (conductor: Schlick F0 or k); see kernels/materials/microfacet_materials.h.
 struct MaterialData {
@@ -23,6 +25,7 @@ struct MaterialData {
     WF_CPU_GPU float alpha() const { return params.x; }
     WF_CPU_GPU float metallic() const { return params.y; }
     WF_CPU_GPU bool complexIor() const { return params.z != 0.0f; }
+    WF_CPU_GPU int baseColorTexture() const { return floatAsInt(params.w) - 1; }  ///< -1: none
     WF_CPU_GPU bool emissive() const { return emission.x > 0.0f || emission.y > 0.0f || emission.z > 0.0f; }
 };
 static_assert(sizeof(MaterialData) == 64, "material is four 16-byte words");
@@ -52,12 +55,14 @@ struct SceneView {
     BvhView bvh;
     const vec3* positions = nullptr;
     const vec3* normals = nullptr;            ///< per vertex; valid where hasNormals[tri]
+    const vec2* uvs = nullptr;                ///< per vertex texture coordinates, or null
     const uvec3* triangles = nullptr;
     const int* triangleMaterial = nullptr;
     const std::uint8_t* hasNormals = nullptr;
     const Float4* spheres = nullptr;          ///< centre, radius
     const int* sphereMaterial = nullptr;
     const MaterialData* materials = nullptr;
+    const TextureView* textures = nullptr;
     LightView lights;
     EnvironmentView environment;
     /// Probability that next-event estimation samples the environment rather than an area light:
@@ -71,6 +76,8 @@ struct SceneView {
     /// Some material is of a microfacet kind (kConductor and after): the drivers then run the
     /// kernels compiled for every kind (material_types.h, withMaterialSet).
     bool microfacetMaterials = true;
+    /// Some material has a texture: the full kernels too (they look textures up).
+    bool textured = true;
     int numTriangles = 0;
     int numSpheres = 0;
     int width = 0, height = 0;

@@ -32,6 +32,7 @@ struct SurfaceHit {
     vec3 ng;
     vec3 ns;
     float error;  ///< bound on p's rounding error, largest axis (geometry.h, kPointError)
+    vec2 uv;      ///< texture coordinates (0 on meshes without any; longitude and latitude on spheres)
     int material;
 };
 
@@ -57,6 +58,7 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
         float b0 = 1.0f - b1 - b2;
         h.p = b0 * v0 + b1 * v1 + b2 * v2;
         h.error = trianglePointError(b0, b1, b2, v0, v1, v2);
+        h.uv = scene.uvs ? b0 * scene.uvs[tri.x] + b1 * scene.uvs[tri.y] + b2 * scene.uvs[tri.z] : vec2(0.0f);
         h.ns = h.ng;
         if (scene.hasNormals[prim]) {
             vec3 ns = b0 * scene.normals[tri.x] + b1 * scene.normals[tri.y] + b2 * scene.normals[tri.z];
@@ -70,6 +72,7 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
         h.p = s.xyz() + s.w * h.ng;
         h.error = spherePointError(s.xyz(), s.w);
         h.ns = h.ng;
+        h.uv = vec2(std::atan2(h.ng.z, h.ng.x) * (0.5f * kInvPi) + 0.5f, std::acos(glm::clamp(h.ng.y, -1.0f, 1.0f)) * kInvPi);
     }
     return h;
 }
