@@ -73,6 +73,15 @@ before_after() {
 }
 if [ "$mode" = compare ]; then
     before_after
+    # The full material set's kernels on a scene that needs them (microfacet materials, HDR sky).
+    for side in "$root"/.gpu/baselines/* new; do
+        b="$side/bin"; lib="$side/lib:$root/.gpu/lib"; [ "$side" = new ] && { b="$bin"; lib="$root/.gpu/lib"; }
+        for integrator in pt bdpt mlt; do
+            echo "== $(basename "$side") hdr-spheres $integrator" | tee -a "$log"
+            LD_LIBRARY_PATH="$lib" "$b/wavefront-render" hdr-spheres --backend cuda --integrator $integrator \
+                --res 1024x1024 --spp 16 --out /tmp/hdr.pfm 2>&1 | grep "samples in" | cut -c1-120 | tee -a "$log"
+        done
+    done
     # The stages' NVTX ranges: Nsight Compute profiles the connect kernel found inside its range.
     ncu --nvtx --nvtx-include "bdpt connect/" --launch-count 1 --metrics gpu__time_duration.sum \
         "$bin/wavefront-render" cornell-box --backend cuda --integrator bdpt --res 256x256 --spp 4 --out /tmp/nvtx.pfm \
@@ -114,6 +123,12 @@ if [ "$mode" = material-sets ]; then
              "glass-caustic --integrator bdpt --bdpt-variant naive --spp 2" "glass-caustic --integrator mlt --spp 2" \
              "hdr-spheres --integrator pt --variant spt-r --spp 2" "hdr-spheres --integrator bdpt --spp 2" \
              "hdr-spheres --integrator mlt --spp 2"
+    san="$out/sanitizer.txt"
+    for tool in memcheck racecheck; do  # textured scenes: the texture tests' renders
+        echo "== $tool textures" >> "$san"
+        compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "[textures]" >> "$san" 2>&1
+        echo "exit $?" >> "$san"
+    done
     grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-spheres,glass-caustic --res 128x128 \
         --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
