@@ -5,6 +5,8 @@
 #include <stb_image_write.h>
 #include <tinyexr.h>
 
+#include "host/io/input_file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
@@ -101,36 +103,57 @@ void writePfm(const std::string& path, const Image& image) {
         throw InputError("cannot write PFM file '" + path + "'");
 }
 
-Image readPfm(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError("cannot open PFM file '" + path + "'");
-    std::string magic;
-    int width = 0, height = 0;
-    double scale = 0.0;
-    in >> magic >> width >> height >> scale;
-    if (!in || (magic != "PF" && magic != "Pf") || width <= 0 || height <= 0 || scale == 0.0 || !std::isfinite(scale))
-        throw InputError("'" + path + "' is not a valid PFM file");
-    in.get();  // the single whitespace character that ends the header
-    const int channels = magic == "PF" ? 3 : 1;
-    const std::size_t bytes = std::size_t(width) * std::size_t(height) * channels * 4;
-    // Compare with the file size before allocating, so a corrupt header cannot ask for gigabytes.
-    const std::streamoff dataStart = in.tellg();
-    in.seekg(0, std::ios::end);
-    const std::streamoff available = in.tellg() - dataStart;
-    in.seekg(dataStart);
-    if (available < 0 || std::size_t(available) < bytes)
-        throw InputError("PFM file '" + path + "' is truncated");
-    std::vector<unsigned char> data(bytes);
-    in.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size()));
-    if (std::size_t(in.gcount()) != data.size())
-        throw InputError("cannot read PFM file '" + path + "'");
+// Decoded images are bounded too: a few hundred bytes of compressed EXR can declare a data window
+// of gigabytes. 2^28 texels is a 16k x 16k map (3 GiB as float RGB).
+constexpr std::uint64_t kMaxImageTexels = 1ull << 28;
 
-    Image image(width, height);
+void checkTexels(const std::string& what, std::int64_t width, std::int64_t height) {
+    if (width <= 0 || height <= 0 || std::uint64_t(width) * std::uint64_t(height) > kMaxImageTexels)
+        throw InputError(what + " declares " + std::to_string(width) + " x " + std::to_string(height) +
+                         " texels (at most 2^28 in all are read)");
+}
+
+Image readPfm(const std::string& path, const std::string& bytes) {
+    const std::string what = "PFM file '" + path + "'";
+    // The header: "PF" or "Pf", width, height and scale, separated by whitespace; the last one
+    // ends with a single whitespace character.
+    std::size_t pos = 0;
+    auto field = [&]() {
+        pos = bytes.find_first_not_of(" \t\r\n", pos);
+        if (pos == std::string::npos || pos > 256) throw InputError(what + " has no valid header");
+        const std::size_t end = bytes.find_first_of(" \t\r\n", pos);
+        if (end == std::string::npos) throw InputError(what + " has no valid header");
+        std::string token = bytes.substr(pos, end - pos);
+        pos = end + 1;
+        return token;
+    };
+    const std::string magic = field();
+    if (magic != "PF" && magic != "Pf") throw InputError("'" + path + "' is not a valid PFM file");
+    long long width = 0, height = 0;
+    double scale = 0.0;
+    try {
+        std::size_t used = 0;
+        std::string w = field(), h = field(), sc = field();
+        width = std::stoll(w, &used);
+        if (used != w.size()) throw std::invalid_argument(w);
+        height = std::stoll(h, &used);
+        if (used != h.size()) throw std::invalid_argument(h);
+        scale = std::stod(sc, &used);
+        if (used != sc.size()) throw std::invalid_argument(sc);
+    } catch (const std::logic_error&) {  // invalid_argument, out_of_range
+        throw InputError("'" + path + "' is not a valid PFM file");
+    }
+    if (scale == 0.0 || !std::isfinite(scale)) throw InputError("'" + path + "' is not a valid PFM file");
+    checkTexels(what, width, height);
+    const int channels = magic == "PF" ? 3 : 1;
+    const std::size_t size = std::size_t(width) * std::size_t(height) * channels * 4;
+    if (bytes.size() - pos < size) throw InputError(what + " is truncated");
+
+    Image image{int(width), int(height)};
     const bool littleEndian = scale < 0;
-    const unsigned char* p = data.data();
-    for (int y = height - 1; y >= 0; --y)
-        for (int x = 0; x < width; ++x) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(bytes.data()) + pos;
+    for (int y = image.height - 1; y >= 0; --y)
+        for (int x = 0; x < image.width; ++x) {
             float* out = image.pixel(x, y);
             for (int c = 0; c < channels; ++c, p += 4)
                 out[c] = getFloat(p, littleEndian);
@@ -140,24 +163,85 @@ Image readPfm(const std::string& path) {
     return image;
 }
 
-Image readExr(const std::string& path) {
-    float* rgba = nullptr;
-    int width = 0, height = 0;
-    const char* err = nullptr;
-    int rc = LoadEXR(&rgba, &width, &height, path.c_str(), &err);
-    if (rc != TINYEXR_SUCCESS) {
-        std::string message = "cannot read EXR file '" + path + "'";
+// tinyexr's header and image, freed on every path. When decoding fails, tinyexr 1.0.1 calls
+// FreeEXRImage itself, which frees the channels only up to image.num_channels, still 0 then (48 MB
+// leaked per failed load of a 761-byte file), and leaves `images` dangling. So the channel count is
+// set before loading, and a failed image is not freed again.
+struct ExrData {
+    EXRHeader header;
+    EXRImage image;
+    bool loaded = false;
+    ExrData() {
+        InitEXRHeader(&header);
+        InitEXRImage(&image);
+    }
+    ~ExrData() {
+        if (loaded) FreeEXRImage(&image);
+        FreeEXRHeader(&header);
+    }
+};
+
+Image readExr(const std::string& path, const std::string& bytes) {
+    const std::string what = "EXR file '" + path + "'";
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    const auto fail = [&](const char* step, const char* err) {
+        std::string message = "cannot read " + what + ": " + step;
         if (err) {
-            message += ": " + std::string(err);
+            message += ": " + oneLine(err);
             FreeEXRErrorMessage(err);
         }
-        throw InputError(message);
+        return InputError(message);
+    };
+    EXRVersion version;
+    if (ParseEXRVersionFromMemory(&version, data, bytes.size()) != TINYEXR_SUCCESS)
+        throw InputError("'" + path + "' is not an EXR file");
+    if (version.multipart || version.non_image)
+        throw InputError("cannot read " + what + ": multi-part and deep images are not supported");
+    ExrData exr;
+    const char* err = nullptr;
+    if (ParseEXRHeaderFromMemory(&exr.header, &version, data, bytes.size(), &err) != TINYEXR_SUCCESS)
+        throw fail("bad header", err);
+    const EXRBox2i& window = exr.header.data_window;
+    checkTexels(what, std::int64_t(window.max_x) - window.min_x + 1, std::int64_t(window.max_y) - window.min_y + 1);
+    int idx[3] = {-1, -1, -1};
+    for (int c = 0; c < exr.header.num_channels; ++c) {
+        if (exr.header.pixel_types[c] == TINYEXR_PIXELTYPE_HALF)
+            exr.header.requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
+        const std::string name = exr.header.channels[c].name;
+        for (int k = 0; k < 3; ++k)
+            if (name == std::string(1, "RGB"[k])) idx[k] = c;
     }
-    Image image(width, height);
-    for (std::size_t i = 0; i < std::size_t(width) * height; ++i)
-        for (int c = 0; c < 3; ++c)
-            image.rgb[3 * i + c] = rgba[4 * i + c];
-    std::free(rgba);
+    if (exr.header.num_channels == 1) idx[0] = idx[1] = idx[2] = 0;  // grey
+    if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0)
+        throw InputError("cannot read " + what + ": it has no R, G and B channels (nor a single grey one)");
+    for (int k = 0; k < 3; ++k)
+        if (exr.header.pixel_types[idx[k]] == TINYEXR_PIXELTYPE_UINT)
+            throw InputError("cannot read " + what + ": integer colour channels are not supported");
+    exr.image.num_channels = exr.header.num_channels;
+    if (LoadEXRImageFromMemory(&exr.image, &exr.header, data, bytes.size(), &err) != TINYEXR_SUCCESS)
+        throw fail("bad image data", err);
+    exr.loaded = true;
+
+    const EXRImage& in = exr.image;
+    Image image(in.width, in.height);
+    auto channel = [&](unsigned char** images, int k) { return reinterpret_cast<const float*>(images[idx[k]]); };
+    if (exr.header.tiled) {
+        const int tw = exr.header.tile_size_x, th = exr.header.tile_size_y;
+        for (int t = 0; t < in.num_tiles; ++t) {
+            const EXRTile& tile = in.tiles[t];
+            for (int j = 0; j < th; ++j)
+                for (int i = 0; i < tw; ++i) {
+                    const std::int64_t x = std::int64_t(tile.offset_x) * tw + i, y = std::int64_t(tile.offset_y) * th + j;
+                    if (x < 0 || y < 0 || x >= in.width || y >= in.height) continue;
+                    for (int k = 0; k < 3; ++k)
+                        image.pixel(int(x), int(y))[k] = channel(tile.images, k)[std::size_t(j) * tw + i];
+                }
+        }
+    } else {
+        for (std::size_t i = 0; i < std::size_t(in.width) * in.height; ++i)
+            for (int k = 0; k < 3; ++k)
+                image.rgb[3 * i + k] = channel(in.images, k)[i];
+    }
     return image;
 }
 
@@ -222,9 +306,9 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
 Image readImage(const std::string& path) {
     const std::string ext = lowercaseExtension(path);
     if (ext == ".pfm")
-        return readPfm(path);
+        return readPfm(path, readInputFile(path, InputKind::Image));
     if (ext == ".exr")
-        return readExr(path);
+        return readExr(path, readInputFile(path, InputKind::Image));
     throw InputError("cannot read '" + path + "': unknown image extension '" + ext + "' (use .exr or .pfm)");
 }
 
