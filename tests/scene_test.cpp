@@ -350,3 +350,18 @@ TEST_CASE("glass-caustic renders with a finite non-zero mean", "[scene]") {
     REQUIRE(wftest::allFinite(img));
     CHECK(wftest::imageMean(img) > 0.0);
 }
+
+TEST_CASE("coordinates beyond kMaxCoordinate are refused with a message about them", "[scene][hardening]") {
+    // Vertices at 1e19 reported "camera position, target and up must be finite"; at 1e15 the edge
+    // cross products overflowed and the scene rendered black.
+    Scene scene;
+    scene.addMaterial(Material::lambertian(glm::vec3(0.5f), glm::vec3(1.0f)));
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1e15f, 0, 0}, {0, 1, 0}};
+    mesh.indices = {0, 1, 2};
+    CHECK_THAT(inputErrorOf([&] { scene.addMesh(mesh); }), Contains("vertex 1") && Contains("coordinate range"));
+    mesh.positions[1] = {Scene::kMaxCoordinate, 0, 0};
+    CHECK_NOTHROW(scene.addMesh(mesh));
+    CHECK_THAT(inputErrorOf([&] { scene.addSphere(Sphere{glm::vec3(0, 0, 2e8f), 1.0f, 0}); }), Contains("coordinate range"));
+    CHECK_THAT(inputErrorOf([&] { scene.addSphere(Sphere{glm::vec3(0.0f), 1e30f, 0}); }), Contains("radius"));
+}

@@ -19,6 +19,12 @@ bool isFinite(const glm::vec3& v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+// Finite and within +-Scene::kMaxCoordinate.
+bool inCoordinateRange(const glm::vec3& v) {
+    return std::fabs(v.x) <= Scene::kMaxCoordinate && std::fabs(v.y) <= Scene::kMaxCoordinate &&
+           std::fabs(v.z) <= Scene::kMaxCoordinate;
+}
+
 bool isNonNegativeFinite(const glm::vec3& v) {
     return isFinite(v) && v.x >= 0 && v.y >= 0 && v.z >= 0;
 }
@@ -26,6 +32,12 @@ bool isNonNegativeFinite(const glm::vec3& v) {
 std::string format(const glm::vec3& v) {
     std::ostringstream out;
     out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+    return out.str();
+}
+
+std::string format(float v) {
+    std::ostringstream out;
+    out << v;
     return out.str();
 }
 
@@ -228,7 +240,7 @@ void Scene::addMesh(const TriangleMesh& mesh) {
     for (std::size_t f = 0; f < faceCount; ++f) {
         for (int k = 0; k < 3; ++k) {
             std::uint32_t index = mesh.indices[3 * f + k];
-            if (isFinite(mesh.positions[index]))
+            if (inCoordinateRange(mesh.positions[index]))
                 continue;
             // Name the first face that uses the bad vertex, and how many more do.
             std::size_t others = 0;
@@ -238,8 +250,10 @@ void Scene::addMesh(const TriangleMesh& mesh) {
                         ++others;
                         break;
                     }
+            const glm::vec3& p = mesh.positions[index];
             std::string message = "face " + std::to_string(f) + " uses vertex " + std::to_string(index) +
-                                  " with a non-finite position " + format(mesh.positions[index]);
+                                  (isFinite(p) ? " at " + format(p) + ", beyond the coordinate range +-" + format(Scene::kMaxCoordinate)
+                                               : " with a non-finite position " + format(p));
             if (others > 0)
                 message += " (and " + std::to_string(others) + " more face" + (others > 1 ? "s" : "") + " use it)";
             throw InputError(message);
@@ -249,7 +263,7 @@ void Scene::addMesh(const TriangleMesh& mesh) {
     const std::uint32_t base = std::uint32_t(positions_.size());
     // Unreferenced vertices may hold anything; store zeros so the vertex array stays finite.
     for (const glm::vec3& p : mesh.positions)
-        positions_.push_back(isFinite(p) ? p : glm::vec3(0.0f));
+        positions_.push_back(inCoordinateRange(p) ? p : glm::vec3(0.0f));
 
     // normals_ is either empty or as long as positions_; vertices without normals get zeros.
     std::vector<std::uint8_t> usableNormal;
@@ -285,8 +299,12 @@ void Scene::addSphere(const Sphere& sphere) {
     const std::string what = "sphere " + std::to_string(spheres_.size());
     if (!isFinite(sphere.center))
         throw InputError(what + " has a non-finite centre " + format(sphere.center));
-    if (!std::isfinite(sphere.radius) || sphere.radius <= 0.0f)
-        throw InputError(what + " has radius " + std::to_string(sphere.radius) + "; it must be positive and finite");
+    if (!inCoordinateRange(sphere.center))
+        throw InputError(what + " has its centre at " + format(sphere.center) + ", beyond the coordinate range +-" +
+                         format(kMaxCoordinate));
+    if (!std::isfinite(sphere.radius) || sphere.radius <= 0.0f || sphere.radius > kMaxCoordinate)
+        throw InputError(what + " has radius " + format(sphere.radius) + "; it must be positive and at most " +
+                         format(kMaxCoordinate));
     if (sphere.material < 0 || std::size_t(sphere.material) >= materials_.size())
         throw InputError(what + " has material index " + std::to_string(sphere.material) +
                          ", out of range (the scene has " + std::to_string(materials_.size()) + " materials)");
@@ -364,10 +382,10 @@ void Scene::setEnvironment(Image image, float scale) {
     environment_ = std::move(image);
 }
 
-Scene Scene::fromNameOrPath(const std::string& nameOrPath) {
+Scene Scene::fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options) {
     std::error_code ec;
     if (endsWithObj(nameOrPath) || std::filesystem::is_regular_file(nameOrPath, ec))
-        return loadObj(nameOrPath);
+        return loadObj(nameOrPath, options);
     return builtin(nameOrPath);
 }
 
