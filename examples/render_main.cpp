@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
             if (std::sscanf(strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
                 throw wavefront::InputError("strategy '" + strategy + "' is not of the form S,T");
         }
-        if (!(std::fabs(exposure) <= 64.0f))  // before the render, not after it
+        wavefront::checkImagePath(out);  // before the render, not after it
+        if (!(std::fabs(exposure) <= 64.0f))
             throw wavefront::InputError("--exposure " + std::to_string(exposure) + " must be a finite number of stops in [-64, 64]");
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         options.validate();
