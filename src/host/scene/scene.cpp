@@ -173,23 +173,30 @@ int Scene::addMaterial(const Material& material) {
         throw InputError(what + ": ior " + std::to_string(material.ior) + " must be positive");
     if (!std::isfinite(material.exponent) || material.exponent < 0.0f)
         throw InputError(what + ": exponent " + std::to_string(material.exponent) + " must be non-negative");
-    if (material.type == MaterialType::Glossy) {
-        // Diffuse plus a normalised lobe reflects up to diffuse + specular: above 1 it creates energy.
-        glm::vec3 total = material.diffuse + material.specular;
-        float maxTotal = std::max({total.x, total.y, total.z});
-        if (maxTotal > 1.0f + 1e-6f)
-            throw InputError(what + ": diffuse + specular " + format(total) +
-                             " exceeds 1 and would reflect more energy than it receives");
+    // Every reflectance is a fraction of the light that arrives, whatever the type: above 1 a
+    // surface creates energy (the furnace brightens without bound), so none may exceed it.
+    auto reflectance = [&](const char* name, const glm::vec3& v) {
+        if (!(v.x <= 1.0f + 1e-6f && v.y <= 1.0f + 1e-6f && v.z <= 1.0f + 1e-6f))
+            throw InputError(what + ": " + name + " " + format(v) +
+                             " must have components in [0, 1]; above 1 it reflects more energy than it receives");
+    };
+    switch (material.type) {
+    case MaterialType::Lambertian: reflectance("albedo", material.diffuse); break;
+    // Diffuse plus a normalised lobe reflects up to diffuse + specular.
+    case MaterialType::Glossy: reflectance("diffuse + specular", material.diffuse + material.specular); break;
+    case MaterialType::Mirror: reflectance("tint", material.specular); break;
+    case MaterialType::Conductor:
+        if (!material.complexIor) reflectance("tint", material.specular);
+        break;
+    case MaterialType::MetallicRoughness: reflectance("base colour", material.diffuse); break;
+    default: break;  // glass transmits or reflects what arrives, without a colour of its own
     }
     const bool microfacet = material.type == MaterialType::Conductor ||
                             material.type == MaterialType::RoughDielectric ||
                             material.type == MaterialType::MetallicRoughness;
-    auto inUnitRange = [](const glm::vec3& v) { return isNonNegativeFinite(v) && v.x <= 1 && v.y <= 1 && v.z <= 1; };
     if (microfacet && !(material.roughness >= 0.0f && material.roughness <= 1.0f))
         throw InputError(what + ": roughness " + std::to_string(material.roughness) + " must lie in [0, 1]");
     if (material.type == MaterialType::Conductor) {
-        if (!material.complexIor && !inUnitRange(material.specular))
-            throw InputError(what + ": tint " + format(material.specular) + " must have components in [0, 1]");
         const glm::vec3& eta = material.eta;
         if (material.complexIor && !(isFinite(eta) && eta.x > 0 && eta.y > 0 && eta.z > 0))
             throw InputError(what + ": eta " + format(material.eta) + " must be finite and positive");
@@ -200,8 +207,6 @@ int Scene::addMaterial(const Material& material) {
         throw InputError(what + ": ior " + std::to_string(material.ior) +
                          " must differ from 1 (a rough interface between equal media is no interface)");
     if (material.type == MaterialType::MetallicRoughness) {
-        if (!inUnitRange(material.diffuse))
-            throw InputError(what + ": base colour " + format(material.diffuse) + " must have components in [0, 1]");
         if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
             throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
     }
