@@ -387,3 +387,12 @@ TEST_CASE("coordinates beyond kMaxCoordinate are refused with a message about th
     CHECK_THAT(inputErrorOf([&] { scene.addSphere(Sphere{glm::vec3(0, 0, 2e8f), 1.0f, 0}); }), Contains("coordinate range"));
     CHECK_THAT(inputErrorOf([&] { scene.addSphere(Sphere{glm::vec3(0.0f), 1e30f, 0}); }), Contains("radius"));
 }
+
+TEST_CASE("a camera whose vectors overflow float is refused", "[scene][hardening]") {
+    // An up vector of (0, 3e38, 3e38) made the camera basis NaN and the image black (issue 18).
+    Scene scene = Scene::builtin("cornell-box");
+    Camera camera = scene.camera();
+    camera.up = glm::vec3(0.0f, 3e38f, 3e38f);
+    scene.setCamera(camera);
+    CHECK_THAT(inputErrorOf([&] { scene.validate(); }), Contains("camera") && Contains("overflow"));
+}

@@ -357,6 +357,10 @@ void Scene::validate(bool requireEmitter) {
     if (!isFinite(c.position) || !isFinite(c.target) || !isFinite(c.up))
         throw InputError("camera position, target and up must be finite");
     glm::vec3 forward = c.target - c.position;
+    // Finite vectors can still have lengths beyond the float range: the camera basis would be NaN.
+    if (!std::isfinite(glm::length(forward)) || !std::isfinite(glm::length(c.up)))
+        throw InputError("camera position, target and up " + format(c.position) + ", " + format(c.target) + ", " +
+                         format(c.up) + " are too large: their lengths overflow float");
     if (glm::length(forward) <= 0.0f)
         throw InputError("camera position and target coincide at " + format(c.position));
     if (glm::length(glm::cross(glm::normalize(forward), c.up)) <= 1e-6f)
