@@ -87,8 +87,7 @@ std::string readInputFile(const fs::path& path, InputKind kind, std::uint64_t li
     if (*notRegular(st.st_mode))
         throw InputError("cannot read " + what + ": it is " + notRegular(st.st_mode) + ", not a regular file");
     const auto tooLarge = [&](const char* how) {
-        return InputError(what + " " + how + " the size limit of " + formatBytes(limit) + " for a " +
-                          kindName(kind));
+        return InputError(what + " " + how + " the size limit of " + formatBytes(limit) + " for its kind");
     };
     if (std::uint64_t(st.st_size) > limit)
         throw tooLarge(("is " + formatBytes(std::uint64_t(st.st_size)) + ", over").c_str());
