@@ -159,9 +159,11 @@ int main(int argc, char** argv) {
         if (child == 0) {
             close(pipeFds[0]);
             alarm(unsigned(timeout));
+#if !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space for its shadow
             const rlim_t memory = rlim_t(4) << 30;  // runaway allocation is a failure, not a swap storm
             rlimit limit{memory, memory};
             setrlimit(RLIMIT_AS, &limit);
+#endif
             loadAndExit(load, pipeFds[1]);
         }
         close(pipeFds[1]);
