@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     double seconds = 0.0;
     float exposure = 0.0f;
     unsigned seed = 0;
-    bool stats = false, listScenes = false;
+    bool stats = false, listScenes = false, allowExternal = false;
     app.add_option("scene", scene, "built-in scene name or path to an .obj file")->capture_default_str();
     app.add_option("--integrator", integrator, "pt, bdpt or mlt")->capture_default_str();
     app.add_option("--variant", variant, "path-tracer schedule: megakernel, pt-r, spt or spt-r")->capture_default_str();
@@ -107,6 +107,8 @@ int main(int argc, char** argv) {
     app.add_option("--large-step", largeStep, "MLT: large-step probability in [0, 1]")->capture_default_str();
     app.add_option("--startup", startup, "MLT: chain start-up, resample (a pool of BDPT samples) or uniform")
         ->capture_default_str();
+    app.add_flag("--allow-external-files", allowExternal,
+                 "let an OBJ's mtllib name files outside the OBJ's folder (absolute paths, ..)");
     app.add_flag("--stats", stats, "print per-kernel times, rays/s and SIMD efficiency");
     app.add_flag("--list-scenes", listScenes, "list the built-in scenes and exit");
     try {
@@ -150,12 +152,13 @@ int main(int argc, char** argv) {
             if (std::sscanf(strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
                 throw wavefront::InputError("strategy '" + strategy + "' is not of the form S,T");
         }
-        if (!(std::fabs(exposure) <= 64.0f))  // before the render, not after it
+        wavefront::checkImagePath(out);  // before the render, not after it
+        if (!(std::fabs(exposure) <= 64.0f))
             throw wavefront::InputError("--exposure " + std::to_string(exposure) + " must be a finite number of stops in [-64, 64]");
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         options.validate();
 
-        wavefront::Renderer renderer(wavefront::Scene::fromNameOrPath(scene), options);
+        wavefront::Renderer renderer(wavefront::Scene::fromNameOrPath(scene, {allowExternal}), options);
         renderer.render();
         progress.finish();
         std::uint64_t clamped = 0;

@@ -2,8 +2,11 @@
 // exit with 2 and one clear "wavefront-render: ..." line on stderr.
 #include <sys/wait.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -257,6 +260,41 @@ TEST_CASE("cli: estimates beyond the float range are clamped with one warning li
     CHECK(warnings == 1);
     REQUIRE(fs::exists(out));
     CHECK(wftest::allFinite(wavefront::readImage(out)));
+}
+
+TEST_CASE("cli: the output is checked before rendering and every write verified", "[cli][hardening]") {
+    TempDir dir;
+    // --out x.jpg was refused only after the render: this one would run for minutes.
+    auto start = std::chrono::steady_clock::now();
+    requireInputError(runCli(dir, {"--backend", "cpu", "--spp", "100000", "--out", dir.file("x.jpg")}), {"x.jpg", ".jpg"});
+    requireInputError(runCli(dir, {"--backend", "cpu", "--spp", "100000", "--out", dir.file("no/such/x.png")}),
+                      {"does not exist"});
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
+    // A write to /dev/full exited 0 and printed "wrote" (PNG, EXR).
+    for (const char* name : {"full.png", "full.exr", "full.pfm"}) {
+        fs::create_symlink("/dev/full", dir.path() / name);
+        auto r = runCli(dir, {"--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file(name)});
+        requireInputError(r, {name, "no space left"});
+        CHECK(r.err.find("wrote") == std::string::npos);
+    }
+}
+
+TEST_CASE("cli: hostile input files end in one line naming the cause", "[cli][hardening]") {
+    TempDir dir;
+    const std::string triangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+    std::string obj = dir.write("up.obj", "mtllib ../../../../dev/zero\n" + triangle + "f 1 2 3\n");
+    auto args = [&](const std::string& scene) {
+        return std::vector<std::string>{scene, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")};
+    };
+    requireInputError(runCli(dir, args(obj)), {"up.obj:1", "outside", "--allow-external-files"});
+    obj = dir.write("missing.obj", "mtllib missing.mtl\n" + triangle + "f 1 2 3\n");
+    requireInputError(runCli(dir, args(obj)), {"missing.mtl", "no such file"});
+    obj = dir.write("wrap.obj", triangle + "f 4294967297 2 3\n");
+    requireInputError(runCli(dir, args(obj)), {"4294967297"});
+    REQUIRE(::mkfifo(dir.file("pipe.pfm").c_str(), 0600) == 0);
+    auto envmap = args("cornell-box");
+    envmap.insert(envmap.end(), {"--envmap", dir.file("pipe.pfm")});
+    requireInputError(runCli(dir, envmap), {"pipe.pfm", "FIFO"});
 }
 
 #else

@@ -185,3 +185,42 @@ TEST_CASE("writeImage replaces infinities and NaN and says how many", "[io]") {
     }
     CHECK(writeImage(dir.file("bad.png"), image) == 3);
 }
+
+TEST_CASE("every image write is verified and leaves no partial file", "[io][hardening]") {
+    wftest::TempDir dir;
+    Image image(4, 3);
+    image.pixel(1, 1)[0] = 0.5f;
+    // PNG and EXR writes to /dev/full used to succeed silently.
+    for (const char* name : {"full.png", "full.exr", "full.pfm"}) {
+        std::filesystem::create_symlink("/dev/full", dir.path() / name);
+        std::string message;
+        try {
+            writeImage(dir.file(name), image);
+        } catch (const InputError& e) {
+            message = e.what();
+        }
+        INFO(name);
+        CHECK_THAT(message, Contains(name) && Contains("No space left"));
+        CHECK(message.find('\n') == std::string::npos);
+        CHECK(std::filesystem::is_symlink(dir.path() / name));  // written through, not replaced
+    }
+    // A successful write replaces the file and leaves nothing else behind.
+    const std::string out = dir.write("image.exr", "old contents");
+    writeImage(out, image);
+    CHECK(readImage(out).pixel(1, 1)[0] == 0.5f);
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) files += entry.is_regular_file();
+    CHECK(files == 1);
+}
+
+TEST_CASE("checkImagePath refuses what writeImage would, before anything is rendered", "[io][hardening]") {
+    wftest::TempDir dir;
+    CHECK_NOTHROW(checkImagePath(dir.file("a.png")));
+    CHECK_NOTHROW(checkImagePath(dir.file("a.EXR")));
+    CHECK_THAT(wftest::inputErrorOf([&] { checkImagePath(dir.file("a.jpg")); }), Contains("'.jpg'"));
+    CHECK_THAT(wftest::inputErrorOf([&] { checkImagePath(dir.file("no/such/a.png")); }), Contains("does not exist"));
+    std::filesystem::create_directory(dir.path() / "folder.png");
+    CHECK_THAT(wftest::inputErrorOf([&] { checkImagePath(dir.file("folder.png")); }), Contains("directory"));
+    CHECK(std::filesystem::is_empty(dir.path() / "folder.png"));
+    CHECK(!std::filesystem::exists(dir.path() / "a.png"));  // nothing created
+}

@@ -137,9 +137,17 @@ TEST_CASE("an OBJ file loads with its MTL materials", "[scene][io]") {
     CHECK(Scene::fromNameOrPath(path).triangles().size() == 8);
 }
 
-TEST_CASE("an OBJ without its MTL file still loads with default materials", "[scene][io]") {
+TEST_CASE("an OBJ whose MTL file is missing is refused with that reason", "[scene][io]") {
     TempDir dir;
+    // Loading it with default materials ended in "scene has no emitter", which named no cause.
     std::string path = dir.write("lonely.obj", "mtllib missing.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl x\nf 1 2 3\n");
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(path); }),
+               Contains("lonely.obj:1") && Contains("missing.mtl") && Contains("No such file"));
+}
+
+TEST_CASE("an OBJ without mtllib loads with the default material, usemtl or not", "[scene][io]") {
+    TempDir dir;
+    std::string path = dir.write("plain.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl x\nf 1 2 3\n");
     Scene scene = Scene::loadObj(path);
     CHECK(scene.triangles().size() == 1);
     REQUIRE(scene.materials().size() == 1);

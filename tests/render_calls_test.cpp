@@ -241,3 +241,35 @@ TEST_CASE("RenderOptions refuses enum values outside their enums and non-finite 
     CHECK(wftest::inputErrorOf([] { writeImage("/tmp/wavefront-exposure-test.png", Image(2, 2), 1000.0f); })
               .find("exposure") != std::string::npos);
 }
+
+TEST_CASE("a moved-from Renderer throws Error from every public method", "[render][hardening]") {
+    // render() on a moved-from renderer dereferenced a null Impl (issue 18).
+    Renderer renderer(Scene::builtin("cornell-box"), wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 1));
+    Renderer moved(std::move(renderer));
+    CHECK_NOTHROW(moved.render());
+    auto movedFrom = [](auto call) {
+        try {
+            call();
+        } catch (const InputError&) {
+            return std::string("an InputError, which is for bad input");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("nothing thrown");
+    };
+    const std::string expected = "this Renderer was moved from; use the Renderer it was moved to";
+    Renderer& r = renderer;  // NOLINT(bugprone-use-after-move): the point of the test
+    CHECK(movedFrom([&] { r.render(); }) == expected);
+    CHECK(movedFrom([&] { r.renderMore(1); }) == expected);
+    CHECK(movedFrom([&] { r.cancel(); }) == expected);
+    CHECK(movedFrom([&] { (void)r.film(); }) == expected);
+    CHECK(movedFrom([&] { (void)r.image(); }) == expected);
+    CHECK(movedFrom([&] { (void)r.stats(); }) == expected);
+    CHECK(movedFrom([&] { (void)r.backend(); }) == expected);
+    CHECK(movedFrom([&] { (void)r.options(); }) == expected);
+    // Move assignment leaves its source moved from too; assigning to it makes it whole again.
+    Renderer other(Scene::builtin("cornell-box"), wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 1));
+    r = std::move(other);
+    CHECK_NOTHROW(r.render());
+    CHECK(movedFrom([&] { other.render(); }) == expected);
+}

@@ -218,9 +218,31 @@ TEST_CASE("addSphere and addMaterial reject invalid input", "[scene]") {
     CHECK_THROWS_AS(scene.addMaterial(Material::dielectric(0.0f)), InputError);
     CHECK_THROWS_AS(scene.addMaterial(Material::glossy(glm::vec3(0.5f), glm::vec3(0.5f), -1.0f)), InputError);
     CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::glossy(glm::vec3(0.7f), glm::vec3(0.5f), 10.0f)); }),
-               Contains("exceeds 1"));
+               Contains("diffuse + specular") && Contains("[0, 1]"));
     CHECK_NOTHROW(scene.addMaterial(Material::glossy(glm::vec3(0.5f), glm::vec3(0.5f), 10.0f)));
     CHECK(scene.materials().size() == 2);
+}
+
+TEST_CASE("every material type refuses reflectances above 1 with the same message", "[scene][hardening]") {
+    // Lambertian albedo 1.5 or 1e30 and mirror tint 2 were accepted; glossy above 1 was refused.
+    Scene scene;
+    const std::string rule = "must have components in [0, 1]";
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::lambertian(glm::vec3(1.5f, 0.5f, 0.5f))); }),
+               Contains("lambertian material 0: albedo (1.5, 0.5, 0.5) " + rule));
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::lambertian(glm::vec3(1e30f))); }), Contains("albedo"));
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::lambertian(glm::vec3(INFINITY))); }), Contains("finite"));
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::mirror(glm::vec3(2.0f))); }),
+               Contains("mirror material 0: tint (2, 2, 2) " + rule));
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::glossy(glm::vec3(0.5f), glm::vec3(0.6f), 8.0f)); }),
+               Contains("glossy material 0: diffuse + specular") && Contains(rule));
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::conductor(glm::vec3(1.2f), 0.1f)); }),
+               Contains("conductor material 0: tint") && Contains(rule));
+    CHECK_THAT(inputErrorOf([&] { scene.addMaterial(Material::metallicRoughness(glm::vec3(3.0f), 0.5f, 0.5f)); }),
+               Contains("metallic-roughness material 0: base colour") && Contains(rule));
+    CHECK(scene.materials().empty());
+    // 1 itself is allowed (the white furnace); emission is not a reflectance.
+    CHECK_NOTHROW(scene.addMaterial(Material::lambertian(glm::vec3(1.0f), glm::vec3(1e30f))));
+    CHECK_NOTHROW(scene.addMaterial(Material::mirror(glm::vec3(1.0f))));
 }
 
 TEST_CASE("validate requires geometry, an emitter and a sound camera", "[scene]") {
@@ -349,4 +371,28 @@ TEST_CASE("glass-caustic renders with a finite non-zero mean", "[scene]") {
     Image img = renderImage(Scene::builtin("glass-caustic"), smallCpuRender(32, 16));
     REQUIRE(wftest::allFinite(img));
     CHECK(wftest::imageMean(img) > 0.0);
+}
+
+TEST_CASE("coordinates beyond kMaxCoordinate are refused with a message about them", "[scene][hardening]") {
+    // Vertices at 1e19 reported "camera position, target and up must be finite"; at 1e15 the edge
+    // cross products overflowed and the scene rendered black.
+    Scene scene;
+    scene.addMaterial(Material::lambertian(glm::vec3(0.5f), glm::vec3(1.0f)));
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1e15f, 0, 0}, {0, 1, 0}};
+    mesh.indices = {0, 1, 2};
+    CHECK_THAT(inputErrorOf([&] { scene.addMesh(mesh); }), Contains("vertex 1") && Contains("coordinate range"));
+    mesh.positions[1] = {Scene::kMaxCoordinate, 0, 0};
+    CHECK_NOTHROW(scene.addMesh(mesh));
+    CHECK_THAT(inputErrorOf([&] { scene.addSphere(Sphere{glm::vec3(0, 0, 2e8f), 1.0f, 0}); }), Contains("coordinate range"));
+    CHECK_THAT(inputErrorOf([&] { scene.addSphere(Sphere{glm::vec3(0.0f), 1e30f, 0}); }), Contains("radius"));
+}
+
+TEST_CASE("a camera whose vectors overflow float is refused", "[scene][hardening]") {
+    // An up vector of (0, 3e38, 3e38) made the camera basis NaN and the image black (issue 18).
+    Scene scene = Scene::builtin("cornell-box");
+    Camera camera = scene.camera();
+    camera.up = glm::vec3(0.0f, 3e38f, 3e38f);
+    scene.setCamera(camera);
+    CHECK_THAT(inputErrorOf([&] { scene.validate(); }), Contains("camera") && Contains("overflow"));
 }

@@ -37,8 +37,14 @@ struct WAVEFRONT_API Film {
 /// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure),
 /// .exr (32-bit float) or .pfm (32-bit float). No file ever holds a NaN or an infinity: an
 /// infinity is written as +-FLT_MAX, a NaN as 0. Returns how many values were replaced so (0 for
-/// any image resolved from a Film). Throws InputError for other extensions or unwritable paths.
+/// any image resolved from a Film). Throws InputError for other extensions or unwritable paths,
+/// and for any failed write: the file is written next to `path` and renamed over it only when
+/// complete (a device such as /dev/full is written in place, every write checked).
 WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
+/// Throws InputError, as writeImage would, for a path it cannot write to: an unknown extension, a
+/// folder that does not exist or is not writable, a directory. Creates nothing (for checking an
+/// output path before rendering).
+WAVEFRONT_API void checkImagePath(const std::string& path);
 /// Reads an .exr or .pfm file (used by the tests and for environment maps).
 WAVEFRONT_API Image readImage(const std::string& path);
 

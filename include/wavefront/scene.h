@@ -101,6 +101,14 @@ struct Camera {
     float focusDistance = 1.0f;
 };
 
+/// How scene files are read (Scene::loadObj, Scene::fromNameOrPath).
+struct SceneLoadOptions {
+    /// Files a scene references (`mtllib`) may lie anywhere: absolute paths and `..` out of the
+    /// scene's folder are followed. Off (the default), they must resolve, symbolic links included,
+    /// to a file inside the folder of the scene file.
+    bool allowExternalFiles = false;
+};
+
 /// The flattened scene the renderers consume: one global vertex array, one triangle list.
 /// Built by adding meshes; `validate()` checks it and drops degenerate triangles.
 class WAVEFRONT_API Scene {
@@ -150,9 +158,18 @@ public:
     /// Loads an OBJ file with its MTL materials. Kd -> diffuse; Ks/Ns -> Blinn-Phong glossy;
     /// Ke -> emission; illum 3/5 -> mirror, illum 4/6/7 (or Ni with dissolve < 1) -> glass;
     /// otherwise a non-zero Pr (roughness) or Pm (metallic) -> metallic-roughness with base Kd.
-    static Scene loadObj(const std::string& path);
+    /// Quads are split along their shorter diagonal, larger polygons as a fan from their first
+    /// corner (convex polygons exactly). Throws InputError, naming the file and line, for a file
+    /// that is not a regular file or exceeds its size cap (docs/hardening.md), a material library
+    /// that cannot be read or lies outside the OBJ's folder (see SceneLoadOptions), a `usemtl`
+    /// naming no material of the libraries, malformed lines, indices out of range, and faces using
+    /// non-finite vertices or vertices beyond +-kMaxCoordinate.
+    static Scene loadObj(const std::string& path, const SceneLoadOptions& options = {});
     /// Built-in name or path to an .obj file.
-    static Scene fromNameOrPath(const std::string& nameOrPath);
+    static Scene fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options = {});
+    /// The largest coordinate magnitude of a vertex or sphere (beyond it the cross products of
+    /// triangle edges overflow float and surfaces lose their normals).
+    static constexpr float kMaxCoordinate = 1e8f;
 
 private:
     std::vector<Material> materials_;

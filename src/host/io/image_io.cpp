@@ -5,8 +5,16 @@
 #include <stb_image_write.h>
 #include <tinyexr.h>
 
+#include "host/io/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -38,40 +46,123 @@ float linearToSrgb(float v) {
     return v <= 0.0031308f ? 12.92f * v : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
 }
 
+// Writes `bytes` so that no failure goes unnoticed and none leaves a partial file behind: a
+// regular file (or a new one) is written to a temporary file next to it, renamed over it once
+// every byte is written and the file is closed; a device or FIFO the path names (or links to) is
+// written in place, every write checked (a PNG to /dev/full used to print "wrote").
+void writeFileChecked(const std::string& path, const char* format, const std::vector<unsigned char>& bytes) {
+    const std::string what = std::string("cannot write ") + format + " file '" + path + "'";
+    auto failure = [&](int error) { return InputError(what + ": " + std::strerror(error)); };
+    auto writeAll = [&](int fd) {
+        for (std::size_t done = 0; done < bytes.size();) {
+            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return n < 0 ? errno : EIO;
+            done += std::size_t(n);
+        }
+        return 0;
+    };
+    std::error_code ec;
+    std::filesystem::path target = path;
+    if (std::filesystem::is_symlink(target, ec)) {  // write through the link, not over it
+        std::filesystem::path resolved = std::filesystem::weakly_canonical(target, ec);
+        if (!ec) target = resolved;
+    }
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) throw InputError(what + ": it is a directory");
+        const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) throw failure(errno);
+        int error = writeAll(fd);
+        if (::close(fd) != 0 && error == 0) error = errno;
+        if (error) throw failure(error);
+        return;
+    }
+    static std::atomic<unsigned> counter{0};
+    const std::string temp = target.string() + ".wavefront-" + std::to_string(::getpid()) + "-" +
+                             std::to_string(counter++) + ".tmp";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) throw failure(errno);
+    int error = writeAll(fd);
+    if (::close(fd) != 0 && error == 0) error = errno;
+    if (error == 0 && ::rename(temp.c_str(), target.c_str()) != 0) error = errno;
+    if (error) {
+        ::unlink(temp.c_str());
+        throw failure(error);
+    }
+}
+
 void writePng(const std::string& path, const Image& image, float exposure) {
     const float scale = std::exp2(exposure);
-    std::vector<std::uint8_t> bytes(image.rgb.size());
+    std::vector<std::uint8_t> pixels(image.rgb.size());
     for (std::size_t i = 0; i < image.rgb.size(); ++i) {
         float v = image.rgb[i] * scale;  // finite or +-inf: writeImage replaced NaN and inf
         v = std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f);
-        bytes[i] = std::uint8_t(linearToSrgb(v) * 255.0f + 0.5f);
+        pixels[i] = std::uint8_t(linearToSrgb(v) * 255.0f + 0.5f);
     }
-    if (!stbi_write_png(path.c_str(), image.width, image.height, 3, bytes.data(), image.width * 3))
-        throw InputError("cannot write PNG file '" + path + "'");
+    std::vector<unsigned char> bytes;
+    auto append = [](void* context, void* data, int size) {
+        auto* out = static_cast<std::vector<unsigned char>*>(context);
+        out->insert(out->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
+    };
+    if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 3, pixels.data(), image.width * 3))
+        throw InputError("cannot write PNG file '" + path + "': encoding failed");
+    writeFileChecked(path, "PNG", bytes);
 }
 
+// As tinyexr's SaveEXR (B, G, R channels; ZIP from 16 pixels on a side), but into memory, so that
+// the write is ours to check.
 void writeExr(const std::string& path, const Image& image) {
-    // Check the path first: SaveEXR leaks its header allocations when it cannot open the file.
-    if (!std::ofstream(path, std::ios::binary))
-        throw InputError("cannot write EXR file '" + path + "'");
-    const char* err = nullptr;
+    const std::size_t pixels = std::size_t(image.width) * image.height;
+    std::vector<float> planes[3];
+    for (int c = 0; c < 3; ++c) {
+        planes[c].resize(pixels);
+        for (std::size_t i = 0; i < pixels; ++i) planes[c][i] = image.rgb[3 * i + (2 - c)];
+    }
+    unsigned char* channelData[3] = {reinterpret_cast<unsigned char*>(planes[0].data()),
+                                     reinterpret_cast<unsigned char*>(planes[1].data()),
+                                     reinterpret_cast<unsigned char*>(planes[2].data())};
+    EXRImage exrImage;
+    InitEXRImage(&exrImage);
+    exrImage.images = channelData;
+    exrImage.width = image.width;
+    exrImage.height = image.height;
+    exrImage.num_channels = 3;
+    EXRChannelInfo channels[3] = {};
     // 32-bit float: half float turns everything above 65504 into infinity.
-    int rc = SaveEXR(image.rgb.data(), image.width, image.height, 3, /*save_as_fp16=*/0, path.c_str(), &err);
-    if (rc != TINYEXR_SUCCESS) {
-        std::string message = "cannot write EXR file '" + path + "'";
+    int types[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT};
+    int requested[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT};
+    for (int c = 0; c < 3; ++c) channels[c].name[0] = "BGR"[c];
+    EXRHeader header;
+    InitEXRHeader(&header);
+    header.num_channels = 3;
+    header.channels = channels;
+    header.pixel_types = types;
+    header.requested_pixel_types = requested;
+    header.compression_type =
+        image.width < 16 && image.height < 16 ? TINYEXR_COMPRESSIONTYPE_NONE : TINYEXR_COMPRESSIONTYPE_ZIP;
+    unsigned char* memory = nullptr;
+    const char* err = nullptr;
+    const std::size_t size = SaveEXRImageToMemory(&exrImage, &header, &memory, &err);
+    if (size == 0 || !memory) {
+        std::string message = "cannot write EXR file '" + path + "': encoding failed";
         if (err) {
-            message += ": " + std::string(err);
+            message += ": " + oneLine(err);
             FreeEXRErrorMessage(err);
         }
+        std::free(memory);
         throw InputError(message);
     }
+    std::vector<unsigned char> bytes(memory, memory + size);
+    std::free(memory);
+    writeFileChecked(path, "EXR", bytes);
 }
 
-void putFloatLittleEndian(std::vector<char>& out, float value) {
+void putFloatLittleEndian(std::vector<unsigned char>& out, float value) {
     std::uint32_t bits;
     std::memcpy(&bits, &value, sizeof bits);
     for (int k = 0; k < 4; ++k)
-        out.push_back(char((bits >> (8 * k)) & 0xffu));
+        out.push_back((unsigned char)((bits >> (8 * k)) & 0xffu));
 }
 
 float getFloat(const unsigned char* p, bool littleEndian) {
@@ -86,51 +177,67 @@ float getFloat(const unsigned char* p, bool littleEndian) {
 // PFM: a text header, then float rows from the bottom of the image to the top. A negative scale
 // marks little-endian data.
 void writePfm(const std::string& path, const Image& image) {
-    std::ostringstream header;
-    header << "PF\n" << image.width << ' ' << image.height << "\n-1.0\n";
-    std::vector<char> data;
-    data.reserve(image.rgb.size() * 4);
+    const std::string header = "PF\n" + std::to_string(image.width) + ' ' + std::to_string(image.height) + "\n-1.0\n";
+    std::vector<unsigned char> data(header.begin(), header.end());
+    data.reserve(header.size() + image.rgb.size() * 4);
     for (int y = image.height - 1; y >= 0; --y)
         for (int x = 0; x < image.width; ++x)
             for (int c = 0; c < 3; ++c)
                 putFloatLittleEndian(data, image.pixel(x, y)[c]);
-    std::ofstream out(path, std::ios::binary);
-    out << header.str();
-    out.write(data.data(), std::streamsize(data.size()));
-    if (!out)
-        throw InputError("cannot write PFM file '" + path + "'");
+    writeFileChecked(path, "PFM", data);
 }
 
-Image readPfm(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError("cannot open PFM file '" + path + "'");
-    std::string magic;
-    int width = 0, height = 0;
-    double scale = 0.0;
-    in >> magic >> width >> height >> scale;
-    if (!in || (magic != "PF" && magic != "Pf") || width <= 0 || height <= 0 || scale == 0.0 || !std::isfinite(scale))
-        throw InputError("'" + path + "' is not a valid PFM file");
-    in.get();  // the single whitespace character that ends the header
-    const int channels = magic == "PF" ? 3 : 1;
-    const std::size_t bytes = std::size_t(width) * std::size_t(height) * channels * 4;
-    // Compare with the file size before allocating, so a corrupt header cannot ask for gigabytes.
-    const std::streamoff dataStart = in.tellg();
-    in.seekg(0, std::ios::end);
-    const std::streamoff available = in.tellg() - dataStart;
-    in.seekg(dataStart);
-    if (available < 0 || std::size_t(available) < bytes)
-        throw InputError("PFM file '" + path + "' is truncated");
-    std::vector<unsigned char> data(bytes);
-    in.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size()));
-    if (std::size_t(in.gcount()) != data.size())
-        throw InputError("cannot read PFM file '" + path + "'");
+// Decoded images are bounded too: a few hundred bytes of compressed EXR can declare a data window
+// of gigabytes. 2^28 texels is a 16k x 16k map (3 GiB as float RGB).
+constexpr std::uint64_t kMaxImageTexels = 1ull << 28;
 
-    Image image(width, height);
+void checkTexels(const std::string& what, std::int64_t width, std::int64_t height) {
+    if (width <= 0 || height <= 0 || std::uint64_t(width) * std::uint64_t(height) > kMaxImageTexels)
+        throw InputError(what + " declares " + std::to_string(width) + " x " + std::to_string(height) +
+                         " texels (at most 2^28 in all are read)");
+}
+
+Image readPfm(const std::string& path, const std::string& bytes) {
+    const std::string what = "PFM file '" + path + "'";
+    // The header: "PF" or "Pf", width, height and scale, separated by whitespace; the last one
+    // ends with a single whitespace character.
+    std::size_t pos = 0;
+    auto field = [&]() {
+        pos = bytes.find_first_not_of(" \t\r\n", pos);
+        if (pos == std::string::npos || pos > 256) throw InputError(what + " has no valid header");
+        const std::size_t end = bytes.find_first_of(" \t\r\n", pos);
+        if (end == std::string::npos) throw InputError(what + " has no valid header");
+        std::string token = bytes.substr(pos, end - pos);
+        pos = end + 1;
+        return token;
+    };
+    const std::string magic = field();
+    if (magic != "PF" && magic != "Pf") throw InputError("'" + path + "' is not a valid PFM file");
+    long long width = 0, height = 0;
+    double scale = 0.0;
+    try {
+        std::size_t used = 0;
+        std::string w = field(), h = field(), sc = field();
+        width = std::stoll(w, &used);
+        if (used != w.size()) throw std::invalid_argument(w);
+        height = std::stoll(h, &used);
+        if (used != h.size()) throw std::invalid_argument(h);
+        scale = std::stod(sc, &used);
+        if (used != sc.size()) throw std::invalid_argument(sc);
+    } catch (const std::logic_error&) {  // invalid_argument, out_of_range
+        throw InputError("'" + path + "' is not a valid PFM file");
+    }
+    if (scale == 0.0 || !std::isfinite(scale)) throw InputError("'" + path + "' is not a valid PFM file");
+    checkTexels(what, width, height);
+    const int channels = magic == "PF" ? 3 : 1;
+    const std::size_t size = std::size_t(width) * std::size_t(height) * channels * 4;
+    if (bytes.size() - pos < size) throw InputError(what + " is truncated");
+
+    Image image{int(width), int(height)};
     const bool littleEndian = scale < 0;
-    const unsigned char* p = data.data();
-    for (int y = height - 1; y >= 0; --y)
-        for (int x = 0; x < width; ++x) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(bytes.data()) + pos;
+    for (int y = image.height - 1; y >= 0; --y)
+        for (int x = 0; x < image.width; ++x) {
             float* out = image.pixel(x, y);
             for (int c = 0; c < channels; ++c, p += 4)
                 out[c] = getFloat(p, littleEndian);
@@ -140,24 +247,85 @@ Image readPfm(const std::string& path) {
     return image;
 }
 
-Image readExr(const std::string& path) {
-    float* rgba = nullptr;
-    int width = 0, height = 0;
-    const char* err = nullptr;
-    int rc = LoadEXR(&rgba, &width, &height, path.c_str(), &err);
-    if (rc != TINYEXR_SUCCESS) {
-        std::string message = "cannot read EXR file '" + path + "'";
+// tinyexr's header and image, freed on every path. When decoding fails, tinyexr 1.0.1 calls
+// FreeEXRImage itself, which frees the channels only up to image.num_channels, still 0 then (48 MB
+// leaked per failed load of a 761-byte file), and leaves `images` dangling. So the channel count is
+// set before loading, and a failed image is not freed again.
+struct ExrData {
+    EXRHeader header;
+    EXRImage image;
+    bool loaded = false;
+    ExrData() {
+        InitEXRHeader(&header);
+        InitEXRImage(&image);
+    }
+    ~ExrData() {
+        if (loaded) FreeEXRImage(&image);
+        FreeEXRHeader(&header);
+    }
+};
+
+Image readExr(const std::string& path, const std::string& bytes) {
+    const std::string what = "EXR file '" + path + "'";
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    const auto fail = [&](const char* step, const char* err) {
+        std::string message = "cannot read " + what + ": " + step;
         if (err) {
-            message += ": " + std::string(err);
+            message += ": " + oneLine(err);
             FreeEXRErrorMessage(err);
         }
-        throw InputError(message);
+        return InputError(message);
+    };
+    EXRVersion version;
+    if (ParseEXRVersionFromMemory(&version, data, bytes.size()) != TINYEXR_SUCCESS)
+        throw InputError("'" + path + "' is not an EXR file");
+    if (version.multipart || version.non_image)
+        throw InputError("cannot read " + what + ": multi-part and deep images are not supported");
+    ExrData exr;
+    const char* err = nullptr;
+    if (ParseEXRHeaderFromMemory(&exr.header, &version, data, bytes.size(), &err) != TINYEXR_SUCCESS)
+        throw fail("bad header", err);
+    const EXRBox2i& window = exr.header.data_window;
+    checkTexels(what, std::int64_t(window.max_x) - window.min_x + 1, std::int64_t(window.max_y) - window.min_y + 1);
+    int idx[3] = {-1, -1, -1};
+    for (int c = 0; c < exr.header.num_channels; ++c) {
+        if (exr.header.pixel_types[c] == TINYEXR_PIXELTYPE_HALF)
+            exr.header.requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
+        const std::string name = exr.header.channels[c].name;
+        for (int k = 0; k < 3; ++k)
+            if (name == std::string(1, "RGB"[k])) idx[k] = c;
     }
-    Image image(width, height);
-    for (std::size_t i = 0; i < std::size_t(width) * height; ++i)
-        for (int c = 0; c < 3; ++c)
-            image.rgb[3 * i + c] = rgba[4 * i + c];
-    std::free(rgba);
+    if (exr.header.num_channels == 1) idx[0] = idx[1] = idx[2] = 0;  // grey
+    if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0)
+        throw InputError("cannot read " + what + ": it has no R, G and B channels (nor a single grey one)");
+    for (int k = 0; k < 3; ++k)
+        if (exr.header.pixel_types[idx[k]] == TINYEXR_PIXELTYPE_UINT)
+            throw InputError("cannot read " + what + ": integer colour channels are not supported");
+    exr.image.num_channels = exr.header.num_channels;
+    if (LoadEXRImageFromMemory(&exr.image, &exr.header, data, bytes.size(), &err) != TINYEXR_SUCCESS)
+        throw fail("bad image data", err);
+    exr.loaded = true;
+
+    const EXRImage& in = exr.image;
+    Image image(in.width, in.height);
+    auto channel = [&](unsigned char** images, int k) { return reinterpret_cast<const float*>(images[idx[k]]); };
+    if (exr.header.tiled) {
+        const int tw = exr.header.tile_size_x, th = exr.header.tile_size_y;
+        for (int t = 0; t < in.num_tiles; ++t) {
+            const EXRTile& tile = in.tiles[t];
+            for (int j = 0; j < th; ++j)
+                for (int i = 0; i < tw; ++i) {
+                    const std::int64_t x = std::int64_t(tile.offset_x) * tw + i, y = std::int64_t(tile.offset_y) * th + j;
+                    if (x < 0 || y < 0 || x >= in.width || y >= in.height) continue;
+                    for (int k = 0; k < 3; ++k)
+                        image.pixel(int(x), int(y))[k] = channel(tile.images, k)[std::size_t(j) * tw + i];
+                }
+        }
+    } else {
+        for (std::size_t i = 0; i < std::size_t(in.width) * in.height; ++i)
+            for (int k = 0; k < 3; ++k)
+                image.rgb[3 * i + k] = channel(in.images, k)[i];
+    }
     return image;
 }
 
@@ -186,11 +354,26 @@ Image Film::resolve(std::uint64_t* clamped) const {
     return image;
 }
 
-std::uint64_t writeImage(const std::string& path, const Image& image, float exposure) {
+void checkImagePath(const std::string& path) {
     const std::string ext = lowercaseExtension(path);
     if (ext != ".png" && ext != ".exr" && ext != ".pfm")
         throw InputError("cannot write '" + path + "': unknown image extension '" + ext +
                          "' (use .png, .exr or .pfm)");
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    const std::string folder = parent.empty() ? "." : parent.string();
+    struct stat st {};
+    if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw InputError("cannot write '" + path + "': the folder '" + folder + "' does not exist");
+    if (::access(folder.c_str(), W_OK) != 0)
+        throw InputError("cannot write '" + path + "': the folder '" + folder + "' is not writable (" +
+                         std::strerror(errno) + ")");
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw InputError("cannot write '" + path + "': it is a directory");
+}
+
+std::uint64_t writeImage(const std::string& path, const Image& image, float exposure) {
+    checkImagePath(path);
+    const std::string ext = lowercaseExtension(path);
     checkImage(path, image);
     // 2^64 already saturates any radiance a float holds; beyond it (or NaN) every pixel would be
     // black or white.
@@ -222,9 +405,9 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
 Image readImage(const std::string& path) {
     const std::string ext = lowercaseExtension(path);
     if (ext == ".pfm")
-        return readPfm(path);
+        return readPfm(path, readInputFile(path, InputKind::Image));
     if (ext == ".exr")
-        return readExr(path);
+        return readExr(path, readInputFile(path, InputKind::Image));
     throw InputError("cannot read '" + path + "': unknown image extension '" + ext + "' (use .exr or .pfm)");
 }
 

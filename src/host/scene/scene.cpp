@@ -19,6 +19,12 @@ bool isFinite(const glm::vec3& v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+// Finite and within +-Scene::kMaxCoordinate.
+bool inCoordinateRange(const glm::vec3& v) {
+    return std::fabs(v.x) <= Scene::kMaxCoordinate && std::fabs(v.y) <= Scene::kMaxCoordinate &&
+           std::fabs(v.z) <= Scene::kMaxCoordinate;
+}
+
 bool isNonNegativeFinite(const glm::vec3& v) {
     return isFinite(v) && v.x >= 0 && v.y >= 0 && v.z >= 0;
 }
@@ -26,6 +32,12 @@ bool isNonNegativeFinite(const glm::vec3& v) {
 std::string format(const glm::vec3& v) {
     std::ostringstream out;
     out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+    return out.str();
+}
+
+std::string format(float v) {
+    std::ostringstream out;
+    out << v;
     return out.str();
 }
 
@@ -161,23 +173,30 @@ int Scene::addMaterial(const Material& material) {
         throw InputError(what + ": ior " + std::to_string(material.ior) + " must be positive");
     if (!std::isfinite(material.exponent) || material.exponent < 0.0f)
         throw InputError(what + ": exponent " + std::to_string(material.exponent) + " must be non-negative");
-    if (material.type == MaterialType::Glossy) {
-        // Diffuse plus a normalised lobe reflects up to diffuse + specular: above 1 it creates energy.
-        glm::vec3 total = material.diffuse + material.specular;
-        float maxTotal = std::max({total.x, total.y, total.z});
-        if (maxTotal > 1.0f + 1e-6f)
-            throw InputError(what + ": diffuse + specular " + format(total) +
-                             " exceeds 1 and would reflect more energy than it receives");
+    // Every reflectance is a fraction of the light that arrives, whatever the type: above 1 a
+    // surface creates energy (the furnace brightens without bound), so none may exceed it.
+    auto reflectance = [&](const char* name, const glm::vec3& v) {
+        if (!(v.x <= 1.0f + 1e-6f && v.y <= 1.0f + 1e-6f && v.z <= 1.0f + 1e-6f))
+            throw InputError(what + ": " + name + " " + format(v) +
+                             " must have components in [0, 1]; above 1 it reflects more energy than it receives");
+    };
+    switch (material.type) {
+    case MaterialType::Lambertian: reflectance("albedo", material.diffuse); break;
+    // Diffuse plus a normalised lobe reflects up to diffuse + specular.
+    case MaterialType::Glossy: reflectance("diffuse + specular", material.diffuse + material.specular); break;
+    case MaterialType::Mirror: reflectance("tint", material.specular); break;
+    case MaterialType::Conductor:
+        if (!material.complexIor) reflectance("tint", material.specular);
+        break;
+    case MaterialType::MetallicRoughness: reflectance("base colour", material.diffuse); break;
+    default: break;  // glass transmits or reflects what arrives, without a colour of its own
     }
     const bool microfacet = material.type == MaterialType::Conductor ||
                             material.type == MaterialType::RoughDielectric ||
                             material.type == MaterialType::MetallicRoughness;
-    auto inUnitRange = [](const glm::vec3& v) { return isNonNegativeFinite(v) && v.x <= 1 && v.y <= 1 && v.z <= 1; };
     if (microfacet && !(material.roughness >= 0.0f && material.roughness <= 1.0f))
         throw InputError(what + ": roughness " + std::to_string(material.roughness) + " must lie in [0, 1]");
     if (material.type == MaterialType::Conductor) {
-        if (!material.complexIor && !inUnitRange(material.specular))
-            throw InputError(what + ": tint " + format(material.specular) + " must have components in [0, 1]");
         const glm::vec3& eta = material.eta;
         if (material.complexIor && !(isFinite(eta) && eta.x > 0 && eta.y > 0 && eta.z > 0))
             throw InputError(what + ": eta " + format(material.eta) + " must be finite and positive");
@@ -188,8 +207,6 @@ int Scene::addMaterial(const Material& material) {
         throw InputError(what + ": ior " + std::to_string(material.ior) +
                          " must differ from 1 (a rough interface between equal media is no interface)");
     if (material.type == MaterialType::MetallicRoughness) {
-        if (!inUnitRange(material.diffuse))
-            throw InputError(what + ": base colour " + format(material.diffuse) + " must have components in [0, 1]");
         if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
             throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
     }
@@ -263,7 +280,7 @@ void Scene::addMesh(const TriangleMesh& mesh) {
     for (std::size_t f = 0; f < faceCount; ++f) {
         for (int k = 0; k < 3; ++k) {
             std::uint32_t index = mesh.indices[3 * f + k];
-            if (isFinite(mesh.positions[index]))
+            if (inCoordinateRange(mesh.positions[index]))
                 continue;
             // Name the first face that uses the bad vertex, and how many more do.
             std::size_t others = 0;
@@ -273,8 +290,10 @@ void Scene::addMesh(const TriangleMesh& mesh) {
                         ++others;
                         break;
                     }
+            const glm::vec3& p = mesh.positions[index];
             std::string message = "face " + std::to_string(f) + " uses vertex " + std::to_string(index) +
-                                  " with a non-finite position " + format(mesh.positions[index]);
+                                  (isFinite(p) ? " at " + format(p) + ", beyond the coordinate range +-" + format(Scene::kMaxCoordinate)
+                                               : " with a non-finite position " + format(p));
             if (others > 0)
                 message += " (and " + std::to_string(others) + " more face" + (others > 1 ? "s" : "") + " use it)";
             throw InputError(message);
@@ -284,7 +303,7 @@ void Scene::addMesh(const TriangleMesh& mesh) {
     const std::uint32_t base = std::uint32_t(positions_.size());
     // Unreferenced vertices may hold anything; store zeros so the vertex array stays finite.
     for (const glm::vec3& p : mesh.positions)
-        positions_.push_back(isFinite(p) ? p : glm::vec3(0.0f));
+        positions_.push_back(inCoordinateRange(p) ? p : glm::vec3(0.0f));
 
     // normals_ is either empty or as long as positions_; vertices without normals get zeros.
     std::vector<std::uint8_t> usableNormal;
@@ -327,8 +346,12 @@ void Scene::addSphere(const Sphere& sphere) {
     const std::string what = "sphere " + std::to_string(spheres_.size());
     if (!isFinite(sphere.center))
         throw InputError(what + " has a non-finite centre " + format(sphere.center));
-    if (!std::isfinite(sphere.radius) || sphere.radius <= 0.0f)
-        throw InputError(what + " has radius " + std::to_string(sphere.radius) + "; it must be positive and finite");
+    if (!inCoordinateRange(sphere.center))
+        throw InputError(what + " has its centre at " + format(sphere.center) + ", beyond the coordinate range +-" +
+                         format(kMaxCoordinate));
+    if (!std::isfinite(sphere.radius) || sphere.radius <= 0.0f || sphere.radius > kMaxCoordinate)
+        throw InputError(what + " has radius " + format(sphere.radius) + "; it must be positive and at most " +
+                         format(kMaxCoordinate));
     if (sphere.material < 0 || std::size_t(sphere.material) >= materials_.size())
         throw InputError(what + " has material index " + std::to_string(sphere.material) +
                          ", out of range (the scene has " + std::to_string(materials_.size()) + " materials)");
@@ -376,6 +399,10 @@ void Scene::validate(bool requireEmitter) {
     if (!isFinite(c.position) || !isFinite(c.target) || !isFinite(c.up))
         throw InputError("camera position, target and up must be finite");
     glm::vec3 forward = c.target - c.position;
+    // Finite vectors can still have lengths beyond the float range: the camera basis would be NaN.
+    if (!std::isfinite(glm::length(forward)) || !std::isfinite(glm::length(c.up)))
+        throw InputError("camera position, target and up " + format(c.position) + ", " + format(c.target) + ", " +
+                         format(c.up) + " are too large: their lengths overflow float");
     if (glm::length(forward) <= 0.0f)
         throw InputError("camera position and target coincide at " + format(c.position));
     if (glm::length(glm::cross(glm::normalize(forward), c.up)) <= 1e-6f)
@@ -406,10 +433,10 @@ void Scene::setEnvironment(Image image, float scale) {
     environment_ = std::move(image);
 }
 
-Scene Scene::fromNameOrPath(const std::string& nameOrPath) {
+Scene Scene::fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options) {
     std::error_code ec;
     if (endsWithObj(nameOrPath) || std::filesystem::is_regular_file(nameOrPath, ec))
-        return loadObj(nameOrPath);
+        return loadObj(nameOrPath, options);
     return builtin(nameOrPath);
 }
 

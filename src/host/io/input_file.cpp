@@ -1,0 +1,156 @@
+// Reading input files: POSIX open/fstat/read, so that the file checked is the file read (no
+// stat-then-open race on the type) and a FIFO cannot block the open.
+#include "host/io/input_file.h"
+
+#include <wavefront/error.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace wavefront {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kindName(InputKind kind) {
+    switch (kind) {
+    case InputKind::Obj: return "OBJ file";
+    case InputKind::Mtl: return "material library";
+    case InputKind::Image: return "image file";
+    }
+    return "file";
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+    char text[32];
+    if (bytes >= (1ull << 30))
+        std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
+    else if (bytes >= (1ull << 20))
+        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1ull << 20));
+    else
+        std::snprintf(text, sizeof text, "%llu bytes", (unsigned long long)bytes);
+    return text;
+}
+
+// Empty for a regular file, otherwise what it is, for the message.
+const char* notRegular(mode_t mode) {
+    if (S_ISREG(mode)) return "";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+struct FileDescriptor {
+    int fd = -1;
+    ~FileDescriptor() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+}  // namespace
+
+std::uint64_t inputSizeLimit(InputKind kind) {
+    switch (kind) {
+    case InputKind::Obj: return 2ull << 30;
+    case InputKind::Mtl: return 256ull << 20;
+    case InputKind::Image: return 1ull << 30;
+    }
+    return 1ull << 30;
+}
+
+std::string readInputFile(const fs::path& path, InputKind kind, std::uint64_t limit) {
+    if (limit == 0) limit = inputSizeLimit(kind);
+    const std::string what = std::string(kindName(kind)) + " '" + path.string() + "'";
+    // Refuse special files before opening them: opening a device can have effects of its own.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw InputError("cannot open " + what + ": " + std::strerror(errno));
+    if (*notRegular(st.st_mode))
+        throw InputError("cannot read " + what + ": it is " + notRegular(st.st_mode) + ", not a regular file");
+    // O_NONBLOCK: should the path have become a FIFO since, the open still returns.
+    FileDescriptor file;
+    file.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (file.fd < 0)
+        throw InputError("cannot open " + what + ": " + std::strerror(errno));
+    if (::fstat(file.fd, &st) != 0)
+        throw InputError("cannot read " + what + ": " + std::strerror(errno));
+    if (*notRegular(st.st_mode))
+        throw InputError("cannot read " + what + ": it is " + notRegular(st.st_mode) + ", not a regular file");
+    const auto tooLarge = [&](const char* how) {
+        return InputError(what + " " + how + " the size limit of " + formatBytes(limit) + " for its kind");
+    };
+    if (std::uint64_t(st.st_size) > limit)
+        throw tooLarge(("is " + formatBytes(std::uint64_t(st.st_size)) + ", over").c_str());
+
+    // Read to the end, but never past the limit: a file that grows meanwhile is refused.
+    std::string bytes;
+    bytes.resize(std::size_t(st.st_size) + 1);
+    std::size_t size = 0;
+    for (;;) {
+        if (size == bytes.size())
+            bytes.resize(std::size_t(std::min<std::uint64_t>(limit + 1, std::uint64_t(bytes.size()) * 2 + 4096)));
+        const ssize_t got = ::read(file.fd, &bytes[size], bytes.size() - size);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw InputError("cannot read " + what + ": " + std::strerror(errno));
+        }
+        if (got == 0) break;
+        size += std::size_t(got);
+        if (size > limit)
+            throw tooLarge("grew past");
+    }
+    bytes.resize(size);
+    return bytes;
+}
+
+fs::path resolveReferencedFile(const fs::path& referrer, const std::string& name, bool allowExternal) {
+    const fs::path written(name);
+    const fs::path folder = referrer.parent_path().empty() ? fs::path(".") : referrer.parent_path();
+    const fs::path candidate = written.is_absolute() || referrer.parent_path().empty() ? written : folder / written;
+    if (allowExternal) return candidate;
+    const std::string refused = "'" + name + "' ";
+    const std::string rule = "; files it references must lie in its folder (allow others with allowExternalFiles, "
+                             "--allow-external-files)";
+    if (written.is_absolute())
+        throw InputError(refused + "is an absolute path" + rule);
+    // Symbolic links resolved on both sides, then compared element by element.
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+    if (ec) throw InputError(refused + "cannot be resolved: " + ec.message());
+    const fs::path full = fs::weakly_canonical(fs::absolute(folder / written, ec), ec);
+    if (ec) throw InputError(refused + "cannot be resolved: " + ec.message());
+    auto r = root.begin(), f = full.begin();
+    for (; r != root.end() && !r->empty(); ++r, ++f)
+        if (f == full.end() || *r != *f)
+            throw InputError(refused + "resolves to '" + full.string() + "', outside '" + root.string() + "'" + rule);
+    return candidate;
+}
+
+std::string oneLine(const std::string& message) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < message.size()) {
+        std::size_t end = message.find_first_of("\r\n", start);
+        if (end == std::string::npos) end = message.size();
+        std::size_t first = message.find_first_not_of(" \t", start);
+        std::size_t last = message.find_last_not_of(" \t", end == 0 ? 0 : end - 1);
+        if (first < end && last != std::string::npos && last >= first) {
+            if (!out.empty()) out += "; ";
+            out.append(message, first, last - first + 1);
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
+}  // namespace wavefront

@@ -1,0 +1,32 @@
+// The one place that opens files the library reads (scenes, material libraries, images): regular
+// files only, a size cap per kind, and a read bounded by that cap even if the file grows while it
+// is read. Loaders parse from the returned bytes, never from the path.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace wavefront {
+
+/// What a file is read as; each kind has its own size cap (docs/hardening.md).
+enum class InputKind { Obj, Mtl, Image };
+
+/// The size cap of a kind, in bytes: OBJ 2 GiB, MTL 256 MiB, images 1 GiB.
+std::uint64_t inputSizeLimit(InputKind kind);
+
+/// Reads the whole file. Throws InputError, one line naming the file and the reason, for a path
+/// that does not exist, is not a regular file (directory, FIFO, device, socket), is larger than
+/// `limit` bytes (0: the kind's cap), or cannot be read.
+std::string readInputFile(const std::filesystem::path& path, InputKind kind, std::uint64_t limit = 0);
+
+/// `name` as written in `referrer` (an `mtllib` line), resolved against `referrer`'s folder. Unless
+/// `allowExternal`, the result must stay inside that folder once symbolic links are resolved: no
+/// absolute paths, no `..` out of it. Throws InputError otherwise, naming `name` and where it
+/// leads (the caller names the referrer).
+std::filesystem::path resolveReferencedFile(const std::filesystem::path& referrer, const std::string& name,
+                                            bool allowExternal);
+
+/// `message` folded onto one line: line breaks become "; ", surrounding whitespace goes.
+std::string oneLine(const std::string& message);
+
+}  // namespace wavefront
