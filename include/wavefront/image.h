@@ -39,7 +39,7 @@ struct WAVEFRONT_API Film {
 /// infinity is written as +-FLT_MAX, a NaN as 0. Returns how many values were replaced so (0 for
 /// any image resolved from a Film). Throws InputError for other extensions or unwritable paths.
 WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
-/// Reads an .exr or .pfm file (used by the tests and for environment maps).
+/// Reads an .exr, .pfm or Radiance .hdr file (used by the tests and for environment maps).
 WAVEFRONT_API Image readImage(const std::string& path);
 
 }  // namespace wavefront

@@ -134,7 +134,6 @@ Scene Scene::loadObj(const std::string& path) {
     int defaultMaterial = -1;
 
     std::map<std::pair<int, bool>, MeshGroup> groups;
-    glm::vec3 lower(std::numeric_limits<float>::infinity()), upper(-std::numeric_limits<float>::infinity());
     std::size_t faceNumber = 0;  // 1-based in messages, counting triangles in file order
     for (const tinyobj::shape_t& shape : reader.GetShapes()) {
         const tinyobj::mesh_t& mesh = shape.mesh;
@@ -184,8 +183,6 @@ Scene Scene::loadObj(const std::string& path) {
                     group.mesh.positions.push_back(p);
                     if (hasNormals)
                         group.mesh.normals.push_back(toVec3(&attrib.normals[3 * std::size_t(idx.normal_index)]));
-                    lower = glm::min(lower, p);
-                    upper = glm::max(upper, p);
                 }
                 return it->second;
             };
@@ -203,14 +200,8 @@ Scene Scene::loadObj(const std::string& path) {
         scene.addMesh(group.mesh);
     }
 
-    // Frame the bounding box: its bounding sphere fits the 40 degree vertical field of view.
-    Camera camera;
-    camera.verticalFovDegrees = 40.0f;
-    const glm::vec3 center = 0.5f * (lower + upper);
-    const float radius = std::max(0.5f * glm::length(upper - lower), 1e-3f);
-    camera.target = center;
-    camera.position = center + glm::vec3(0.0f, 0.0f, radius / std::sin(glm::radians(20.0f)));
-    scene.setCamera(camera);
+    // OBJ has no camera: frame the bounding box (its bounding sphere fits 40 degrees vertically).
+    scene.frameCamera();
     return scene;
 }
 
