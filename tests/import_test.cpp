@@ -11,11 +11,17 @@
 
 #include <stb_image_write.h>
 
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -366,3 +372,164 @@ TEST_CASE("real models: assimp-testmodels' textured boxes and glmark2's bunny lo
     Scene bunny = Scene::fromNameOrPath(kBunny);
     CHECK(bunny.triangles().size() > 60000);
 }
+
+// ---- The command line: --sky, --camera, --lens, --up, --strict, --stats on scene files ----------
+#if defined(WAVEFRONT_RENDER_EXE)
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    std::string out, err;
+    std::vector<std::string> errorLines;  ///< stderr lines starting with "wavefront-render:"
+};
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// wavefront-render on the CPU at 16x16, 2 spp, with `args` added, stdout and stderr captured.
+Run render(const TempDir& dir, std::vector<std::string> args) {
+    const char* relocated = std::getenv("WAVEFRONT_RENDER_EXE");
+    std::string command = quote(relocated ? relocated : WAVEFRONT_RENDER_EXE);
+    for (const std::string& a : {"--backend", "cpu", "--res", "16x16", "--spp", "2"}) command += " " + quote(a);
+    if (std::find(args.begin(), args.end(), "--out") == args.end())
+        args.insert(args.end(), {"--out", dir.file("out.pfm")});
+    for (const std::string& a : args) command += " " + quote(a);
+    command += " >" + quote(dir.file("stdout.txt")) + " 2>" + quote(dir.file("stderr.txt"));
+    INFO("command: " << command);
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    Run run;
+    run.exitCode = WEXITSTATUS(status);
+    run.out = slurp(dir.file("stdout.txt"));
+    run.err = slurp(dir.file("stderr.txt"));
+    std::istringstream lines(run.err);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("wavefront-render:", 0) == 0) run.errorLines.push_back(line);
+    return run;
+}
+
+/// Exit 2 with one error line holding every word of `words`.
+void requireRefused(const Run& run, std::initializer_list<std::string> words) {
+    INFO("stderr:\n" << run.err);
+    CHECK(run.exitCode == 2);
+    REQUIRE(run.errorLines.size() == 1);
+    for (const std::string& w : words) CHECK_THAT(run.errorLines[0], Contains(w));
+}
+
+std::string writePly(const TempDir& dir) {
+    return dir.write("quad.ply", "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+                                 "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+                                 "end_header\n0 0 0\n2 0 0\n2 1 0\n0 1 0\n4 0 1 2 3\n");
+}
+
+}  // namespace
+
+TEST_CASE("cli: a glTF model renders under --sky with PT, BDPT and MLT", "[cli][import]") {
+    TempDir dir;
+    const std::string gltf = writeGltf(dir, "quad.gltf");
+    for (const char* integrator : {"pt", "bdpt", "mlt"}) {
+        const Run run = render(dir, {gltf, "--sky", "gradient", "--integrator", integrator, "--out", dir.file("o.pfm")});
+        INFO(integrator << " stderr:\n" << run.err);
+        CHECK(run.exitCode == 0);
+        CHECK_THAT(run.err, Contains("warning:") && Contains("light"));  // shown, one line each
+        CHECK_FALSE(readImage(dir.file("o.pfm")).rgb.empty());
+    }
+    // --strict turns the loader's warnings into an error.
+    requireRefused(render(dir, {gltf, "--sky", "uniform", "--strict"}), {"--strict", "light"});
+}
+
+TEST_CASE("cli: --stats reports load and set-up times, triangles and texture memory", "[cli][import]") {
+    TempDir dir;
+    const Run run = render(dir, {writeGltf(dir, "quad.gltf"), "--sky", "uniform", "--stats"});
+    INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
+    CHECK(run.exitCode == 0);
+    CHECK_THAT(run.out, Contains("loaded in") && Contains("BVH build and upload") && Contains("4 triangles") &&
+                            Contains("1 textures"));
+}
+
+TEST_CASE("cli: a scene without light names --sky and --envmap", "[cli][import]") {
+    TempDir dir;
+    requireRefused(render(dir, {writePly(dir)}), {"--sky", "--envmap", "emitter"});
+    const Run lit = render(dir, {writePly(dir), "--sky", "uniform"});
+    INFO(lit.err);
+    CHECK(lit.exitCode == 0);
+    CHECK_THAT(lit.err, !Contains("black"));
+}
+
+TEST_CASE("cli: an .hdr environment map lights a model", "[cli][import]") {
+    TempDir dir;
+    const std::vector<float> rgb(8 * 4 * 3, 0.5f);
+    REQUIRE(stbi_write_hdr(dir.file("sky.hdr").c_str(), 8, 4, 3, rgb.data()));
+    const Run run = render(dir, {writePly(dir), "--envmap", dir.file("sky.hdr")});
+    INFO(run.err);
+    CHECK(run.exitCode == 0);
+    requireRefused(render(dir, {writePly(dir), "--envmap", dir.file("sky.hdr"), "--sky", "uniform"}), {"--sky"});
+}
+
+TEST_CASE("cli: --camera, --lens, --up and --sky values are checked", "[cli][import]") {
+    TempDir dir;
+    const std::string ply = writePly(dir);
+    for (const std::string& bad : {"1,2,3", "0,0,5,0,0,0,0,1,0", "0,0,5,0,0,0,0,1,0,40,1", "nan,0,5,0,0,0,0,1,0,40",
+                                   "0,0,5,0,0,0,0,1,0,x", "1,1,1,1,1,1,0,1,0,40", "0,0,5,0,0,0,0,0,1,40",
+                                   "0,0,5,0,0,0,0,1,0,180", "0,0,5,0,0,0,0,1,0,0"}) {
+        INFO(bad);
+        requireRefused(render(dir, {ply, "--sky", "uniform", "--camera", bad}), {"--camera", bad});
+    }
+    for (const std::string& bad : {"0.1", "-1,2", "0.1,0", "0.1,inf", "a,b"}) {
+        INFO(bad);
+        requireRefused(render(dir, {ply, "--sky", "uniform", "--lens", bad}), {"--lens"});
+    }
+    requireRefused(render(dir, {ply, "--sky", "uniform", "--up", "w"}), {"--up", "w"});
+    requireRefused(render(dir, {ply, "--sky", "sunset"}), {"sunset"});
+    const Run good = render(dir, {ply, "--sky", "gradient", "--up", "z", "--camera", "1,0.5,4,1,0.5,0,0,1,0,30",
+                                  "--lens", "0.05,4"});
+    INFO(good.err);
+    CHECK(good.exitCode == 0);
+}
+
+TEST_CASE("cli: an entirely black image is warned about", "[cli][import]") {
+    TempDir dir;
+    // An emitter seen from behind (it emits towards +z only) in front of nothing: black.
+    const std::string obj = dir.write("light.obj", "mtllib light.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl glow\nf 1 2 3\n");
+    dir.write("light.mtl", "newmtl glow\nKd 0 0 0\nKe 1 1 1\n");
+    const Run back = render(dir, {obj, "--camera", "0.3,0.3,-3,0.3,0.3,0,0,1,0,40"});
+    INFO(back.err);
+    CHECK(back.exitCode == 0);
+    CHECK_THAT(back.err, Contains("warning") && Contains("entirely black"));
+    const Run front = render(dir, {obj, "--camera", "0.3,0.3,3,0.3,0.3,0,0,1,0,40"});
+    CHECK_THAT(front.err, !Contains("entirely black"));
+}
+
+TEST_CASE("cli: malformed scene files give one error line", "[cli][import]") {
+    TempDir dir;
+    const std::string broken = dir.write("broken.gltf", "{\"asset\": {\"version\": \"2.0\"}, \"meshes\": [7\n\n");
+    requireRefused(render(dir, {broken, "--sky", "uniform"}), {"broken.gltf"});
+    requireRefused(render(dir, {dir.file("missing.glb"), "--sky", "uniform"}), {"missing.glb"});
+}
+
+TEST_CASE("cli: real models from Debian packages render under --sky", "[cli][import]") {
+    const std::string glb = std::string(kAssimpModels) + "/BoxTextured-glTF-Binary/BoxTextured.glb";
+    if (!fs::exists(glb) || !fs::exists(kBunny)) {
+        WARN("assimp-testmodels or glmark2-data not installed (scripts/install-deps.sh): skipped");
+        return;
+    }
+    TempDir dir;
+    for (const std::string& model : {glb, std::string(kBunny)}) {
+        const Run run = render(dir, {model, "--sky", "gradient", "--stats"});
+        INFO(model << "\n" << run.err);
+        CHECK(run.exitCode == 0);
+        CHECK(run.errorLines.empty());
+        CHECK_THAT(run.err, !Contains("warning"));
+    }
+}
+
+#endif
