@@ -18,9 +18,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace wavefront {
 
@@ -71,10 +71,20 @@ glm::mat4 globalTransform(const aiNode* node) {
 
 // The file's text holds a glTF extension name (the JSON of a .glb is plain text too): tells
 // whether a file uses an extension this Assimp version drops without a word.
+// Read in blocks (a .glb can be large), each searched with the previous block's tail.
 bool fileMentions(const std::string& path, const std::string& needle) {
     std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return text.find(needle) != std::string::npos;
+    std::string window;
+    std::vector<char> block(1 << 20);
+    while (in) {
+        in.read(block.data(), std::streamsize(block.size()));
+        window.append(block.data(), std::size_t(in.gcount()));
+        if (window.find(needle) != std::string::npos)
+            return true;
+        if (window.size() > needle.size())
+            window.erase(0, window.size() - needle.size());
+    }
+    return false;
 }
 
 class AssimpImport {
