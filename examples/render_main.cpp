@@ -1,11 +1,13 @@
-// wavefront-render: renders a built-in scene or an OBJ file to PNG, EXR or PFM.
+// wavefront-render: renders a built-in scene or a scene file (OBJ, glTF, PLY, ...) to PNG, EXR or PFM.
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -61,6 +63,62 @@ private:
     double last_ = -1e9;
 };
 
+/// Exactly `count` finite numbers separated by commas, e.g. "1,2.5,-3".
+std::vector<float> parseNumbers(const char* flag, const std::string& v, std::size_t count, const char* form) {
+    std::vector<float> numbers;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = v.find(',', start);
+        const std::string item = v.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        char* stop = nullptr;
+        const float number = std::strtof(item.c_str(), &stop);
+        if (item.empty() || *stop != '\0' || !std::isfinite(number))
+            throw wavefront::InputError(std::string(flag) + " '" + v + "' is not of the form " + form + " (finite numbers)");
+        numbers.push_back(number);
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (numbers.size() != count)
+        throw wavefront::InputError(std::string(flag) + " '" + v + "' is not of the form " + form + " (" +
+                                    std::to_string(count) + " numbers)");
+    return numbers;
+}
+
+/// --camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV: from, to, up and the vertical field of view in degrees.
+wavefront::Camera parseCamera(const std::string& v) {
+    const char* form = "FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV";
+    const std::vector<float> n = parseNumbers("--camera", v, 10, form);
+    wavefront::Camera camera;
+    camera.position = glm::vec3(n[0], n[1], n[2]);
+    camera.target = glm::vec3(n[3], n[4], n[5]);
+    camera.up = glm::vec3(n[6], n[7], n[8]);
+    camera.verticalFovDegrees = n[9];
+    const glm::vec3 forward = camera.target - camera.position;
+    if (!(glm::length(forward) > 0.0f))
+        throw wavefront::InputError("--camera '" + v + "': from and to are the same point");
+    if (!(glm::length(glm::cross(glm::normalize(forward), camera.up)) > 1e-6f))
+        throw wavefront::InputError("--camera '" + v + "': the up vector is zero or parallel to the viewing direction");
+    if (!(camera.verticalFovDegrees > 0.0f && camera.verticalFovDegrees < 180.0f))
+        throw wavefront::InputError("--camera '" + v + "': the field of view must lie in (0, 180) degrees");
+    return camera;
+}
+
+glm::vec3 parseUp(const std::string& v) {
+    if (v == "y") return glm::vec3(0.0f, 1.0f, 0.0f);
+    if (v == "z") return glm::vec3(0.0f, 0.0f, 1.0f);
+    throw wavefront::InputError("--up '" + v + "' is not y or z");
+}
+
+/// Whether any primitive's material emits (before validation: degenerate triangles count too).
+bool hasEmitter(const wavefront::Scene& scene) {
+    const auto& materials = scene.materials();
+    for (int m : scene.triangleMaterials())
+        if (materials[m].isEmissive()) return true;
+    for (const auto& sphere : scene.spheres())
+        if (materials[sphere.material].isEmissive()) return true;
+    return false;
+}
+
 bool parseSwitch(const char* flag, const std::string& v) {
     if (v == "on") return true;
     if (v == "off") return false;
@@ -74,6 +132,7 @@ int main(int argc, char** argv) {
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
     std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
     std::string strategy, cameraConnections = "on", startup = "resample";
+    std::string cameraSpec, lensSpec, up = "y", sky;
     float largeStep = 0.5f;
     float connectThreshold = 0.6f;
     float envScale = 1.0f;
@@ -81,8 +140,9 @@ int main(int argc, char** argv) {
     double seconds = 0.0;
     float exposure = 0.0f;
     unsigned seed = 0;
-    bool stats = false, listScenes = false, allowExternal = false;
-    app.add_option("scene", scene, "built-in scene name or path to an .obj file")->capture_default_str();
+    bool stats = false, listScenes = false, allowExternal = false, strict = false;
+    app.add_option("scene", scene, "built-in scene name or path to a scene file (.obj, .gltf, .glb, .ply, ...)")
+        ->capture_default_str();
     app.add_option("--integrator", integrator, "pt, bdpt or mlt")->capture_default_str();
     app.add_option("--variant", variant, "path-tracer schedule: megakernel, pt-r, spt or spt-r")->capture_default_str();
     app.add_option("--backend", backend, "auto, cuda or cpu")->capture_default_str();
@@ -96,7 +156,14 @@ int main(int argc, char** argv) {
     app.add_option("--exposure", exposure, "PNG exposure in stops")->capture_default_str();
     app.add_option("--stream-capacity", capacity, "path-state slots per stream (0: fill the device)");
     app.add_option("--light-sampler", lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
-    app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr or .pfm)");
+    auto* envmapOpt = app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr, .pfm or .hdr)");
+    app.add_option("--sky", sky, "built-in sky lighting the scene: uniform (radiance 1) or gradient")->excludes(envmapOpt);
+    app.add_option("--camera", cameraSpec,
+                   "camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV: from, to, up, vertical field of view in degrees "
+                   "(default: the file's camera, else one that frames the model)");
+    app.add_option("--lens", lensSpec, "thin lens RADIUS,FOCUS (focus distance) on the camera");
+    app.add_option("--up", up, "the model's up axis, y or z, for the default camera and the sky")->capture_default_str();
+    app.add_flag("--strict", strict, "treat the scene loader's warnings as errors");
     app.add_option("--envmap-scale", envScale, "multiplies the environment map")->capture_default_str();
     app.add_option("--bdpt-variant", bdptVariant, "BDPT schedule: streaming or naive")->capture_default_str();
     auto* thresholdOpt = app.add_option("--connect-threshold", connectThreshold,
@@ -157,8 +224,41 @@ int main(int argc, char** argv) {
             throw wavefront::InputError("--exposure " + std::to_string(exposure) + " must be a finite number of stops in [-64, 64]");
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         options.validate();
+        const glm::vec3 upAxis = parseUp(up);
+        // Checked before the scene loads, which can take seconds.
+        const bool cameraGiven = !cameraSpec.empty();
+        const wavefront::Camera cameraOption = cameraGiven ? parseCamera(cameraSpec) : wavefront::Camera{};
+        std::vector<float> lens;
+        if (!lensSpec.empty()) {
+            lens = parseNumbers("--lens", lensSpec, 2, "RADIUS,FOCUS");
+            if (lens[0] < 0.0f || !(lens[1] > 0.0f))
+                throw wavefront::InputError("--lens '" + lensSpec + "': the radius must be >= 0 and the focus distance > 0");
+        }
+        wavefront::Image skyImage;
+        if (!sky.empty()) skyImage = wavefront::skyEnvironment(sky, upAxis);
 
-        wavefront::Renderer renderer(wavefront::Scene::fromNameOrPath(scene, {allowExternal}), options);
+        const auto loadStart = std::chrono::steady_clock::now();
+        wavefront::Scene world = wavefront::Scene::fromNameOrPath(scene, {allowExternal});
+        const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
+        for (const std::string& w : world.warnings()) std::fprintf(stderr, "[wavefront] warning: %s\n", w.c_str());
+        if (strict && !world.warnings().empty())
+            throw wavefront::InputError("--strict: " + std::to_string(world.warnings().size()) +
+                                        " loader warning(s), the first: " + world.warnings().front());
+        if (cameraGiven)
+            world.setCamera(cameraOption);
+        else if (world.cameraIsDefault())
+            world.frameCamera(upAxis);
+        if (!lens.empty()) {
+            wavefront::Camera camera = world.camera();
+            camera.lensRadius = lens[0];
+            camera.focusDistance = lens[1];
+            world.setCamera(camera);
+        }
+        if (!sky.empty()) world.setEnvironment(std::move(skyImage));
+        if (envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
+            throw wavefront::InputError("scene '" + scene + "' has no light (no emitter, no environment map): "
+                                        "light it with --sky uniform|gradient or --envmap FILE");
+        wavefront::Renderer renderer(std::move(world), options);
         renderer.render();
         progress.finish();
         std::uint64_t clamped = 0;
@@ -176,15 +276,21 @@ int main(int argc, char** argv) {
                          (unsigned long long)st.skippedDegenerateTriangles);
         if (st.nonFiniteSamples)
             std::fprintf(stderr, "[wavefront] dropped %llu non-finite samples\n", (unsigned long long)st.nonFiniteSamples);
+        bool black = true;
+        for (float v : image.rgb) black = black && v == 0.0f;
+        if (black)
+            std::fprintf(stderr, "[wavefront] warning: the image is entirely black (is the scene lit, and does the camera "
+                                 "see it? --camera, --up, --sky)\n");
         if (clamped || replaced)
             std::fprintf(stderr,
                          "[wavefront] warning: %llu pixel values beyond the float range clamped to +-FLT_MAX, %llu "
                          "non-finite values replaced in %s\n",
                          (unsigned long long)clamped, (unsigned long long)replaced, out.c_str());
         if (stats) {
-            std::printf("scene: %llu triangles, %llu spheres, %llu textures (%.1f MB); upload and BVH build %.3f s\n",
-                        (unsigned long long)st.triangles, (unsigned long long)st.spheres, (unsigned long long)st.textures,
-                        st.textureBytes * 1e-6, st.sceneSetupSeconds);
+            std::printf("scene: loaded in %.3f s; BVH build and upload %.3f s; %llu triangles, %llu spheres, %llu "
+                        "textures (%.2f MiB)\n",
+                        loadSeconds, st.sceneSetupSeconds, (unsigned long long)st.triangles,
+                        (unsigned long long)st.spheres, (unsigned long long)st.textures, st.textureBytes / 1048576.0);
             std::printf("%-24s %12s %10s %10s %10s\n", "kernel", "ms", "launches", "simd occ", "simd steps");
             auto percent = [](double v) {
                 char b[16] = "-";

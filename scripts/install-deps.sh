@@ -7,7 +7,9 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev
+  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev
+  # Real models for the import tests (glTF 2.0, OBJ, PLY); the tests skip what is absent.
+  assimp-testmodels glmark2-data
 )
 
 if [[ "${WAVEFRONT_SKIP_DEPS:-0}" == 1 ]]; then

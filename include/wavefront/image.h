@@ -45,7 +45,7 @@ WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& ima
 /// folder that does not exist or is not writable, a directory. Creates nothing (for checking an
 /// output path before rendering).
 WAVEFRONT_API void checkImagePath(const std::string& path);
-/// Reads an .exr or .pfm file (used by the tests and for environment maps).
+/// Reads an .exr, .pfm or Radiance .hdr file (used by the tests and for environment maps).
 WAVEFRONT_API Image readImage(const std::string& path);
 
 }  // namespace wavefront

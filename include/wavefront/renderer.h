@@ -89,7 +89,7 @@ struct WAVEFRONT_API RenderOptions {
     int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
     std::uint32_t seed = 0;
     LightSampler lightSampler = LightSampler::BinarySearch;
-    /// HDR latitude-longitude image (.exr or .pfm) lighting the scene from infinitely far away,
+    /// HDR latitude-longitude image (.exr, .pfm or .hdr) lighting the scene from infinitely far away,
     /// in place of the scene's own environment (Scene::setEnvironment); empty: the scene's, if any.
     std::string environmentMap;
     /// Multiplies the environment's radiance (the file's or the scene's).

@@ -1,5 +1,5 @@
 // Scene description: the host-side input of a render. Plain data, built through the API, by name
-// (built-in scenes) or from an OBJ/MTL file.
+// (built-in scenes) or from a file (OBJ/MTL, glTF 2.0, PLY, ...).
 #pragma once
 #include "config.h"
 #include "image.h"
@@ -123,7 +123,19 @@ public:
     /// positions (naming the face), or normals of the wrong count.
     void addMesh(const TriangleMesh& mesh);
     void addSphere(const Sphere& sphere);
-    void setCamera(const Camera& camera) { camera_ = camera; }
+    void setCamera(const Camera& camera) {
+        camera_ = camera;
+        cameraIsDefault_ = false;
+    }
+    /// Replaces the camera with one that frames the geometry: it looks at the centre of the
+    /// bounding box from the direction (1, 0.6, 1.4) (y up; the same direction rotated so that y
+    /// maps to `up` otherwise), far enough that the bounding sphere fits the vertical field of
+    /// view. The camera then counts as a default (cameraIsDefault()). Throws InputError for an up
+    /// vector that is zero or not finite, or a scene without primitives.
+    void frameCamera(glm::vec3 up = glm::vec3(0.0f, 1.0f, 0.0f), float verticalFovDegrees = 40.0f);
+    /// Whether the camera is a default (never set, or set by frameCamera, as loaders do for files
+    /// without a camera) rather than one chosen through setCamera or read from a file.
+    bool cameraIsDefault() const { return cameraIsDefault_; }
     /// Lights the scene from infinitely far away with an HDR latitude-longitude image (y up, the
     /// top row looking up; radiance per texel, times `scale`). Throws InputError for an empty
     /// image or negative, NaN or infinite (also after scaling) texels. RenderOptions can replace
@@ -151,6 +163,11 @@ public:
     const Camera& camera() const { return camera_; }
     std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_; }
     std::size_t primitiveCount() const { return triangles_.size() + spheres_.size(); }
+    /// What a loader could not take over from the file (ignored lights, unsupported textures, a
+    /// missing texture file), one line each, without repeats. Loading never fails for these.
+    const std::vector<std::string>& warnings() const { return warnings_; }
+    /// Adds a warning unless the same line is there already.
+    void addWarning(const std::string& message);
 
     /// A built-in scene by name (see builtinSceneNames()). Throws InputError for unknown names.
     static Scene builtin(const std::string& name);
@@ -165,11 +182,23 @@ public:
     /// naming no material of the libraries, malformed lines, indices out of range, and faces using
     /// non-finite vertices or vertices beyond +-kMaxCoordinate.
     static Scene loadObj(const std::string& path, const SceneLoadOptions& options = {});
-    /// Built-in name or path to an .obj file.
-    static Scene fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options = {});
     /// The largest coordinate magnitude of a vertex or sphere (beyond it the cross products of
     /// triangle edges overflow float and surfaces lose their normals).
     static constexpr float kMaxCoordinate = 1e8f;
+    /// Loads glTF 2.0 (.gltf, .glb), PLY or another format Assimp reads: meshes with their node
+    /// transforms, normals (glTF without normals: flat, as the spec says; other formats: smooth
+    /// ones generated), the first set of texture coordinates, glTF metallic-roughness materials
+    /// with their base colour texture (8-bit, sRGB), emission, KHR_materials_transmission as
+    /// rough glass, and the first perspective camera. Files without materials get a grey
+    /// Lambertian (0.8); without a camera, frameCamera(). What is left out is named in
+    /// warnings(). Throws InputError, one line, for files Assimp cannot read or that hold no
+    /// triangles.
+    static Scene loadAssimp(const std::string& path);
+    /// Loads a scene file by its extension: .obj through loadObj, anything else through loadAssimp.
+    static Scene loadFile(const std::string& path, const SceneLoadOptions& options = {});
+    /// Built-in name, or path to a scene file (loadFile): an existing file, or a name ending in
+    /// an extension of a format that can be read.
+    static Scene fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options = {});
 
 private:
     std::vector<Material> materials_;
@@ -185,6 +214,13 @@ private:
     Image environment_;
     std::size_t skippedDegenerate_ = 0;
     bool validated_ = false;
+    bool cameraIsDefault_ = true;
+    std::vector<std::string> warnings_;
 };
+
+/// A built-in sky for Scene::setEnvironment: "uniform" (radiance 1 from every direction) or
+/// "gradient" (white at the horizon to blue at the zenith, a dim grey ground below), with `up`
+/// pointing to the zenith. Throws InputError for other names or a zero or non-finite `up`.
+WAVEFRONT_API Image skyEnvironment(const std::string& kind, glm::vec3 up = glm::vec3(0.0f, 1.0f, 0.0f));
 
 }  // namespace wavefront

@@ -2,6 +2,8 @@
 #include <wavefront/error.h>
 #include <wavefront/image.h>
 
+#include "host/io/texture_io.h"
+
 #include <stb_image_write.h>
 #include <tinyexr.h>
 
@@ -408,7 +410,9 @@ Image readImage(const std::string& path) {
         return readPfm(path, readInputFile(path, InputKind::Image));
     if (ext == ".exr")
         return readExr(path, readInputFile(path, InputKind::Image));
-    throw InputError("cannot read '" + path + "': unknown image extension '" + ext + "' (use .exr or .pfm)");
+    if (ext == ".hdr")
+        return readHdr(path);
+    throw InputError("cannot read '" + path + "': unknown image extension '" + ext + "' (use .exr, .pfm or .hdr)");
 }
 
 }  // namespace wavefront

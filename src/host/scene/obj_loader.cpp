@@ -373,14 +373,8 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
         scene.addMesh(group.mesh);
     }
 
-    // Frame the bounding box: its bounding sphere fits the 40 degree vertical field of view.
-    Camera camera;
-    camera.verticalFovDegrees = 40.0f;
-    const glm::vec3 center = 0.5f * (lower + upper);
-    const float radius = std::max(0.5f * glm::length(upper - lower), 1e-3f);
-    camera.target = center;
-    camera.position = center + glm::vec3(0.0f, 0.0f, radius / std::sin(glm::radians(20.0f)));
-    scene.setCamera(camera);
+    // OBJ has no camera: frame the bounding box (its bounding sphere fits 40 degrees vertically).
+    scene.frameCamera();
     return scene;
 }
 

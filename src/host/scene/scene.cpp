@@ -3,6 +3,8 @@
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
+#include "host/scene/scene_files.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -52,14 +54,6 @@ const char* typeName(MaterialType type) {
     case MaterialType::MetallicRoughness: return "metallic-roughness";
     }
     return "unknown";
-}
-
-bool endsWithObj(const std::string& s) {
-    if (s.size() < 4)
-        return false;
-    std::string tail = s.substr(s.size() - 4);
-    std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return tail == ".obj";
 }
 
 // A triangle is degenerate when its area vanishes relative to its size (or is not finite).
@@ -435,8 +429,8 @@ void Scene::setEnvironment(Image image, float scale) {
 
 Scene Scene::fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options) {
     std::error_code ec;
-    if (endsWithObj(nameOrPath) || std::filesystem::is_regular_file(nameOrPath, ec))
-        return loadObj(nameOrPath, options);
+    if (hasSceneFileExtension(nameOrPath) || std::filesystem::is_regular_file(nameOrPath, ec))
+        return loadFile(nameOrPath, options);
     return builtin(nameOrPath);
 }
 

@@ -1,0 +1,535 @@
+// Scene files through Assimp (glTF 2.0, PLY), the default camera, the built-in sky and .hdr
+// environment maps: small files written by the tests, and real models from Debian packages
+// (assimp-testmodels, glmark2-data) when they are installed.
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+#include <wavefront/error.h>
+#include <wavefront/image.h>
+#include <wavefront/scene.h>
+
+#include <stb_image_write.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace wavefront;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+using wftest::inputErrorOf;
+using wftest::TempDir;
+
+std::string base64(const std::vector<std::uint8_t>& bytes) {
+    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        std::uint32_t v = std::uint32_t(bytes[i]) << 16;
+        if (i + 1 < bytes.size()) v |= std::uint32_t(bytes[i + 1]) << 8;
+        if (i + 2 < bytes.size()) v |= bytes[i + 2];
+        out += table[(v >> 18) & 63];
+        out += table[(v >> 12) & 63];
+        out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? table[v & 63] : '=';
+    }
+    return out;
+}
+
+template <typename T>
+void append(std::vector<std::uint8_t>& buffer, const std::vector<T>& values) {
+    const std::size_t at = buffer.size();
+    buffer.resize(at + values.size() * sizeof(T));
+    std::memcpy(buffer.data() + at, values.data(), values.size() * sizeof(T));
+}
+
+// The 2x2 base colour texture, rows top to bottom: red, green / blue, (10, 20, 30) with alpha 128.
+const std::vector<std::uint8_t> kTexels = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 10, 20, 30, 128};
+
+std::vector<std::uint8_t> pngBytes() {
+    std::vector<std::uint8_t> png;
+    stbi_write_png_to_func(
+        [](void* context, void* data, int size) {
+            auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+            out->insert(out->end(), static_cast<std::uint8_t*>(data), static_cast<std::uint8_t*>(data) + size);
+        },
+        &png, 2, 2, 4, kTexels.data(), 2 * 4);
+    return png;
+}
+
+// A unit quad in the xy plane facing +z, with glTF texture coordinates: (0, 0) at its top-left
+// corner (0, 1, 0). Node 0 translates by (10, 0, 0); its child, node 1, rotates a quarter turn
+// about +y and scales by 2, and holds the mesh: the quad's corner (1, 0, 0) lands at (10, 0, -2)
+// and its normal turns to +x. Node 2, a child of node 4 (which translates by (0, 1, 0)), holds a
+// camera at (0, 0, 5): at (0, 1, 5) looking down -z (yfov 0.5 rad, aspect 1.5). Node 3 holds a
+// point light. Primitive 0 uses the textured metallic-roughness
+// material, primitive 1 (the same quad) a transmissive one.
+std::string writeGltf(const TempDir& dir, const std::string& name) {
+    const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    const std::vector<float> normals = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const std::vector<float> uvs = {0, 1, 1, 1, 1, 0, 0, 0};
+    const std::vector<std::uint16_t> indices = {0, 1, 2, 0, 2, 3};
+    std::vector<std::uint8_t> buffer;
+    append(buffer, positions);  // bytes 0..47
+    append(buffer, normals);    // 48..95
+    append(buffer, uvs);        // 96..127
+    append(buffer, indices);    // 128..139
+    const std::string json = R"({
+  "asset": {"version": "2.0"},
+  "extensionsUsed": ["KHR_materials_emissive_strength", "KHR_materials_transmission", "KHR_materials_ior",
+                     "KHR_lights_punctual"],
+  "extensions": {"KHR_lights_punctual": {"lights": [{"type": "point", "intensity": 10}]}},
+  "scene": 0,
+  "scenes": [{"nodes": [0, 4, 3]}],
+  "nodes": [
+    {"translation": [10, 0, 0], "children": [1]},
+    {"rotation": [0, 0.70710678, 0, 0.70710678], "scale": [2, 2, 2], "mesh": 0},
+    {"translation": [0, 0, 5], "camera": 0},
+    {"translation": [0, 3, 0], "extensions": {"KHR_lights_punctual": {"light": 0}}},
+    {"translation": [0, 1, 0], "children": [2]}
+  ],
+  "cameras": [{"type": "perspective", "perspective": {"yfov": 0.5, "aspectRatio": 1.5, "znear": 0.1}}],
+  "meshes": [{"primitives": [
+    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0},
+    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 1}
+  ]}],
+  "materials": [
+    {"name": "textured",
+     "pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.25, 1.0, 1.0], "metallicFactor": 0.3,
+                              "roughnessFactor": 0.6, "baseColorTexture": {"index": 0}},
+     "emissiveFactor": [0.1, 0.2, 0.3],
+     "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 4.0}}},
+    {"name": "glass", "pbrMetallicRoughness": {"roughnessFactor": 0.5},
+     "extensions": {"KHR_materials_transmission": {"transmissionFactor": 1.0}, "KHR_materials_ior": {"ior": 1.33}}}
+  ],
+  "textures": [{"source": 0}],
+  "images": [{"uri": "data:image/png;base64,)" + base64(pngBytes()) + R"("}],
+  "buffers": [{"byteLength": 140, "uri": "data:application/octet-stream;base64,)" + base64(buffer) + R"("}],
+  "bufferViews": [
+    {"buffer": 0, "byteOffset": 0, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 96, "byteLength": 32},
+    {"buffer": 0, "byteOffset": 128, "byteLength": 12}
+  ],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+    {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"},
+    {"bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC2"},
+    {"bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR"}
+  ]
+})";
+    return dir.write(name, json);
+}
+
+bool near(const glm::vec3& a, const glm::vec3& b, float eps = 1e-4f) { return glm::length(a - b) <= eps; }
+
+// Index of the scene vertex at `p` among the first `count` vertices, or -1.
+int vertexAt(const Scene& scene, const glm::vec3& p, std::size_t count) {
+    for (std::size_t i = 0; i < count && i < scene.positions().size(); ++i)
+        if (near(scene.positions()[i], p)) return int(i);
+    return -1;
+}
+
+bool hasWarning(const Scene& scene, const std::string& word) {
+    for (const auto& w : scene.warnings())
+        if (w.find(word) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("glTF: node transforms apply to positions and normals, uv (0, 0) stays top-left", "[scene][io][import]") {
+    TempDir dir;
+    Scene scene = Scene::loadFile(writeGltf(dir, "quad.gltf"));
+    // Two primitives of four vertices each, two triangles each.
+    REQUIRE(scene.positions().size() == 8);
+    REQUIRE(scene.triangles().size() == 4);
+    // Local (x, y, 0) -> scale 2, quarter turn about y (x -> -z), + (10, 0, 0) = (10, 2y, -2x).
+    const int origin = vertexAt(scene, {10, 0, 0}, 4), right = vertexAt(scene, {10, 0, -2}, 4);
+    const int topLeft = vertexAt(scene, {10, 2, 0}, 4), topRight = vertexAt(scene, {10, 2, -2}, 4);
+    REQUIRE(origin >= 0);
+    REQUIRE(right >= 0);
+    REQUIRE(topLeft >= 0);
+    REQUIRE(topRight >= 0);
+    REQUIRE(scene.normals().size() == 8);
+    CHECK(near(scene.normals()[origin], {1, 0, 0}));
+    // The texture's top-left corner is at the quad's top-left (seen from its front): uv (0, 0).
+    REQUIRE(scene.uvs().size() == 8);
+    CHECK(scene.uvs()[topLeft] == glm::vec2(0, 0));
+    CHECK(scene.uvs()[topRight] == glm::vec2(1, 0));
+    CHECK(scene.uvs()[origin] == glm::vec2(0, 1));
+    CHECK(scene.uvs()[right] == glm::vec2(1, 1));
+    // Counter-clockwise seen from the front: the geometric normal agrees with the shading one.
+    for (std::size_t t = 0; t < scene.triangles().size(); ++t) {
+        const glm::uvec3 tri = scene.triangles()[t];
+        const glm::vec3 n = glm::cross(scene.positions()[tri.y] - scene.positions()[tri.x],
+                                       scene.positions()[tri.z] - scene.positions()[tri.x]);
+        CHECK(glm::dot(n, glm::vec3(1, 0, 0)) > 0.0f);
+    }
+}
+
+TEST_CASE("glTF: metallic-roughness, texture, emission and transmission map onto materials", "[scene][io][import]") {
+    TempDir dir;
+    Scene scene = Scene::loadFile(writeGltf(dir, "quad.gltf"));
+    REQUIRE(scene.materials().size() == 2);
+    const Material& textured = scene.materials()[scene.triangleMaterials()[0]];
+    CHECK(textured.type == MaterialType::MetallicRoughness);
+    CHECK(near(textured.diffuse, {0.5f, 0.25f, 1.0f}));
+    CHECK(textured.metallic == Approx(0.3f));
+    CHECK(textured.roughness == Approx(0.6f));
+    // Emissive strength 4, unless this Assimp drops the extension; then a warning says so.
+    if (hasWarning(scene, "KHR_materials_emissive_strength"))
+        CHECK(near(textured.emission, {0.1f, 0.2f, 0.3f}));
+    else
+        CHECK(near(textured.emission, {0.4f, 0.8f, 1.2f}));
+
+    // The texture: bytes as the PNG holds them (sRGB, not linearised), rows top to bottom.
+    REQUIRE(scene.textures().size() == 1);
+    REQUIRE(textured.baseColorTexture == 0);
+    const Texture& texture = scene.textures()[0];
+    CHECK(texture.width == 2);
+    CHECK(texture.height == 2);
+    CHECK(texture.srgb);
+    CHECK(texture.rgba8 == kTexels);
+    CHECK(texture.bytes() == 16);
+
+    const Material& glass = scene.materials()[scene.triangleMaterials()[2]];
+    CHECK(glass.type == MaterialType::RoughDielectric);
+    CHECK(glass.roughness == Approx(0.25f));  // GGX alpha = perceptual roughness 0.5 squared
+    if (hasWarning(scene, "KHR_materials_ior"))
+        CHECK(glass.ior == Approx(1.5f));
+    else
+        CHECK(glass.ior == Approx(1.33f));
+    // The point light cannot be rendered: a warning, not an error.
+    CHECK(hasWarning(scene, "light"));
+}
+
+TEST_CASE("glTF: the first camera with its node transform becomes the scene camera", "[scene][io][import]") {
+    TempDir dir;
+    Scene scene = Scene::loadFile(writeGltf(dir, "quad.gltf"));
+    CHECK_FALSE(scene.cameraIsDefault());
+    const Camera& c = scene.camera();
+    CHECK(near(c.position, {0, 1, 5}));
+    CHECK(near(glm::normalize(c.target - c.position), {0, 0, -1}));
+    CHECK(near(glm::normalize(c.up), {0, 1, 0}));
+    CHECK(c.verticalFovDegrees == Approx(glm::degrees(0.5f)).epsilon(1e-4));
+    CHECK(c.lensRadius == 0.0f);
+    scene.validate();
+}
+
+TEST_CASE("glTF: warnings are one line each and not repeated", "[scene][io][import]") {
+    TempDir dir;
+    Scene scene = Scene::loadFile(writeGltf(dir, "quad.gltf"));
+    for (std::size_t i = 0; i < scene.warnings().size(); ++i) {
+        CHECK(scene.warnings()[i].find('\n') == std::string::npos);
+        for (std::size_t j = i + 1; j < scene.warnings().size(); ++j) CHECK(scene.warnings()[i] != scene.warnings()[j]);
+    }
+    scene.addWarning("same");
+    scene.addWarning("same");
+    CHECK(std::count(scene.warnings().begin(), scene.warnings().end(), "same") == 1);
+}
+
+TEST_CASE("PLY: triangulated, smooth normals generated, grey Lambertian, framed camera", "[scene][io][import]") {
+    TempDir dir;
+    const std::string ply = dir.write("quad.ply", R"(ply
+format ascii 1.0
+element vertex 4
+property float x
+property float y
+property float z
+element face 1
+property list uchar int vertex_indices
+end_header
+0 0 0
+2 0 0
+2 1 0
+0 1 0
+4 0 1 2 3
+)");
+    Scene scene = Scene::fromNameOrPath(ply);
+    CHECK(scene.triangles().size() == 2);
+    REQUIRE(scene.materials().size() == 1);
+    CHECK(scene.materials()[0].type == MaterialType::Lambertian);
+    CHECK(near(scene.materials()[0].diffuse, glm::vec3(0.8f)));
+    REQUIRE(scene.normals().size() == scene.positions().size());
+    for (const glm::vec3& n : scene.normals()) CHECK(near(n, {0, 0, 1}));
+    CHECK(scene.uvs().empty());
+    CHECK(scene.cameraIsDefault());
+    // The default camera looks at the centre of the bounding box from (1, 0.6, 1.4).
+    const Camera& c = scene.camera();
+    CHECK(near(c.target, {1, 0.5f, 0}));
+    CHECK(near(glm::normalize(c.position - c.target), glm::normalize(glm::vec3(1, 0.6f, 1.4f))));
+    CHECK(c.verticalFovDegrees == Approx(40.0f));
+    // The bounding sphere (radius sqrt(5) / 2) just fits the vertical field of view.
+    CHECK(glm::length(c.position - c.target) * std::sin(glm::radians(20.0f)) == Approx(std::sqrt(5.0f) / 2));
+}
+
+TEST_CASE("frameCamera: z up looks from the same side, rotated", "[scene][import]") {
+    Scene scene;
+    scene.addMaterial(Material::lambertian(glm::vec3(0.5f)));
+    scene.addSphere({glm::vec3(0.0f), 1.0f, 0});
+    scene.frameCamera(glm::vec3(0, 0, 1));
+    const Camera& c = scene.camera();
+    CHECK(near(c.up, {0, 0, 1}));
+    // y -> z, z -> -y: (1, 0.6, 1.4) becomes (1, -1.4, 0.6).
+    CHECK(near(glm::normalize(c.position - c.target), glm::normalize(glm::vec3(1, -1.4f, 0.6f))));
+    CHECK(scene.cameraIsDefault());
+    scene.setCamera(c);
+    CHECK_FALSE(scene.cameraIsDefault());
+    CHECK_THAT(inputErrorOf([&] { scene.frameCamera(glm::vec3(0.0f)); }), Contains("up vector"));
+}
+
+TEST_CASE("scene files: malformed and missing files give one InputError line", "[scene][io][import]") {
+    TempDir dir;
+    const std::vector<std::string> bad = {
+        dir.write("broken.gltf", "{\"asset\": {\"version\": \"2.0\"}, \"meshes\": [ {\"primitives\": 7"),
+        dir.write("garbage.glb", std::string("glTF\x02\0\0\0\xff\xff\xff\x7f", 12) + "garbage"),
+        dir.write("truncated.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nend_header\n0\n"),
+        dir.write("empty.gltf", "{\"asset\": {\"version\": \"2.0\"}}"),
+        dir.write("nan.gltf", "not json at all\n\nsecond line"),
+        dir.file("missing.glb"),
+    };
+    for (const std::string& path : bad) {
+        INFO(path);
+        const std::string message = inputErrorOf([&] { Scene::fromNameOrPath(path); });
+        CHECK(message != "<no InputError thrown>");
+        CHECK(message.find('\n') == std::string::npos);
+        CHECK_THAT(message, Contains(fs::path(path).filename().string()));
+    }
+}
+
+TEST_CASE("skyEnvironment: uniform is 1 everywhere, gradient brightens toward the horizon", "[scene][import]") {
+    const Image uniform = skyEnvironment("uniform");
+    for (float v : uniform.rgb) CHECK(v == 1.0f);
+    const Image gradient = skyEnvironment("gradient");
+    REQUIRE(gradient.height > 2);
+    // Rows run from the zenith (+y) down: the top row is bluer than the row just above the horizon.
+    const float* zenith = gradient.pixel(0, 0);
+    const float* horizon = gradient.pixel(0, gradient.height / 2 - 1);
+    CHECK(zenith[2] > zenith[0]);
+    CHECK(horizon[0] > zenith[0]);
+    Scene scene;
+    scene.setEnvironment(gradient);  // valid as an environment
+    CHECK_THAT(inputErrorOf([] { skyEnvironment("sunset"); }), Contains("sunset"));
+}
+
+TEST_CASE("readImage: Radiance .hdr files load as linear RGB", "[io][import]") {
+    TempDir dir;
+    // 2x1; RGBE shares one exponent per texel, so each channel keeps 8 bits of the texel's largest.
+    const std::vector<float> rgb = {0.5f, 1.0f, 2.0f, 100.0f, 50.0f, 25.0f};
+    REQUIRE(stbi_write_hdr(dir.file("sky.hdr").c_str(), 2, 1, 3, rgb.data()));
+    const Image image = readImage(dir.file("sky.hdr"));
+    REQUIRE(image.width == 2);
+    REQUIRE(image.height == 1);
+    for (std::size_t i = 0; i < rgb.size(); ++i) CHECK(image.rgb[i] == Approx(rgb[i]).margin(0.01f * rgb[i] + 1e-6f));
+    // A PNG named .hdr is refused by name, not decoded with a guessed gamma.
+    {
+        std::ofstream out(dir.file("fake.hdr"), std::ios::binary);
+        const std::vector<std::uint8_t> png = pngBytes();
+        out.write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
+    }
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.file("fake.hdr")); }), Contains("not a Radiance"));
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.file("none.hdr")); }), Contains("none.hdr"));
+}
+
+// Real models from Debian packages; skipped (with a warning) where they are not installed.
+namespace {
+const char* kAssimpModels = "/usr/share/assimp/models/glTF2";
+const char* kBunny = "/usr/share/glmark2/models/bunny.obj";
+}  // namespace
+
+TEST_CASE("real models: assimp-testmodels' textured boxes and glmark2's bunny load", "[scene][io][import]") {
+    const std::string gltf = std::string(kAssimpModels) + "/BoxTextured-glTF/BoxTextured.gltf";
+    const std::string glb = std::string(kAssimpModels) + "/BoxTextured-glTF-Binary/BoxTextured.glb";
+    if (!fs::exists(gltf) || !fs::exists(glb) || !fs::exists(kBunny)) {
+        WARN("assimp-testmodels or glmark2-data not installed (scripts/install-deps.sh): skipped");
+        return;
+    }
+    for (const std::string& path : {gltf, glb}) {
+        INFO(path);
+        Scene scene = Scene::loadFile(path);
+        CHECK(scene.triangles().size() == 12);
+        REQUIRE(scene.textures().size() == 1);  // an external PNG, an embedded one
+        CHECK(scene.textures()[0].width == 211);  // CesiumLogoFlat.png
+        CHECK(scene.textures()[0].height == 211);
+        CHECK(scene.uvs().size() == scene.positions().size());
+        CHECK(scene.materials()[scene.triangleMaterials()[0]].baseColorTexture == 0);
+        CHECK(scene.warnings().empty());
+    }
+    Scene bunny = Scene::fromNameOrPath(kBunny);
+    CHECK(bunny.triangles().size() > 60000);
+}
+
+// ---- The command line: --sky, --camera, --lens, --up, --strict, --stats on scene files ----------
+#if defined(WAVEFRONT_RENDER_EXE)
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    std::string out, err;
+    std::vector<std::string> errorLines;  ///< stderr lines starting with "wavefront-render:"
+};
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// wavefront-render on the CPU at 16x16, 2 spp, with `args` added, stdout and stderr captured.
+Run render(const TempDir& dir, std::vector<std::string> args) {
+    const char* relocated = std::getenv("WAVEFRONT_RENDER_EXE");
+    std::string command = quote(relocated ? relocated : WAVEFRONT_RENDER_EXE);
+    for (const std::string& a : {"--backend", "cpu", "--res", "16x16", "--spp", "2"}) command += " " + quote(a);
+    if (std::find(args.begin(), args.end(), "--out") == args.end())
+        args.insert(args.end(), {"--out", dir.file("out.pfm")});
+    for (const std::string& a : args) command += " " + quote(a);
+    command += " >" + quote(dir.file("stdout.txt")) + " 2>" + quote(dir.file("stderr.txt"));
+    INFO("command: " << command);
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    Run run;
+    run.exitCode = WEXITSTATUS(status);
+    run.out = slurp(dir.file("stdout.txt"));
+    run.err = slurp(dir.file("stderr.txt"));
+    std::istringstream lines(run.err);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("wavefront-render:", 0) == 0) run.errorLines.push_back(line);
+    return run;
+}
+
+/// Exit 2 with one error line holding every word of `words`.
+void requireRefused(const Run& run, std::initializer_list<std::string> words) {
+    INFO("stderr:\n" << run.err);
+    CHECK(run.exitCode == 2);
+    REQUIRE(run.errorLines.size() == 1);
+    for (const std::string& w : words) CHECK_THAT(run.errorLines[0], Contains(w));
+}
+
+std::string writePly(const TempDir& dir) {
+    return dir.write("quad.ply", "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+                                 "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+                                 "end_header\n0 0 0\n2 0 0\n2 1 0\n0 1 0\n4 0 1 2 3\n");
+}
+
+}  // namespace
+
+TEST_CASE("cli: a glTF model renders under --sky with PT, BDPT and MLT", "[cli][import]") {
+    TempDir dir;
+    const std::string gltf = writeGltf(dir, "quad.gltf");
+    for (const char* integrator : {"pt", "bdpt", "mlt"}) {
+        const Run run = render(dir, {gltf, "--sky", "gradient", "--integrator", integrator, "--out", dir.file("o.pfm")});
+        INFO(integrator << " stderr:\n" << run.err);
+        CHECK(run.exitCode == 0);
+        CHECK_THAT(run.err, Contains("warning:") && Contains("light"));  // shown, one line each
+        CHECK_FALSE(readImage(dir.file("o.pfm")).rgb.empty());
+    }
+    // --strict turns the loader's warnings into an error.
+    requireRefused(render(dir, {gltf, "--sky", "uniform", "--strict"}), {"--strict", "light"});
+}
+
+TEST_CASE("cli: --stats reports load and set-up times, triangles and texture memory", "[cli][import]") {
+    TempDir dir;
+    const Run run = render(dir, {writeGltf(dir, "quad.gltf"), "--sky", "uniform", "--stats"});
+    INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
+    CHECK(run.exitCode == 0);
+    CHECK_THAT(run.out, Contains("loaded in") && Contains("BVH build and upload") && Contains("4 triangles") &&
+                            Contains("1 textures"));
+}
+
+TEST_CASE("cli: a scene without light names --sky and --envmap", "[cli][import]") {
+    TempDir dir;
+    requireRefused(render(dir, {writePly(dir)}), {"--sky", "--envmap", "emitter"});
+    const Run lit = render(dir, {writePly(dir), "--sky", "uniform"});
+    INFO(lit.err);
+    CHECK(lit.exitCode == 0);
+    CHECK_THAT(lit.err, !Contains("black"));
+}
+
+TEST_CASE("cli: an .hdr environment map lights a model", "[cli][import]") {
+    TempDir dir;
+    const std::vector<float> rgb(8 * 4 * 3, 0.5f);
+    REQUIRE(stbi_write_hdr(dir.file("sky.hdr").c_str(), 8, 4, 3, rgb.data()));
+    const Run run = render(dir, {writePly(dir), "--envmap", dir.file("sky.hdr")});
+    INFO(run.err);
+    CHECK(run.exitCode == 0);
+    requireRefused(render(dir, {writePly(dir), "--envmap", dir.file("sky.hdr"), "--sky", "uniform"}), {"--sky"});
+}
+
+TEST_CASE("cli: --camera, --lens, --up and --sky values are checked", "[cli][import]") {
+    TempDir dir;
+    const std::string ply = writePly(dir);
+    for (const std::string& bad : {"1,2,3", "0,0,5,0,0,0,0,1,0", "0,0,5,0,0,0,0,1,0,40,1", "nan,0,5,0,0,0,0,1,0,40",
+                                   "0,0,5,0,0,0,0,1,0,x", "1,1,1,1,1,1,0,1,0,40", "0,0,5,0,0,0,0,0,1,40",
+                                   "0,0,5,0,0,0,0,1,0,180", "0,0,5,0,0,0,0,1,0,0"}) {
+        INFO(bad);
+        requireRefused(render(dir, {ply, "--sky", "uniform", "--camera", bad}), {"--camera", bad});
+    }
+    for (const std::string& bad : {"0.1", "-1,2", "0.1,0", "0.1,inf", "a,b"}) {
+        INFO(bad);
+        requireRefused(render(dir, {ply, "--sky", "uniform", "--lens", bad}), {"--lens"});
+    }
+    requireRefused(render(dir, {ply, "--sky", "uniform", "--up", "w"}), {"--up", "w"});
+    requireRefused(render(dir, {ply, "--sky", "sunset"}), {"sunset"});
+    const Run good = render(dir, {ply, "--sky", "gradient", "--up", "z", "--camera", "1,0.5,4,1,0.5,0,0,1,0,30",
+                                  "--lens", "0.05,4"});
+    INFO(good.err);
+    CHECK(good.exitCode == 0);
+}
+
+TEST_CASE("cli: an entirely black image is warned about", "[cli][import]") {
+    TempDir dir;
+    // An emitter seen from behind (it emits towards +z only) in front of nothing: black.
+    const std::string obj = dir.write("light.obj", "mtllib light.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl glow\nf 1 2 3\n");
+    dir.write("light.mtl", "newmtl glow\nKd 0 0 0\nKe 1 1 1\n");
+    const Run back = render(dir, {obj, "--camera", "0.3,0.3,-3,0.3,0.3,0,0,1,0,40"});
+    INFO(back.err);
+    CHECK(back.exitCode == 0);
+    CHECK_THAT(back.err, Contains("warning") && Contains("entirely black"));
+    const Run front = render(dir, {obj, "--camera", "0.3,0.3,3,0.3,0.3,0,0,1,0,40"});
+    CHECK_THAT(front.err, !Contains("entirely black"));
+}
+
+TEST_CASE("cli: malformed scene files give one error line", "[cli][import]") {
+    TempDir dir;
+    const std::string broken = dir.write("broken.gltf", "{\"asset\": {\"version\": \"2.0\"}, \"meshes\": [7\n\n");
+    requireRefused(render(dir, {broken, "--sky", "uniform"}), {"broken.gltf"});
+    requireRefused(render(dir, {dir.file("missing.glb"), "--sky", "uniform"}), {"missing.glb"});
+}
+
+TEST_CASE("cli: real models from Debian packages render under --sky", "[cli][import]") {
+    const std::string glb = std::string(kAssimpModels) + "/BoxTextured-glTF-Binary/BoxTextured.glb";
+    if (!fs::exists(glb) || !fs::exists(kBunny)) {
+        WARN("assimp-testmodels or glmark2-data not installed (scripts/install-deps.sh): skipped");
+        return;
+    }
+    TempDir dir;
+    for (const std::string& model : {glb, std::string(kBunny)}) {
+        const Run run = render(dir, {model, "--sky", "gradient", "--stats"});
+        INFO(model << "\n" << run.err);
+        CHECK(run.exitCode == 0);
+        CHECK(run.errorLines.empty());
+        CHECK_THAT(run.err, !Contains("warning"));
+    }
+}
+
+#endif
