@@ -116,3 +116,32 @@ TEST_CASE("a textured card under a uniform sky shows its texels' albedo in the r
         }
     }
 }
+
+TEST_CASE("the example scene: a textured glTF model under an HDR sky, PT = BDPT = MLT", "[textures][import][statistical][gpu]") {
+    // examples/scenes/textured-spheres.gltf (embedded PNG textures, glTF camera) lit by
+    // examples/scenes/sky.hdr (a Radiance file with a small sun): the three integrators agree on
+    // the image mean over independent seeds.
+    const std::string dir = WAVEFRONT_EXAMPLE_SCENES_DIR;
+    Scene scene = Scene::loadFile(dir + "/textured-spheres.gltf");
+    REQUIRE(scene.textures().size() == 2);
+    for (Backend backend : wftest::testBackends()) {
+        auto options = [&](IntegratorType integrator, int spp) {
+            RenderOptions o = wftest::smallRender(integrator, backend, 16, spp);
+            o.environmentMap = dir + "/sky.hdr";
+            o.maxDepth = 8;
+            return o;
+        };
+        wftest::MeanEstimate pt = wftest::imageMeanOverSeeds(scene, options(IntegratorType::PathTracer, 128), 6, 11);
+        wftest::MeanEstimate bdpt = wftest::imageMeanOverSeeds(scene, options(IntegratorType::Bdpt, 32), 6, 21);
+        wftest::MeanEstimate mlt = wftest::imageMeanOverSeeds(scene, options(IntegratorType::Mlt, 64), 6, 31);
+        auto z = [](const wftest::MeanEstimate& a, const wftest::MeanEstimate& b) {
+            return std::fabs(a.mean - b.mean) / std::sqrt(a.standardError * a.standardError + b.standardError * b.standardError);
+        };
+        INFO(toString(backend) << ": PT " << pt.mean << " +- " << pt.standardError << ", BDPT " << bdpt.mean << " +- "
+                               << bdpt.standardError << ", MLT " << mlt.mean << " +- " << mlt.standardError);
+        CHECK(pt.mean > 0.05);
+        CHECK(z(pt, bdpt) < 4.5);
+        CHECK(z(pt, mlt) < 4.5);
+        CHECK(z(bdpt, mlt) < 4.5);
+    }
+}
