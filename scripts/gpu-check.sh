@@ -9,7 +9,7 @@
 #   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10; compare: before/after and the NVTX
 #   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after;
 #   material-sets: tests, sanitizers on the kernels of both material sets in every integrator, and
-#   PT = BDPT = MLT on scenes of each set.
+#   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -133,6 +133,24 @@ if [ "$mode" = material-sets ]; then
     run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-spheres,glass-caustic --res 128x128 \
         --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
     grep -E "^\| " "$out/parity.md" | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+# Real scenes: every test, sanitizers on the textured glTF example in every integrator, and its
+# images (PT, BDPT, MLT) with the time each took.
+if [ "$mode" = scenes ]; then
+    all_tests
+    ex="examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr"
+    sanitize "$ex --integrator pt --spp 2" "$ex --integrator pt --variant megakernel --spp 2" \
+             "$ex --integrator bdpt --spp 2" "$ex --integrator mlt --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+    mkdir -p "$out/images"
+    for integrator in pt bdpt mlt; do
+        # shellcheck disable=SC2086
+        "$bin/wavefront-render" $ex --backend cuda --integrator $integrator --res 768x768 --spp 256 --stats \
+            --out "$out/images/textured-spheres-$integrator.png" 2>&1 | grep -E "samples in|^scene:" | cut -c1-150 | tee -a "$log"
+    done
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
