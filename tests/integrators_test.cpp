@@ -54,6 +54,22 @@ TriangleMesh lowPolySphere(glm::vec3 centre, float radius, int stacks, int slice
     return mesh;
 }
 
+/// The small quad light above the outdoor scenes' objects, facing down.
+void addOutdoorLight(Scene& scene) {
+    TriangleMesh light;
+    light.material = scene.addMaterial(Material::lambertian(glm::vec3(0.0f), glm::vec3(12.0f, 11.0f, 9.0f)));
+    addQuad(light, glm::vec3(-0.3f, 1.6f, -0.2f), glm::vec3(0.5f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 0.5f));
+    scene.addMesh(light);
+}
+
+void setOutdoorCamera(Scene& scene) {
+    Camera cam;
+    cam.position = glm::vec3(0.0f, 1.3f, 3.2f);
+    cam.target = glm::vec3(0.0f, 0.35f, 0.0f);
+    cam.verticalFovDegrees = 42.0f;
+    scene.setCamera(cam);
+}
+
 /// Objects on a floor: a diffuse sphere, a glossy sphere and a glossy floor; lit by the
 /// environment, and with `areaLight` also by a small quad light above them.
 Scene outdoorScene(bool areaLight) {
@@ -66,17 +82,8 @@ Scene outdoorScene(bool areaLight) {
                            scene.addMaterial(Material::lambertian(glm::vec3(0.7f, 0.35f, 0.2f)))});
     scene.addSphere(Sphere{glm::vec3(0.55f, 0.4f, 0.3f), 0.4f,
                            scene.addMaterial(Material::glossy(glm::vec3(0.2f, 0.3f, 0.5f), glm::vec3(0.4f), 40.0f))});
-    if (areaLight) {
-        TriangleMesh light;
-        light.material = scene.addMaterial(Material::lambertian(glm::vec3(0.0f), glm::vec3(12.0f, 11.0f, 9.0f)));
-        addQuad(light, glm::vec3(-0.3f, 1.6f, -0.2f), glm::vec3(0.5f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 0.5f));  // facing down
-        scene.addMesh(light);
-    }
-    Camera cam;
-    cam.position = glm::vec3(0.0f, 1.3f, 3.2f);
-    cam.target = glm::vec3(0.0f, 0.35f, 0.0f);
-    cam.verticalFovDegrees = 42.0f;
-    scene.setCamera(cam);
+    if (areaLight) addOutdoorLight(scene);
+    setOutdoorCamera(scene);
     return scene;
 }
 
@@ -564,15 +571,8 @@ Scene texturedScene() {
     Material metal = Material::metallicRoughness(glm::vec3(1.0f), 0.6f, 0.4f);
     metal.baseColorTexture = checker;
     scene.addSphere(Sphere{glm::vec3(0.55f, 0.4f, 0.3f), 0.4f, scene.addMaterial(metal)});
-    TriangleMesh light;
-    light.material = scene.addMaterial(Material::lambertian(glm::vec3(0.0f), glm::vec3(12.0f, 11.0f, 9.0f)));
-    addQuad(light, glm::vec3(-0.3f, 1.6f, -0.2f), glm::vec3(0.5f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 0.5f));
-    scene.addMesh(light);
-    Camera cam;
-    cam.position = glm::vec3(0.0f, 1.3f, 3.2f);
-    cam.target = glm::vec3(0.0f, 0.35f, 0.0f);
-    cam.verticalFovDegrees = 42.0f;
-    scene.setCamera(cam);
+    addOutdoorLight(scene);
+    setOutdoorCamera(scene);
     return scene;
 }
 
