@@ -103,9 +103,9 @@ struct Camera {
 
 /// How scene files are read (Scene::loadObj, Scene::fromNameOrPath).
 struct SceneLoadOptions {
-    /// Files a scene references (`mtllib`) may lie anywhere: absolute paths and `..` out of the
-    /// scene's folder are followed. Off (the default), they must resolve, symbolic links included,
-    /// to a file inside the folder of the scene file.
+    /// Files a scene references (`mtllib`, an MTL's `map_Kd`) may lie anywhere: absolute paths and
+    /// `..` out of the referring file's folder are followed. Off (the default), they must resolve,
+    /// symbolic links included, to a file inside the folder of the file that names them.
     bool allowExternalFiles = false;
 };
 
@@ -175,12 +175,21 @@ public:
     /// Loads an OBJ file with its MTL materials. Kd -> diffuse; Ks/Ns -> Blinn-Phong glossy;
     /// Ke -> emission; illum 3/5 -> mirror, illum 4/6/7 (or Ni with dissolve < 1) -> glass;
     /// otherwise a non-zero Pr (roughness) or Pm (metallic) -> metallic-roughness with base Kd.
-    /// Quads are split along their shorter diagonal, larger polygons as a fan from their first
-    /// corner (convex polygons exactly). Throws InputError, naming the file and line, for a file
-    /// that is not a regular file or exceeds its size cap (docs/hardening.md), a material library
-    /// that cannot be read or lies outside the OBJ's folder (see SceneLoadOptions), a `usemtl`
-    /// naming no material of the libraries, malformed lines, indices out of range, and faces using
-    /// non-finite vertices or vertices beyond +-kMaxCoordinate.
+    /// Texture coordinates (vt) are kept, v flipped (1 - v), for faces whose every corner has one
+    /// (others get none; faces under a textured material without them are counted in a warning);
+    /// a vertex with several texture coordinates (a seam) becomes one vertex per coordinate.
+    /// map_Kd of a Lambertian, glossy or metallic-roughness material that faces use becomes its
+    /// base colour texture (sRGB; `-colorspace linear` reads it as linear), read once per file,
+    /// its path resolved against the MTL's folder; Kd multiplies it, and a material without a Kd
+    /// line takes Kd = 1 (1 - max(Ks) when glossy). Its `-s` and `-o` apply to the OBJ texture
+    /// coordinates (u s + o, before the flip); `-clamp`, `-mm` and `-t` are named in a warning and
+    /// ignored. Quads are split along their shorter diagonal, larger polygons as a fan from their
+    /// first corner (convex polygons exactly). Throws InputError, naming the file and line, for a
+    /// file that is not a regular file or exceeds its size cap (docs/hardening.md), a material
+    /// library or texture that cannot be read or decoded or lies outside the OBJ's (the MTL's)
+    /// folder (see SceneLoadOptions), a `usemtl` naming no material of the libraries, malformed
+    /// lines, indices out of range, and faces using non-finite vertices or texture coordinates or
+    /// vertices beyond +-kMaxCoordinate.
     static Scene loadObj(const std::string& path, const SceneLoadOptions& options = {});
     /// The largest coordinate magnitude of a vertex or sphere (beyond it the cross products of
     /// triangle edges overflow float and surfaces lose their normals).

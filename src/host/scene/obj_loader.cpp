@@ -1,13 +1,15 @@
 // OBJ/MTL loading. The OBJ is parsed here, in one linear pass over the file's bytes: tinyobjloader
 // reads "nan" as 0, wraps indices through atoi, triangulates in quadratic time and keeps at most
 // 255 corners per face, and we want none of that. MTL files go through tinyobjloader's LoadMtl,
-// from memory. Both are read through readInputFile (regular files, size caps).
+// from memory. Both are read through readInputFile (regular files, size caps), and so are the
+// diffuse textures (map_Kd) the materials name, through readTexture.
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
 #include <tiny_obj_loader.h>
 
 #include "host/io/input_file.h"
+#include "host/io/texture_io.h"
 
 #include <algorithm>
 #include <charconv>
@@ -19,6 +21,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 namespace wavefront {
@@ -29,9 +32,14 @@ glm::vec3 toVec3(const tinyobj::real_t* v) { return glm::vec3(float(v[0]), float
 
 float maxComponent(const glm::vec3& v) { return std::max({v.x, v.y, v.z}); }
 
-Material convertMaterial(const tinyobj::material_t& m) {
-    const glm::vec3 kd = toVec3(m.diffuse), ks = toVec3(m.specular);
+// `implicitKd`: the material has a map_Kd and no Kd line. Its texture then stands alone: Kd = 1,
+// or 1 - max(Ks) for a glossy material, so that the specular lobe keeps the strength written in the
+// file (an explicit Kd + Ks above 1 scales Ks down instead).
+Material convertMaterial(const tinyobj::material_t& m, bool implicitKd = false) {
+    const glm::vec3 ks = toVec3(m.specular);
     const bool hasSpecular = maxComponent(ks) > 0.0f;
+    glm::vec3 kd = toVec3(m.diffuse);
+    if (implicitKd) kd = glm::vec3(1.0f);
     // Ni defaults to 1 when absent, which would make glass invisible: read that as "not given".
     const float ior = (m.ior > 0 && m.ior != 1) ? float(m.ior) : 1.5f;
     Material out;
@@ -48,6 +56,7 @@ Material convertMaterial(const tinyobj::material_t& m) {
     } else if (hasSpecular) {
         // Exported materials often have Kd + Ks > 1: scale the lobe down rather than reject
         // the file, so that the material does not gain energy.
+        if (implicitKd) kd = glm::vec3(std::max(1.0f - maxComponent(ks), 0.0f));
         glm::vec3 diffuse = glm::min(kd, glm::vec3(1.0f));
         float scale = 1.0f;
         for (int c = 0; c < 3; ++c)
@@ -61,11 +70,39 @@ Material convertMaterial(const tinyobj::material_t& m) {
     return out;
 }
 
-// A group of faces sharing a material and whether they carry normals; vertices are shared per
-// unique (position, normal) pair.
+// A mesh vertex as the faces name it: position, texture coordinate and normal indices (0 for a
+// part the group does not carry).
+struct VertexKey {
+    std::uint32_t position, texcoord, normal;
+    bool operator==(const VertexKey& o) const {
+        return position == o.position && texcoord == o.texcoord && normal == o.normal;
+    }
+};
+
+struct VertexKeyHash {
+    std::size_t operator()(const VertexKey& k) const {
+        std::uint64_t h = (std::uint64_t(k.position) << 32 | k.normal) * 0x9E3779B97F4A7C15ull;
+        h ^= (std::uint64_t(k.texcoord) + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
+        return std::size_t(h ^ (h >> 31));
+    }
+};
+
+// A group of faces sharing a material and whether they carry normals and texture coordinates;
+// vertices are shared per unique (position, texture coordinate, normal) triple, so that a vertex
+// on a texture seam stays one vertex per texture coordinate.
 struct MeshGroup {
     TriangleMesh mesh;
-    std::unordered_map<std::uint64_t, std::uint32_t> vertexOf;
+    std::unordered_map<VertexKey, std::uint32_t, VertexKeyHash> vertexOf;
+};
+
+// Which materials of an MTL file have a Kd line, in the order tinyobjloader's LoadMtl adds them
+// (one per `newmtl` line; a Kd before the first belongs to none). LoadMtl cannot tell: it gives an
+// absent Kd 0, or 0.6 when map_Kd comes first and no Kd appeared earlier in the file.
+std::vector<bool> materialsWithKd(std::string_view text);
+
+// How a material's base colour texture maps (map_Kd's -s and -o, in OBJ's convention, v upwards).
+struct TextureMapping {
+    glm::vec2 scale{1.0f}, offset{0.0f};
 };
 
 // Lines end at "\n", "\r\n" or a lone "\r" (old Mac exports), as tinyobjloader reads them.
@@ -137,10 +174,11 @@ bool parseIndex(std::string_view token, std::int64_t& value, bool& tooLarge) {
     return true;
 }
 
-// A face corner: 0-based vertex and normal indices (normal -1: none), resolved at the end of the
-// file, when every index can be checked against the counts.
+// A face corner: 0-based vertex, texture coordinate and normal indices (-1: none), resolved at the
+// end of the file, when every index can be checked against the counts.
 struct Corner {
     std::int64_t vertex;
+    std::int64_t texcoord;
     std::int64_t normal;
 };
 
@@ -156,13 +194,93 @@ struct BadVertex {
     std::string reason;
 };
 
+// The material's map_Kd as a scene texture (added once per file and colour space: `cache` maps
+// the canonical path and sRGB-ness to its index), and how it maps (-s, -o). Other options do not
+// apply to a colour texture or are not supported: named in a warning.
+int loadDiffuseTexture(Scene& scene, const tinyobj::material_t& m, const std::string& library, bool allowExternal,
+                       std::map<std::pair<std::string, bool>, int>& cache, TextureMapping& mapping) {
+    namespace fs = std::filesystem;
+    const std::string name = m.diffuse_texname;
+    const std::string material = "material library '" + library + "': material '" + m.name + "': map_Kd";
+    const std::string where = material + " '" + name + "'";
+    const tinyobj::texture_option_t& o = m.diffuse_texopt;
+    for (int k = 0; k < 2; ++k)
+        if (!std::isfinite(double(o.scale[k])) || !std::isfinite(double(o.origin_offset[k])))
+            throw InputError(where + ": -s and -o must be finite numbers");
+    mapping.scale = glm::vec2(float(o.scale[0]), float(o.scale[1]));
+    mapping.offset = glm::vec2(float(o.origin_offset[0]), float(o.origin_offset[1]));
+    bool srgb = true;
+    if (o.colorspace == "linear")
+        srgb = false;
+    else if (!o.colorspace.empty() && o.colorspace != "sRGB" && o.colorspace != "srgb")
+        scene.addWarning(where + ": -colorspace '" + o.colorspace + "' is not known (sRGB or linear); read as sRGB");
+    if (o.clamp) scene.addWarning(where + ": -clamp is not supported; the texture repeats");
+    if (o.brightness != 0 || o.contrast != 1) scene.addWarning(where + ": -mm is not supported; ignored");
+    if (o.turbulence[0] != 0 || o.turbulence[1] != 0 || o.turbulence[2] != 0)
+        scene.addWarning(where + ": -t is not supported; ignored");
+
+    fs::path file;
+    try {
+        file = resolveReferencedFile(library, name, allowExternal);
+        // Windows exports write "textures\\wood.png": read the backslashes as separators when the
+        // name as written names no file.
+        if (name.find('\\') != std::string::npos) {
+            std::error_code ec;
+            if (!fs::exists(file, ec)) {
+                std::string slashed = name;
+                std::replace(slashed.begin(), slashed.end(), '\\', '/');
+                file = resolveReferencedFile(library, slashed, allowExternal);
+            }
+        }
+    } catch (const InputError& e) {
+        throw InputError(material + " " + e.what());
+    }
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(fs::absolute(file, ec), ec);
+    if (ec) canonical = file;
+    auto [it, inserted] = cache.emplace(std::make_pair(canonical.string(), srgb), -1);
+    if (!inserted) return it->second;
+    try {
+        Texture texture = readTexture(file.string());
+        texture.srgb = srgb;
+        it->second = scene.addTexture(std::move(texture));
+    } catch (const InputError& e) {
+        cache.erase(it);
+        throw InputError(where + ": " + oneLine(e.what()));
+    }
+    return it->second;
+}
+
+std::vector<bool> materialsWithKd(std::string_view text) {
+    std::vector<bool> hasKd;
+    LineReader reader(text);
+    std::string_view line;
+    while (reader.next(line)) {
+        const std::size_t start = line.find_first_not_of(" \t");
+        if (start == std::string_view::npos) continue;
+        line.remove_prefix(start);
+        auto keyword = [&](std::string_view word) {
+            return line.size() > word.size() && line.substr(0, word.size()) == word &&
+                   (line[word.size()] == ' ' || line[word.size()] == '\t');
+        };
+        const std::size_t end = line.find_last_not_of(" \t");  // LoadMtl trims the line's end too
+        line = line.substr(0, end + 1);
+        if (keyword("newmtl"))
+            hasKd.push_back(false);
+        else if (keyword("Kd") && !hasKd.empty())
+            hasKd.back() = true;
+    }
+    return hasKd;
+}
+
 }  // namespace
 
 Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
     const std::string text = readInputFile(path, InputKind::Obj);
 
     std::vector<glm::vec3> positions, normals;
-    std::unordered_map<std::size_t, BadVertex> badVertices;
+    std::vector<glm::vec2> texcoords;  // as written: v upwards
+    std::unordered_map<std::size_t, BadVertex> badVertices, badTexcoords;
     std::vector<Corner> corners;
     std::vector<Face> faces;
     std::vector<std::string> materialNames;  // as written after usemtl, by first use
@@ -170,6 +288,8 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
     std::map<std::string, int> materialNameIndex;
     std::vector<tinyobj::material_t> materials;
     std::map<std::string, int> materialOf;  // name -> index into materials
+    std::vector<std::string> materialLibrary;  // per material: the MTL file that defines it
+    std::vector<bool> materialHasKd;           // per material: whether it has a Kd line
     std::vector<std::string> libraries;      // as written after mtllib, each read once
     int currentMaterial = -1;
 
@@ -208,15 +328,36 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
             } else {
                 positions.emplace_back(float(xyz[0]), float(xyz[1]), float(xyz[2]));
             }
+        } else if (key == "vt") {
+            // u [v [w]]: v defaults to 0, w is not used.
+            if (words.size() < 2)
+                throw InputError(at + "'vt' needs a texture coordinate");
+            double uvw[3] = {0.0, 0.0, 0.0};
+            for (std::size_t k = 1; k < words.size() && k <= 3; ++k)
+                if (!parseNumber(words[k], uvw[k - 1]))
+                    throw InputError(at + "'" + std::string(words[k]) + "' is not a number");
+            const double largest = std::max(std::fabs(uvw[0]), std::fabs(uvw[1]));
+            // As for vertices, only a face that uses it makes a bad one an error.
+            if (!(largest <= double(std::numeric_limits<float>::max()))) {
+                std::string written(words[1]);
+                if (words.size() > 2) written += " " + std::string(words[2]);
+                const bool finite = std::isfinite(uvw[0]) && std::isfinite(uvw[1]);
+                badTexcoords[texcoords.size()] =
+                    BadVertex{reader.number(), "(" + written + ") (line " + std::to_string(reader.number()) + "), which is " +
+                                                   (finite ? "beyond the float range" : "not finite")};
+                texcoords.emplace_back(0.0f);
+            } else {
+                texcoords.emplace_back(float(uvw[0]), float(uvw[1]));
+            }
         } else if (key == "f") {
             Face face{corners.size(), 0, reader.number(), currentMaterial};
             const std::string faceAt = at + "face " + std::to_string(faces.size() + 1) + " ";
             for (std::size_t k = 1; k < words.size(); ++k) {
-                // v, v/t, v//n or v/t/n; texture coordinates are not used.
+                // v, v/t, v//n or v/t/n.
                 const std::string_view word = words[k];
                 const std::size_t slash = word.find('/');
                 const std::size_t slash2 = slash == std::string_view::npos ? slash : word.find('/', slash + 1);
-                Corner corner{0, -1};
+                Corner corner{0, -1, -1};
                 auto index = [&](std::string_view token, std::size_t count, const char* what) -> std::int64_t {
                     std::int64_t value = 0;
                     bool tooLarge = false;
@@ -235,6 +376,11 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
                     return std::int64_t(count) + value;
                 };
                 corner.vertex = index(word.substr(0, slash), positions.size(), "vertex");
+                if (slash != std::string_view::npos) {
+                    // "v/" and "v//n" name no texture coordinate.
+                    const std::string_view t = word.substr(slash + 1, slash2 == std::string_view::npos ? slash2 : slash2 - slash - 1);
+                    if (!t.empty()) corner.texcoord = index(t, texcoords.size(), "texture coordinate");
+                }
                 if (slash2 != std::string_view::npos && slash2 + 1 < word.size())
                     corner.normal = index(word.substr(slash2 + 1), normals.size(), "normal");
                 else if (slash2 != std::string_view::npos)
@@ -274,35 +420,77 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
                     throw InputError(at + e.what());
                 }
                 std::string warning, error;
+                const std::size_t before = materials.size();
                 tinyobj::LoadMtl(&materialOf, &materials, &in, &warning, &error);
                 if (!error.empty())
                     throw InputError("material library '" + file.string() + "': " + oneLine(error));
+                std::vector<bool> hasKd = materialsWithKd(in.str());
+                if (hasKd.size() != materials.size() - before) {
+                    // Not the materials LoadMtl made: go by value (0 and LoadMtl's 0.6 read as absent).
+                    hasKd.clear();
+                    for (std::size_t i = before; i < materials.size(); ++i) {
+                        const glm::vec3 kd = toVec3(materials[i].diffuse);
+                        hasKd.push_back(kd != glm::vec3(0.0f) && kd != glm::vec3(tinyobj::real_t(0.6)));
+                    }
+                }
+                materialHasKd.insert(materialHasKd.end(), hasKd.begin(), hasKd.end());
+                materialLibrary.resize(materials.size(), file.string());
             }
         }
-        // Everything else (vt, o, g, s, l, p, curves) does not change what is rendered.
+        // Everything else (o, g, s, l, p, curves) does not change what is rendered.
     }
     if (faces.empty())
         throw InputError("OBJ file '" + path + "' contains no faces");
 
+    // Textures are read for the materials that faces use only.
+    std::vector<bool> nameUsed(materialNames.size(), false), materialUsed(materials.size(), false);
+    for (const Face& face : faces)
+        if (face.materialName >= 0) nameUsed[std::size_t(face.materialName)] = true;
+    for (std::size_t n = 0; n < materialNames.size(); ++n) {
+        auto it = materialOf.find(materialNames[n]);
+        if (nameUsed[n] && it != materialOf.end() && std::size_t(it->second) < materials.size())
+            materialUsed[std::size_t(it->second)] = true;
+    }
+
     Scene scene;
     std::vector<int> materialIndex;
-    for (const tinyobj::material_t& m : materials) {
+    // Per scene material: how its texture maps, and its name for warnings when it has one.
+    std::vector<TextureMapping> mappingOf;
+    std::vector<std::string> texturedName;
+    std::map<std::pair<std::string, bool>, int> textureOf;
+    for (std::size_t i = 0; i < materials.size(); ++i) {
+        const tinyobj::material_t& m = materials[i];
+        const bool hasMap = !m.diffuse_texname.empty();
+        Material material = convertMaterial(m, hasMap && !materialHasKd[i]);
+        TextureMapping mapping;
+        if (hasMap && materialUsed[i]) {
+            if (material.type == MaterialType::Lambertian || material.type == MaterialType::Glossy ||
+                material.type == MaterialType::MetallicRoughness)
+                material.baseColorTexture =
+                    loadDiffuseTexture(scene, m, materialLibrary[i], options.allowExternalFiles, textureOf, mapping);
+            else
+                scene.addWarning("material library '" + materialLibrary[i] + "': material '" + m.name + "': map_Kd '" +
+                                 m.diffuse_texname + "' is not used (mirror and glass materials take no texture)");
+        }
         try {
-            materialIndex.push_back(scene.addMaterial(convertMaterial(m)));
+            materialIndex.push_back(scene.addMaterial(material));
         } catch (const InputError& e) {
             throw InputError(path + ": material '" + m.name + "': " + e.what());
         }
+        mappingOf.push_back(mapping);
+        texturedName.push_back(material.baseColorTexture >= 0 ? m.name : std::string());
     }
     int defaultMaterial = -1;
 
-    std::map<std::pair<int, bool>, MeshGroup> groups;
+    std::map<std::tuple<int, bool, bool>, MeshGroup> groups;
+    std::map<int, std::size_t> facesWithoutUvs;  // per textured scene material
     glm::vec3 lower(std::numeric_limits<float>::infinity()), upper(-std::numeric_limits<float>::infinity());
-    const std::size_t vertexCount = positions.size(), normalCount = normals.size();
+    const std::size_t vertexCount = positions.size(), normalCount = normals.size(), texcoordCount = texcoords.size();
     for (std::size_t f = 0; f < faces.size(); ++f) {
         const Face& face = faces[f];
         const Corner* corner = corners.data() + face.firstCorner;
         const std::string where = path + ":" + std::to_string(face.line) + ": face " + std::to_string(f + 1);
-        bool hasNormals = true;
+        bool hasNormals = true, hasUvs = true;
         for (std::size_t k = 0; k < face.corners; ++k) {
             const Corner& c = corner[k];
             if (c.vertex < 0 || std::uint64_t(c.vertex) >= vertexCount)
@@ -311,11 +499,23 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
             if (c.normal >= 0 && std::uint64_t(c.normal) >= normalCount)
                 throw InputError(where + " references normal " + std::to_string(c.normal + 1) + ", but the file has " +
                                  std::to_string(normalCount) + " normals");
+            if (c.texcoord >= 0 && std::uint64_t(c.texcoord) >= texcoordCount)
+                throw InputError(where + " references texture coordinate " + std::to_string(c.texcoord + 1) +
+                                 ", but the file has " + std::to_string(texcoordCount) + " texture coordinates");
             auto bad = badVertices.find(std::size_t(c.vertex));
             if (bad != badVertices.end())
                 throw InputError(where + " uses vertex " + std::to_string(c.vertex + 1) + " " + bad->second.reason);
             hasNormals = hasNormals && c.normal >= 0;
+            // A face with a corner without one has none (as for normals).
+            hasUvs = hasUvs && c.texcoord >= 0;
         }
+        if (hasUvs)
+            for (std::size_t k = 0; k < face.corners; ++k) {
+                auto bad = badTexcoords.find(std::size_t(corner[k].texcoord));
+                if (bad != badTexcoords.end())
+                    throw InputError(where + " uses texture coordinate " + std::to_string(corner[k].texcoord + 1) + " " +
+                                     bad->second.reason);
+            }
 
         int material = -1;
         if (face.materialName >= 0) {
@@ -333,15 +533,30 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
             material = defaultMaterial;
         }
 
-        MeshGroup& group = groups[{material, hasNormals}];
+        const bool textured = std::size_t(material) < texturedName.size() && !texturedName[std::size_t(material)].empty();
+        if (textured && !hasUvs) ++facesWithoutUvs[material];
+        const TextureMapping mapping =
+            std::size_t(material) < mappingOf.size() ? mappingOf[std::size_t(material)] : TextureMapping{};
+
+        MeshGroup& group = groups[{material, hasNormals, hasUvs}];
         group.mesh.material = material;
         auto vertex = [&](const Corner& c) {
-            std::uint64_t key = (std::uint64_t(c.vertex) << 32) | std::uint32_t(hasNormals ? c.normal : 0);
+            const VertexKey key{std::uint32_t(c.vertex), hasUvs ? std::uint32_t(c.texcoord) : 0u,
+                                hasNormals ? std::uint32_t(c.normal) : 0u};
             auto [it, inserted] = group.vertexOf.emplace(key, std::uint32_t(group.mesh.positions.size()));
             if (inserted) {
                 const glm::vec3 p = positions[std::size_t(c.vertex)];
                 group.mesh.positions.push_back(p);
                 if (hasNormals) group.mesh.normals.push_back(normals[std::size_t(c.normal)]);
+                if (hasUvs) {
+                    // map_Kd's -s and -o in OBJ's convention, then v flipped: (0, 0) is the top-left corner.
+                    const glm::vec2 t = texcoords[std::size_t(c.texcoord)] * mapping.scale + mapping.offset;
+                    const glm::vec2 uv(t.x, 1.0f - t.y);
+                    if (!std::isfinite(uv.x) || !std::isfinite(uv.y))
+                        throw InputError(where + " uses texture coordinate " + std::to_string(c.texcoord + 1) +
+                                         ", which map_Kd's -s and -o take beyond the float range");
+                    group.mesh.uvs.push_back(uv);
+                }
                 lower = glm::min(lower, p);
                 upper = glm::max(upper, p);
             }
@@ -368,6 +583,10 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
         }
     }
 
+    for (const auto& [material, count] : facesWithoutUvs)
+        scene.addWarning(path + ": " + std::to_string(count) + (count == 1 ? " face uses" : " faces use") +
+                         " the textured material '" + texturedName[std::size_t(material)] +
+                         "' without texture coordinates; they show the texture's colour at (0, 0)");
     for (auto& [key, group] : groups) {
         group.vertexOf.clear();
         scene.addMesh(group.mesh);
