@@ -859,17 +859,38 @@ Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options
         flags |= aiProcess_Triangulate;
     else
         flags |= aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals;
+    // Validated before any other step runs: Assimp's steps trust the data (a short line in an
+    // ASCII PLY gave a face without corners that crashed a step with SIGBUS), and ReadFile would
+    // run them before its own validation.
+    const auto failed = [&] {
+        // A refused file's reason says more than Assimp's "could not open referenced file".
+        const std::string why = io->failure().empty() ? oneLine(importer.GetErrorString()) : io->failure();
+        return InputError("cannot read scene file '" + path + "': " + why);
+    };
     const aiScene* ai = nullptr;
     try {
-        ai = importer.ReadFile(path, flags);
+        ai = importer.ReadFile(path, aiProcess_ValidateDataStructure);
     } catch (const std::exception& e) {  // Assimp catches its own; anything else still is one line
         throw InputError("cannot read scene file '" + path + "': " + oneLine(e.what()));
     }
-    if (!ai) {
-        // A refused file's reason says more than Assimp's "could not open referenced file".
-        const std::string why = io->failure().empty() ? oneLine(importer.GetErrorString()) : io->failure();
-        throw InputError("cannot read scene file '" + path + "': " + why);
+    if (!ai)
+        throw failed();
+    // Assimp's validation lets faces without corners through, and aiProcess_SortByPType then
+    // reads out of bounds: refused here.
+    for (unsigned m = 0; m < ai->mNumMeshes; ++m) {
+        const aiMesh* mesh = ai->mMeshes[m];
+        for (unsigned f = 0; mesh && f < mesh->mNumFaces; ++f)
+            if (mesh->mFaces[f].mNumIndices == 0 || !mesh->mFaces[f].mIndices)
+                throw InputError("scene file '" + path + "': mesh '" + mesh->mName.C_Str() + "' face " + std::to_string(f) +
+                                 " has no corners (the file's data is short or misaligned)");
     }
+    try {
+        ai = importer.ApplyPostProcessing(flags & ~unsigned(aiProcess_ValidateDataStructure));
+    } catch (const std::exception& e) {
+        throw InputError("cannot read scene file '" + path + "': " + oneLine(e.what()));
+    }
+    if (!ai)
+        throw failed();
     if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE)
         throw InputError("scene file '" + path + "' is incomplete (it holds no meshes Assimp could read)");
 
