@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation-fuzzes the loaders (OBJ, MTL, PFM, EXR) for a bounded number of cases: the seeds in
+# Mutation-fuzzes the loaders (OBJ, MTL, PFM, EXR; glTF, .glb and PLY through Assimp) for a bounded number of cases: the seeds in
 # tests/data/fuzz-seeds are mutated (bit flips, cut and repeated ranges, hostile tokens such as nan,
 # 4294967297, CR line endings, mtllib ../../dev/zero, huge EXR windows) and each case is loaded in a
 # child process with a time limit (WAVEFRONT_FUZZ_TIMEOUT, default 5 s) and a 4 GiB memory limit.

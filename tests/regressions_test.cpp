@@ -1,6 +1,6 @@
 // Inputs that once crashed, hung, leaked or gave a bad message (issue 18's probe, and whatever
 // scripts/fuzz-loaders.sh finds): each must now load, or be refused with one InputError line, fast.
-// MTL files are loaded through the OBJ that names them.
+// MTL files are loaded through the OBJ that names them; glTF, .glb and PLY files through Scene::loadFile.
 #include <catch2/catch.hpp>
 
 #include "test_support.h"
@@ -37,8 +37,11 @@ TEST_CASE("every kept regression input loads or is refused with one line", "[io]
         std::string message;
         const auto start = std::chrono::steady_clock::now();
         try {
-            if (file.extension() == ".obj")
+            const std::string ext = file.extension().string();
+            if (ext == ".obj")
                 Scene::loadObj(file.string());
+            else if (ext == ".gltf" || ext == ".glb" || ext == ".ply")
+                Scene::loadFile(file.string());
             else
                 readImage(file.string());
         } catch (const InputError& e) {

@@ -101,11 +101,12 @@ struct Camera {
     float focusDistance = 1.0f;
 };
 
-/// How scene files are read (Scene::loadObj, Scene::fromNameOrPath).
+/// How scene files are read (Scene::loadObj, Scene::loadAssimp, Scene::fromNameOrPath).
 struct SceneLoadOptions {
-    /// Files a scene references (`mtllib`, an MTL's `map_Kd`) may lie anywhere: absolute paths and
-    /// `..` out of the referring file's folder are followed. Off (the default), they must resolve,
-    /// symbolic links included, to a file inside the folder of the file that names them.
+    /// Files a scene references (an OBJ's `mtllib`, an MTL's `map_Kd`, a glTF file's buffers and
+    /// images) may lie anywhere: absolute paths and `..` out of the referring file's folder are
+    /// followed. Off (the default), they must resolve, symbolic links included, to a file inside
+    /// the folder of the file that names them.
     bool allowExternalFiles = false;
 };
 
@@ -200,9 +201,13 @@ public:
     /// with their base colour texture (8-bit, sRGB), emission, KHR_materials_transmission as
     /// rough glass, and the first perspective camera. Files without materials get a grey
     /// Lambertian (0.8); without a camera, frameCamera(). What is left out is named in
-    /// warnings(). Throws InputError, one line, for files Assimp cannot read or that hold no
-    /// triangles.
-    static Scene loadAssimp(const std::string& path);
+    /// warnings(). The model and every file it references are read by the library, not by
+    /// Assimp: regular files only, 2 GiB each, referenced files (glTF buffers, texture images)
+    /// confined to the model's folder unless options.allowExternalFiles (docs/hardening.md). A
+    /// texture that cannot be read is a warning; the material is drawn without it. Throws
+    /// InputError, one line, for files that cannot be read, that Assimp cannot parse, whose PLY
+    /// header declares more elements than the file can hold, or that hold no triangles.
+    static Scene loadAssimp(const std::string& path, const SceneLoadOptions& options = {});
     /// Loads a scene file by its extension: .obj through loadObj, anything else through loadAssimp.
     static Scene loadFile(const std::string& path, const SceneLoadOptions& options = {});
     /// Built-in name, or path to a scene file (loadFile): an existing file, or a name ending in

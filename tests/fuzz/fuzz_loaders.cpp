@@ -1,4 +1,5 @@
-// A bounded mutation fuzzer for the loaders (issue 18): mutates seed OBJ, MTL, PFM and EXR files,
+// A bounded mutation fuzzer for the loaders (issue 18): mutates seed OBJ, MTL, PFM, EXR, glTF, .glb
+// and PLY files (the last three through Assimp, Scene::loadFile),
 // loads each case in a child process with a time and memory limit, and reports crashes, hangs,
 // errors that are not InputError and messages longer than one line. The cases that failed are
 // written to the failure folder (scripts/fuzz-loaders.sh: tests/data/regressions), where
@@ -34,7 +35,12 @@ const char* const kTokens[] = {
     "1/1/1", "1//", "\r", "\n", "\r\n", " ", "#", "\t", "mtllib ../../../../dev/zero\n", "mtllib /etc/passwd\n",
     "usemtl nope\n", "f 1 2 3 4 5 6 7 8 9\n", "f -1 -2 -3\n", "v 1e19 0 0\n", "vn nan 0 0\n", "newmtl x\n",
     "Kd 1e30 1 1\n", "Ke nan 1 1\n", "illum 7\n", "illum 3\n", "Ni 0\n", "Pr 2\n", "Pm -1\n", "Ks 2 2 2\n",
-    "PF\n100000 100000\n-1.0\n", "Pf\n1 1\n1.0\n", "-0", "+5", "0x10", "1e-400"};
+    "PF\n100000 100000\n-1.0\n", "Pf\n1 1\n1.0\n", "-0", "+5", "0x10", "1e-400",
+    // glTF and PLY
+    "\"../../../../dev/zero\"", "\"/etc/passwd\"", "4000000000", "[[[[[[[[", "]]]]", "{\"children\": [0, 0]}", "\"children\"",
+    "\"count\": 1000000000", "\"byteLength\": 4294967295", "\"uri\": \"data:,\"", "null", "{}", "[]",
+    "element vertex 2000000000\n", "property list uint uint vertex_indices\n", "format binary_big_endian 1.0\n",
+    "end_header\n"};
 const std::int32_t kInts[] = {0, -1, 1, 0x7fffffff, std::int32_t(0x80000000), 1000000, 65536, 16, 3};
 
 std::string readFile(const fs::path& path) {
@@ -91,8 +97,11 @@ enum Outcome { Ok = 0, Refused = 2, MultiLine = 3, OtherError = 4 };
     int code = Ok;
     std::string message;
     try {
-        if (path.extension() == ".obj")
+        const std::string ext = path.extension().string();
+        if (ext == ".obj")
             wavefront::Scene::loadObj(path.string());
+        else if (ext == ".gltf" || ext == ".glb" || ext == ".ply")
+            wavefront::Scene::loadFile(path.string());
         else
             wavefront::readImage(path.string());
     } catch (const wavefront::InputError& e) {

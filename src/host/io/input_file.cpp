@@ -24,6 +24,8 @@ const char* kindName(InputKind kind) {
     case InputKind::Obj: return "OBJ file";
     case InputKind::Mtl: return "material library";
     case InputKind::Image: return "image file";
+    case InputKind::Model: return "scene file";
+    case InputKind::ModelData: return "referenced file";
     }
     return "file";
 }
@@ -64,6 +66,8 @@ std::uint64_t inputSizeLimit(InputKind kind) {
     case InputKind::Obj: return 2ull << 30;
     case InputKind::Mtl: return 256ull << 20;
     case InputKind::Image: return 1ull << 30;
+    case InputKind::Model: return 2ull << 30;
+    case InputKind::ModelData: return 2ull << 30;
     }
     return 1ull << 30;
 }

@@ -9,9 +9,16 @@
 namespace wavefront {
 
 /// What a file is read as; each kind has its own size cap (docs/hardening.md).
-enum class InputKind { Obj, Mtl, Image };
+enum class InputKind {
+    Obj,
+    Mtl,
+    Image,
+    Model,      ///< a scene file read through Assimp (glTF, .glb, PLY, ...)
+    ModelData,  ///< a file such a scene references other than an image (a glTF .bin buffer)
+};
 
-/// The size cap of a kind, in bytes: OBJ 2 GiB, MTL 256 MiB, images 1 GiB.
+/// The size cap of a kind, in bytes: OBJ 2 GiB, MTL 256 MiB, images 1 GiB, Assimp scene files and
+/// the buffers they reference 2 GiB each.
 std::uint64_t inputSizeLimit(InputKind kind);
 
 /// Reads the whole file. Throws InputError, one line naming the file and the reason, for a path

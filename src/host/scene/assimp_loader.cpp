@@ -2,12 +2,20 @@
 // node tree ourselves (rather than aiProcess_PreTransformVertices) so that the camera's node
 // transform is applied the same way as the meshes', and map its materials onto ours. Whatever
 // cannot be taken over becomes a Scene warning, never a silent loss.
+//
+// Assimp never opens a file itself (issue 18): the model is read through readInputFile, and every
+// file Assimp asks for goes through ConfinedIOSystem below, which serves the model from memory and
+// reads what it references (glTF .bin buffers) through resolveReferencedFile and readInputFile.
+// Texture images are read by the loader, through the same two functions.
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
+#include "host/io/input_file.h"
 #include "host/io/texture_io.h"
 #include "host/scene/scene_files.h"
 
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
@@ -15,11 +23,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <memory>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wavefront {
@@ -32,24 +45,250 @@ std::string lowercaseExtension(const std::string& path) {
     return ext;
 }
 
-// Assimp's messages can span lines: errors are one line.
-std::string foldLines(const std::string& message) {
-    std::string out;
-    bool pendingBreak = false;
-    for (char c : message) {
-        if (c == '\n' || c == '\r') {
-            pendingBreak = !out.empty();
+// A file Assimp reads, held in memory.
+class MemoryStream : public Assimp::IOStream {
+public:
+    explicit MemoryStream(std::shared_ptr<const std::string> bytes) : bytes_(std::move(bytes)) {}
+    std::size_t Read(void* buffer, std::size_t size, std::size_t count) override {
+        if (size == 0 || count == 0 || !buffer)
+            return 0;
+        const std::size_t items = std::min(count, (bytes_->size() - position_) / size);
+        std::memcpy(buffer, bytes_->data() + position_, items * size);
+        position_ += items * size;
+        return items;
+    }
+    std::size_t Write(const void*, std::size_t, std::size_t) override { return 0; }
+    aiReturn Seek(std::size_t offset, aiOrigin origin) override {
+        std::size_t to = 0;
+        switch (origin) {
+        case aiOrigin_SET: to = offset; break;
+        case aiOrigin_CUR:
+            if (offset > bytes_->size() - position_)
+                return aiReturn_FAILURE;
+            to = position_ + offset;
+            break;
+        case aiOrigin_END: {
+            // Assimp's own streams differ: fseek's negative offset, or a distance back from the end.
+            const std::size_t back = std::ptrdiff_t(offset) < 0 ? std::size_t(-std::ptrdiff_t(offset)) : offset;
+            if (back > bytes_->size())
+                return aiReturn_FAILURE;
+            to = bytes_->size() - back;
+            break;
+        }
+        default: return aiReturn_FAILURE;
+        }
+        if (to > bytes_->size())
+            return aiReturn_FAILURE;
+        position_ = to;
+        return aiReturn_SUCCESS;
+    }
+    std::size_t Tell() const override { return position_; }
+    std::size_t FileSize() const override { return bytes_->size(); }
+    void Flush() override {}
+
+private:
+    std::shared_ptr<const std::string> bytes_;
+    std::size_t position_ = 0;
+};
+
+// Every file Assimp opens during one load. The model is served from the bytes already read. Any
+// other name is one the model references: Assimp's glTF importer asks for the model's folder
+// followed by the buffer's URI, so that prefix is taken off again to get the name as the file
+// writes it, which is then resolved with resolveReferencedFile (confined to the model's folder
+// unless allowExternal) and read with readInputFile (regular files only, 2 GiB each, 4 GiB in all).
+// A refused name makes Open return nullptr, as for a missing file; the first reason is kept for
+// the error message, since Assimp's own says only "could not open".
+class ConfinedIOSystem : public Assimp::IOSystem {
+public:
+    ConfinedIOSystem(std::string modelPath, std::shared_ptr<const std::string> modelBytes, bool allowExternal,
+                     std::string referenceKind)
+        : modelPath_(std::move(modelPath)), modelBytes_(std::move(modelBytes)), allowExternal_(allowExternal),
+          referenceKind_(std::move(referenceKind)) {
+        const std::size_t slash = modelPath_.rfind('/');
+        folderPrefix_ = slash == std::string::npos ? std::string() : modelPath_.substr(0, slash + 1);
+    }
+
+    bool Exists(const char* file) const override {
+        if (!file)
+            return false;
+        if (file == modelPath_)
+            return true;
+        try {
+            std::error_code ec;
+            return std::filesystem::is_regular_file(resolveReferencedFile(modelPath_, writtenName(file), allowExternal_), ec);
+        } catch (const InputError&) {
+            return false;
+        }
+    }
+
+    char getOsSeparator() const override { return '/'; }
+
+    Assimp::IOStream* Open(const char* file, const char* mode) override {
+        if (!file || !mode || std::strpbrk(mode, "wa+"))
+            return nullptr;  // nothing is written
+        if (file == modelPath_)
+            return new MemoryStream(modelBytes_);
+        const std::string written = writtenName(file);
+        std::filesystem::path resolved;
+        try {
+            resolved = resolveReferencedFile(modelPath_, written, allowExternal_);
+        } catch (const InputError& e) {
+            return refuse(referenceKind_ + " " + e.what());  // "'name' resolves to ..., outside ..."
+        }
+        try {
+            auto bytes = std::make_shared<const std::string>(readInputFile(resolved, InputKind::ModelData));
+            referencedBytes_ += bytes->size();
+            if (referencedBytes_ > kReferencedBudget)
+                return refuse(referenceKind_ + " '" + written + "': the files the model references add up to more than " +
+                              std::to_string(kReferencedBudget >> 30) + " GiB");
+            return new MemoryStream(std::move(bytes));
+        } catch (const InputError& e) {
+            return refuse(referenceKind_ + " '" + written + "': " + e.what());
+        }
+    }
+
+    void Close(Assimp::IOStream* stream) override { delete stream; }
+
+    bool ComparePaths(const char* one, const char* second) const override {
+        return one && second && std::strcmp(one, second) == 0;
+    }
+
+    /// Why the first refused file was refused, or empty.
+    const std::string& failure() const { return failure_; }
+
+private:
+    static constexpr std::uint64_t kReferencedBudget = 4ull << 30;
+
+    std::string writtenName(const std::string& file) const {
+        if (!folderPrefix_.empty() && file.compare(0, folderPrefix_.size(), folderPrefix_) == 0)
+            return file.substr(folderPrefix_.size());
+        return file;
+    }
+
+    Assimp::IOStream* refuse(const std::string& reason) {
+        if (failure_.empty())
+            failure_ = oneLine(reason);
+        return nullptr;
+    }
+
+    std::string modelPath_, folderPrefix_;
+    std::shared_ptr<const std::string> modelBytes_;
+    bool allowExternal_;
+    std::string referenceKind_;
+    std::uint64_t referencedBytes_ = 0;
+    std::string failure_;
+};
+
+// Assimp 5.2.5's PLY reader reserves room for as many instances of an element as the header
+// declares before it reads one: a 300-byte file declaring 2e9 vertices took over 20 s and 9 GB.
+// Every instance takes some bytes after the header (binary: its fixed-size properties and list
+// counts; ASCII: at least two characters per value), so counts the rest of the file cannot hold are
+// refused here. This bounds what Assimp allocates by the file's size (itself capped).
+void checkPlyCounts(const std::string& bytes, const std::string& path) {
+    if (bytes.size() < 3 || std::tolower(static_cast<unsigned char>(bytes[0])) != 'p' ||
+        std::tolower(static_cast<unsigned char>(bytes[1])) != 'l' || std::tolower(static_cast<unsigned char>(bytes[2])) != 'y')
+        return;
+    struct Element {
+        std::string name;
+        std::uint64_t count = 0, minBytes = 0;
+    };
+    const auto typeSize = [](const std::string& type) -> std::uint64_t {
+        if (type == "short" || type == "ushort" || type == "int16" || type == "uint16") return 2;
+        if (type == "int" || type == "uint" || type == "float" || type == "int32" || type == "uint32" || type == "float32")
+            return 4;
+        if (type == "double" || type == "float64") return 8;
+        return 1;  // char, uchar, int8, uint8
+    };
+    const auto known = [](const std::string& type) {
+        static const char* const types[] = {"char",  "uchar", "short",  "ushort",  "int",    "uint",   "float",   "double",
+                                            "int8",  "uint8", "int16",  "uint16",  "int32",  "uint32", "float32", "float64"};
+        return std::find_if(std::begin(types), std::end(types), [&](const char* t) { return type == t; }) != std::end(types);
+    };
+    // Assimp 5.2.5's header parser hangs on some broken headers (a truncated one, an unknown
+    // keyword, a NUL byte: fuzzing found 126 of 667 PLY cases hanging): the header is checked
+    // strictly here, which every well-formed PLY file passes.
+    const auto refuse = [&](int lineNumber, const std::string& why) {
+        throw InputError("scene file '" + path + "': PLY header line " + std::to_string(lineNumber) + ": " + why);
+    };
+    std::vector<Element> elements;
+    bool binary = false, format = false;
+    std::size_t pos = 0;
+    for (int lineNumber = 1;; ++lineNumber) {
+        const std::size_t end = pos < bytes.size() ? bytes.find('\n', pos) : std::string::npos;
+        if (end == std::string::npos)
+            throw InputError("scene file '" + path + "': PLY header has no end_header line");
+        if (end - pos > 65536)
+            refuse(lineNumber, "longer than 64 KiB");
+        std::string text = bytes.substr(pos, end - pos);
+        pos = end + 1;
+        if (!text.empty() && text.back() == '\r')
+            text.pop_back();
+        for (unsigned char c : text)
+            if ((c < 0x20 && c != '\t') || c == 0x7f)
+                refuse(lineNumber, "holds the control character " + std::to_string(int(c)));
+        std::istringstream line(text);
+        std::string word, extra;
+        line >> word;
+        if (lineNumber == 1) {
+            if (word != "ply" || (line >> extra))
+                refuse(1, "must be 'ply'");
             continue;
         }
-        if (pendingBreak) {
-            out += "; ";
-            pendingBreak = false;
+        if (word == "comment" || word == "obj_info")
+            continue;
+        if (word == "end_header")
+            break;
+        if (word == "format") {
+            std::string kind, version;
+            line >> kind >> version;
+            if ((kind != "ascii" && kind != "binary_little_endian" && kind != "binary_big_endian") || version.empty())
+                refuse(lineNumber, "format '" + kind + "' is not ascii, binary_little_endian or binary_big_endian with a version");
+            binary = kind != "ascii";
+            format = true;
+        } else if (word == "element") {
+            Element e;
+            std::string count;
+            line >> e.name >> count;
+            if (e.name.empty() || count.empty() || count.find_first_not_of("0123456789") != std::string::npos || (line >> extra))
+                refuse(lineNumber, "an element needs a name and a count");
+            for (char c : count)
+                e.count = std::min<std::uint64_t>(e.count * 10 + std::uint64_t(c - '0'), std::uint64_t(1) << 62);
+            elements.push_back(e);
+        } else if (word == "property") {
+            if (elements.empty())
+                refuse(lineNumber, "a property before any element");
+            std::string type, name;
+            line >> type;
+            if (type == "list") {
+                std::string countType, itemType;
+                line >> countType >> itemType >> name;
+                if (!known(countType) || !known(itemType) || name.empty())
+                    refuse(lineNumber, "a list property needs a count type, an item type and a name");
+                type = countType;  // a list holds at least its count
+            } else {
+                line >> name;
+                if (!known(type) || name.empty())
+                    refuse(lineNumber, "property type '" + type + "' is unknown or the name is missing");
+            }
+            elements.back().minBytes += binary ? typeSize(type) : 2;
+        } else {
+            refuse(lineNumber, "unknown keyword '" + word + "'");
         }
-        out += c;
     }
-    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
-        out.pop_back();
-    return out;
+    if (!format)
+        throw InputError("scene file '" + path + "': PLY header has no format line");
+    // The last ASCII value may end the file without a separator: one byte of slack.
+    const std::uint64_t available = std::uint64_t(bytes.size() - pos) + (binary ? 0 : 1);
+    std::uint64_t needed = 0;
+    for (const Element& e : elements) {
+        const std::uint64_t each = std::max<std::uint64_t>(e.minBytes, 1);
+        if (e.count > (available - needed) / each)
+            throw InputError("scene file '" + path + "': PLY element '" + e.name + "' declares " + std::to_string(e.count) +
+                             " instances of at least " + std::to_string(each) + " bytes each, but " +
+                             std::to_string(bytes.size() - pos) + " bytes follow the header" +
+                             (needed > 0 ? " (" + std::to_string(needed) + " of them taken by the elements before)" : ""));
+        needed += e.count * each;
+    }
 }
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
@@ -69,29 +308,260 @@ glm::mat4 globalTransform(const aiNode* node) {
     return m;
 }
 
-// The file's text holds a glTF extension name (the JSON of a .glb is plain text too): tells
-// whether a file uses an extension this Assimp version drops without a word.
-// Read in blocks (a .glb can be large), each searched with the previous block's tail.
-bool fileMentions(const std::string& path, const std::string& needle) {
-    std::ifstream in(path, std::ios::binary);
-    std::string window;
-    std::vector<char> block(1 << 20);
-    while (in) {
-        in.read(block.data(), std::streamsize(block.size()));
-        window.append(block.data(), std::size_t(in.gcount()));
-        if (window.find(needle) != std::string::npos)
-            return true;
-        if (window.size() > needle.size())
-            window.erase(0, window.size() - needle.size());
+// What Assimp 5.2.5's glTF importers do with hostile JSON that parses, measured: its JSON parser
+// recurses per nesting level (1,000,000 nested '[' crash the process), it imports the node graph by
+// recursion (a chain of 200,000 nodes crashes it) and imports a node once per parent listing (40
+// nodes each listing the next one twice: over 20 s and 9 GB). The file is checked before Assimp
+// sees it: JSON nested at most kMaxJsonDepth levels, every node the child of at most one node,
+// scenes listing each root once, and node chains at most kMaxNodeDepth deep (the walk below refuses
+// deeper ones anyway). Malformed JSON is left to Assimp's parser to report.
+constexpr int kMaxJsonDepth = 256;
+constexpr int kMaxNodeDepth = 1024;
+
+// The JSON of a .gltf, or the JSON chunk of a .glb; refuses a .glb whose first chunk claims more
+// bytes than the file holds (Assimp allocates the claimed length first: 0xfffffff0 bytes took 4 GB
+// and 18 s before it noticed).
+std::string_view gltfJson(const std::string& bytes, const std::string& path) {
+    if (bytes.size() >= 12 && bytes.compare(0, 4, "glTF") == 0) {
+        if (bytes.size() < 20)
+            throw InputError("scene file '" + path + "': a binary glTF file of " + std::to_string(bytes.size()) +
+                             " bytes, too short for its headers");
+        std::uint32_t length = 0;  // glTF 2: the first chunk's length; glTF 1: the scene's
+        std::memcpy(&length, bytes.data() + 12, 4);
+        if (length > bytes.size() - 20)
+            throw InputError("scene file '" + path + "': its JSON chunk claims " + std::to_string(length) +
+                             " bytes, but the file holds " + std::to_string(bytes.size() - 20) + " after the headers");
+        return std::string_view(bytes).substr(20, length);
     }
-    return false;
+    return bytes;
 }
+
+// Just enough JSON to read glTF's "nodes"/"children" and "scenes"/"nodes": everything else is
+// skipped. Lenient (numbers, literals, NaN are skipped as bare words); false when it gets lost.
+class GltfGraphScan {
+public:
+    explicit GltfGraphScan(std::string_view json) : p_(json.data()), end_(json.data() + json.size()) {}
+
+    bool run() {
+        if (!consume('{'))
+            return false;
+        if (consume('}'))
+            return true;
+        do {
+            std::string key;
+            if (!string(&key) || !consume(':'))
+                return false;
+            bool ok;
+            if (key == "nodes")
+                ok = objects([&] { return node(); });
+            else if (key == "scenes")
+                ok = objects([&] { return scene(); });
+            else
+                ok = skip(1);
+            if (!ok)
+                return false;
+        } while (consume(','));
+        return consume('}');
+    }
+
+    std::vector<std::vector<long long>> children;  // per node, as written
+    std::vector<std::vector<long long>> roots;     // per scene
+
+private:
+    void ws() {
+        while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r'))
+            ++p_;
+    }
+    bool consume(char c) {
+        ws();
+        if (p_ < end_ && *p_ == c) {
+            ++p_;
+            return true;
+        }
+        return false;
+    }
+    bool string(std::string* out) {
+        ws();
+        if (p_ >= end_ || *p_ != '"')
+            return false;
+        for (++p_; p_ < end_; ++p_) {
+            if (*p_ == '\\') {
+                if (++p_ >= end_)
+                    return false;
+                if (out)
+                    out->push_back('\\');  // escapes are kept as written: no key we read has any
+            } else if (*p_ == '"') {
+                ++p_;
+                return true;
+            }
+            if (out)
+                out->push_back(*p_);
+        }
+        return false;
+    }
+    bool skip(int depth) {
+        if (depth > kMaxJsonDepth)
+            return false;  // the nesting check has refused the file already
+        ws();
+        if (p_ >= end_)
+            return false;
+        if (*p_ == '"')
+            return string(nullptr);
+        if (*p_ == '{' || *p_ == '[') {
+            const char close = *p_ == '{' ? '}' : ']';
+            const bool object = *p_ == '{';
+            ++p_;
+            if (consume(close))
+                return true;
+            do {
+                if (object && (!string(nullptr) || !consume(':')))
+                    return false;
+                if (!skip(depth + 1))
+                    return false;
+            } while (consume(','));
+            return consume(close);
+        }
+        const char* start = p_;
+        while (p_ < end_ && !std::strchr(",]}: \t\r\n", *p_))
+            ++p_;
+        return p_ > start;
+    }
+    // An array of integers; anything else in it is skipped (Assimp reports it).
+    bool integers(std::vector<long long>* out) {
+        if (!consume('['))
+            return skip(2);
+        if (consume(']'))
+            return true;
+        do {
+            ws();
+            const char* start = p_;
+            if (!skip(3))
+                return false;
+            const std::string word(start, p_);
+            if (!word.empty() && word.find_first_not_of("0123456789") == std::string::npos && word.size() < 18)
+                out->push_back(std::stoll(word));
+            else
+                out->push_back(-1);
+        } while (consume(','));
+        return consume(']');
+    }
+    template <typename F>
+    bool objects(F each) {
+        if (!consume('['))
+            return skip(1);
+        if (consume(']'))
+            return true;
+        do {
+            if (!each())
+                return false;
+        } while (consume(','));
+        return consume(']');
+    }
+    // An object whose key `wanted` holds integers, stored in `out`.
+    bool objectWithIntegers(const char* wanted, std::vector<long long>* out) {
+        if (!consume('{'))
+            return skip(2);
+        if (consume('}'))
+            return true;
+        do {
+            std::string key;
+            if (!string(&key) || !consume(':'))
+                return false;
+            if (!(key == wanted ? integers(out) : skip(3)))
+                return false;
+        } while (consume(','));
+        return consume('}');
+    }
+    bool node() {
+        children.emplace_back();
+        return objectWithIntegers("children", &children.back());
+    }
+    bool scene() {
+        roots.emplace_back();
+        return objectWithIntegers("nodes", &roots.back());
+    }
+
+    const char* p_;
+    const char* end_;
+};
+
+void checkGltfStructure(const std::string& bytes, const std::string& path) {
+    const std::string_view json = gltfJson(bytes, path);
+    // Nesting, outside strings: a linear pass that needs no well-formed input.
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxJsonDepth)
+                throw InputError("scene file '" + path + "': its JSON nests deeper than " + std::to_string(kMaxJsonDepth) +
+                                 " levels");
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    GltfGraphScan scan(json);
+    if (!scan.run())
+        return;  // malformed: Assimp's parser says where
+    const std::size_t count = scan.children.size();
+    std::vector<long long> parent(count, -1);
+    for (std::size_t n = 0; n < count; ++n)
+        for (long long c : scan.children[n]) {
+            if (c < 0 || std::size_t(c) >= count)
+                continue;  // Assimp refuses indices out of range
+            if (parent[std::size_t(c)] >= 0)
+                throw InputError("scene file '" + path + "': glTF node " + std::to_string(c) + " is a child of node " +
+                                 std::to_string(parent[std::size_t(c)]) + " and again of node " + std::to_string(n) +
+                                 "; glTF nodes must form trees (each node at most one parent)");
+            parent[std::size_t(c)] = (long long)n;
+        }
+    // Depth of every node by its parent chain, each chain walked once (memoised); a chain longer
+    // than the node count is a cycle.
+    std::vector<int> nodeDepth(count, -1);
+    std::vector<std::size_t> chain;
+    for (std::size_t n = 0; n < count; ++n) {
+        chain.clear();
+        std::size_t at = n;
+        while (nodeDepth[at] < 0 && parent[at] >= 0 && chain.size() <= count) {
+            chain.push_back(at);
+            at = std::size_t(parent[at]);
+        }
+        if (chain.size() > count)
+            throw InputError("scene file '" + path + "': glTF node " + std::to_string(n) + " is its own ancestor");
+        int d = nodeDepth[at] >= 0 ? nodeDepth[at] : (nodeDepth[at] = 0);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            nodeDepth[*it] = ++d;
+            if (d > kMaxNodeDepth)
+                throw InputError("scene file '" + path + "': node hierarchy deeper than " + std::to_string(kMaxNodeDepth) +
+                                 " levels");
+        }
+    }
+    for (std::size_t s = 0; s < scan.roots.size(); ++s) {
+        std::vector<long long> sorted = scan.roots[s];
+        std::sort(sorted.begin(), sorted.end());
+        const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+        if (twice != sorted.end())
+            throw InputError("scene file '" + path + "': glTF scene " + std::to_string(s) + " lists node " +
+                             std::to_string(*twice) + " more than once");
+    }
+}
+
+// The model's bytes hold a glTF extension name (the JSON of a .glb is plain text too): tells
+// whether a file uses an extension this Assimp version drops without a word.
+bool fileMentions(const std::string& bytes, const std::string& needle) { return bytes.find(needle) != std::string::npos; }
 
 class AssimpImport {
 public:
-    AssimpImport(const std::string& path, const aiScene& ai, bool gltf, Scene& scene)
-        : path_(path), folder_(std::filesystem::path(path).parent_path()), ai_(ai), gltf_(gltf),
-          ply_(lowercaseExtension(path) == ".ply"), scene_(scene) {}
+    AssimpImport(const std::string& path, const aiScene& ai, bool gltf, bool allowExternal, Scene& scene)
+        : path_(path), ai_(ai), gltf_(gltf), ply_(lowercaseExtension(path) == ".ply"), allowExternal_(allowExternal),
+          scene_(scene) {}
 
     void run() {
         for (unsigned i = 0; i < ai_.mNumMaterials; ++i)
@@ -128,10 +598,18 @@ private:
     }
 
     void addMesh(const aiMesh& mesh, const glm::mat4& transform) {
-        if (!(mesh.mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || !mesh.mVertices) {
+        if (!(mesh.mPrimitiveTypes & (aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON)) || !mesh.mVertices) {
             skippedPrimitives_ += mesh.mNumFaces;
             return;
         }
+        // Meshes are copied once per node that uses them: a few nodes instancing a large mesh could
+        // ask for any amount of memory. The cap is the most a file of the 2 GiB cap can hold as
+        // an OBJ ("f 1 2 3\n" is 8 bytes: 2^28 triangles), vertices likewise.
+        if (mesh.mNumFaces > kMaxTriangles - triangles_ || mesh.mNumVertices > kMaxTriangles - vertices_)
+            throw InputError("scene file '" + path_ + "': more than " + std::to_string(kMaxTriangles) +
+                             " triangles or vertices once every node's meshes are counted (mesh '" +
+                             mesh.mName.C_Str() + "'), the most one scene file may give");
+        vertices_ += mesh.mNumVertices;
         TriangleMesh out;
         out.material = material(mesh.mMaterialIndex);
         const glm::mat3 linear(transform);
@@ -155,12 +633,19 @@ private:
         out.indices.reserve(3 * std::size_t(mesh.mNumFaces));
         for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
             const aiFace& face = mesh.mFaces[f];
-            if (face.mNumIndices != 3) {  // points and lines left in a mixed mesh
+            if (face.mNumIndices < 3 || !face.mIndices) {  // points and lines left in a mixed mesh
                 ++skippedPrimitives_;
                 continue;
             }
-            out.indices.insert(out.indices.end(), {face.mIndices[0], face.mIndices[mirrored ? 2 : 1],
-                                                   face.mIndices[mirrored ? 1 : 2]});
+            // Triangles, or (formats other than glTF, which Assimp does not triangulate: see
+            // loadAssimp) polygons as a fan from their first corner, as OBJ polygons are.
+            for (unsigned k = 1; k + 1 < face.mNumIndices; ++k)
+                out.indices.insert(out.indices.end(), {face.mIndices[0], face.mIndices[mirrored ? k + 1 : k],
+                                                       face.mIndices[mirrored ? k : k + 1]});
+            if (out.indices.size() / 3 > kMaxTriangles - triangles_)
+                throw InputError("scene file '" + path_ + "': more than " + std::to_string(kMaxTriangles) +
+                                 " triangles once every node's meshes are counted (mesh '" + mesh.mName.C_Str() +
+                                 "'), the most one scene file may give");
         }
         triangles_ += out.indices.size() / 3;
         try {
@@ -284,7 +769,14 @@ private:
                     }
                 }
             } else {
-                t = readTexture((folder_ / std::filesystem::u8path(key)).string());
+                // Confined to the model's folder like its buffers, then read as an image file.
+                std::filesystem::path file;
+                try {
+                    file = resolveReferencedFile(path_, key, allowExternal_);
+                } catch (const InputError& e) {
+                    throw InputError(std::string("texture ") + e.what());
+                }
+                t = readTexture(file.string());
             }
             t.srgb = true;  // base colour: sRGB-encoded
             index = scene_.addTexture(std::move(t));
@@ -333,59 +825,91 @@ private:
     }
 
     std::string path_;
-    std::filesystem::path folder_;
     const aiScene& ai_;
-    bool gltf_, ply_;
+    bool gltf_, ply_, allowExternal_;
     Scene& scene_;
     std::vector<int> materials_;
     std::map<std::string, int> textures_;
-    std::size_t triangles_ = 0;
+    static constexpr std::size_t kMaxTriangles = std::size_t(1) << 28;
+    std::size_t triangles_ = 0, vertices_ = 0;
     std::size_t skippedPrimitives_ = 0;
 };
 
 }  // namespace
 
-Scene Scene::loadAssimp(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec) || !std::ifstream(path))
-        throw InputError("cannot open scene file '" + path + "'");
+Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options) {
+    // Regular files only, at most 2 GiB; Assimp parses these bytes, never the path.
+    const auto bytes = std::make_shared<const std::string>(readInputFile(path, InputKind::Model));
     const std::string ext = lowercaseExtension(path);
     const bool gltf = ext == ".gltf" || ext == ".glb";
+    checkPlyCounts(*bytes, path);
+    if (gltf || bytes->compare(0, 4, "glTF") == 0)
+        checkGltfStructure(*bytes, path);
 
     Assimp::Importer importer;
+    auto* io = new ConfinedIOSystem(path, bytes, options.allowExternalFiles, gltf ? "glTF buffer" : "file");
+    importer.SetIOHandler(io);  // the importer owns it
     // Points and lines are counted and dropped by us, not by Assimp, so that we can say so.
-    unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+    unsigned flags = aiProcess_SortByPType | aiProcess_ValidateDataStructure;
     // glTF without normals means flat shading (the spec); other formats (PLY scans) mostly
-    // leave them out and look best smooth.
-    if (!gltf)
+    // leave them out and look best smooth. Assimp triangulates glTF; other formats' polygons are
+    // fanned by us: Debian's Assimp 5.2.5 keeps its assertions, and aiProcess_Triangulate aborts
+    // the process on PLY faces the file's data leaves short (15 of 667 fuzzed PLY cases).
+    if (gltf)
+        flags |= aiProcess_Triangulate;
+    else
         flags |= aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals;
+    // Validated before any other step runs: Assimp's steps trust the data (a short line in an
+    // ASCII PLY gave a face without corners that crashed a step with SIGBUS), and ReadFile would
+    // run them before its own validation.
+    const auto failed = [&] {
+        // A refused file's reason says more than Assimp's "could not open referenced file".
+        const std::string why = io->failure().empty() ? oneLine(importer.GetErrorString()) : io->failure();
+        return InputError("cannot read scene file '" + path + "': " + why);
+    };
     const aiScene* ai = nullptr;
     try {
-        ai = importer.ReadFile(path, flags);
+        ai = importer.ReadFile(path, aiProcess_ValidateDataStructure);
     } catch (const std::exception& e) {  // Assimp catches its own; anything else still is one line
-        throw InputError("cannot read scene file '" + path + "': " + foldLines(e.what()));
+        throw InputError("cannot read scene file '" + path + "': " + oneLine(e.what()));
     }
     if (!ai)
-        throw InputError("cannot read scene file '" + path + "': " + foldLines(importer.GetErrorString()));
+        throw failed();
+    // Assimp's validation lets faces without corners through, and aiProcess_SortByPType then
+    // reads out of bounds: refused here.
+    for (unsigned m = 0; m < ai->mNumMeshes; ++m) {
+        const aiMesh* mesh = ai->mMeshes[m];
+        for (unsigned f = 0; mesh && f < mesh->mNumFaces; ++f)
+            if (mesh->mFaces[f].mNumIndices == 0 || !mesh->mFaces[f].mIndices)
+                throw InputError("scene file '" + path + "': mesh '" + mesh->mName.C_Str() + "' face " + std::to_string(f) +
+                                 " has no corners (the file's data is short or misaligned)");
+    }
+    try {
+        ai = importer.ApplyPostProcessing(flags & ~unsigned(aiProcess_ValidateDataStructure));
+    } catch (const std::exception& e) {
+        throw InputError("cannot read scene file '" + path + "': " + oneLine(e.what()));
+    }
+    if (!ai)
+        throw failed();
     if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE)
         throw InputError("scene file '" + path + "' is incomplete (it holds no meshes Assimp could read)");
 
     Scene scene;
-    AssimpImport(path, *ai, gltf, scene).run();
+    AssimpImport(path, *ai, gltf, options.allowExternalFiles, scene).run();
     // Extensions this Assimp version reads past without a word: say that they are left out.
     if (gltf) {
         float strength = 0.0f;
         bool strengthRead = false;
         for (unsigned i = 0; i < ai->mNumMaterials; ++i)
             strengthRead = strengthRead || ai->mMaterials[i]->Get(AI_MATKEY_EMISSIVE_INTENSITY, strength) == AI_SUCCESS;
-        if (!strengthRead && fileMentions(path, "KHR_materials_emissive_strength"))
+        if (!strengthRead && fileMentions(*bytes, "KHR_materials_emissive_strength"))
             scene.addWarning(path + ": KHR_materials_emissive_strength is not read by this Assimp version; "
                                     "emission is the emissive factor alone");
         float ior = 0.0f;
         bool iorRead = false;
         for (unsigned i = 0; i < ai->mNumMaterials; ++i)
             iorRead = iorRead || ai->mMaterials[i]->Get(AI_MATKEY_REFRACTI, ior) == AI_SUCCESS;
-        if (!iorRead && fileMentions(path, "KHR_materials_ior"))
+        if (!iorRead && fileMentions(*bytes, "KHR_materials_ior"))
             scene.addWarning(path + ": KHR_materials_ior is not read by this Assimp version; glass has index 1.5");
     }
     return scene;
@@ -399,7 +923,7 @@ bool hasSceneFileExtension(const std::string& name) {
 Scene Scene::loadFile(const std::string& path, const SceneLoadOptions& options) {
     if (lowercaseExtension(path) == ".obj")
         return loadObj(path, options);
-    return loadAssimp(path);
+    return loadAssimp(path, options);
 }
 
 }  // namespace wavefront
