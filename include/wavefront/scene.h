@@ -164,8 +164,10 @@ public:
     const Camera& camera() const { return camera_; }
     std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_; }
     std::size_t primitiveCount() const { return triangles_.size() + spheres_.size(); }
-    /// What a loader could not take over from the file (ignored lights, unsupported textures, a
-    /// missing texture file), one line each, without repeats. Loading never fails for these.
+    /// What a loader could not take over from the file (ignored lights, unsupported texture
+    /// kinds, a glTF texture image that cannot be read), one line each, without repeats. Loading
+    /// does not fail for these (the CLI's --strict makes them errors). An OBJ's `map_Kd` that
+    /// cannot be read is an error, like its missing `mtllib`: OBJ names its files explicitly.
     const std::vector<std::string>& warnings() const { return warnings_; }
     /// Adds a warning unless the same line is there already.
     void addWarning(const std::string& message);

@@ -30,12 +30,6 @@ namespace wavefront {
 
 namespace {
 
-std::string lowercaseExtension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
-}
-
 void checkImage(const std::string& path, const Image& image) {
     if (image.width <= 0 || image.height <= 0)
         throw InputError("cannot write '" + path + "': the image is empty (" + std::to_string(image.width) + " x " +

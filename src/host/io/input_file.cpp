@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -138,6 +139,12 @@ fs::path resolveReferencedFile(const fs::path& referrer, const std::string& name
         if (f == full.end() || *r != *f)
             throw InputError(refused + "resolves to '" + full.string() + "', outside '" + root.string() + "'" + rule);
     return candidate;
+}
+
+std::string lowercaseExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
 }
 
 std::string oneLine(const std::string& message) {

@@ -33,6 +33,9 @@ std::string readInputFile(const std::filesystem::path& path, InputKind kind, std
 std::filesystem::path resolveReferencedFile(const std::filesystem::path& referrer, const std::string& name,
                                             bool allowExternal);
 
+/// The extension of `path` with its dot, in lower case (".obj", ".gltf"; "" when none).
+std::string lowercaseExtension(const std::string& path);
+
 /// `message` folded onto one line: line breaks become "; ", surrounding whitespace goes.
 std::string oneLine(const std::string& message);
 

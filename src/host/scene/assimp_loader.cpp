@@ -39,12 +39,6 @@ namespace wavefront {
 
 namespace {
 
-std::string lowercaseExtension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
-}
-
 // A file Assimp reads, held in memory.
 class MemoryStream : public Assimp::IOStream {
 public:
