@@ -7,7 +7,7 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev
+  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev nlohmann-json3-dev
   # Real models for the import tests (glTF 2.0, OBJ, PLY); the tests skip what is absent.
   assimp-testmodels glmark2-data
 )

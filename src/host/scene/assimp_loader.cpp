@@ -14,6 +14,7 @@
 #include "host/io/texture_io.h"
 #include "host/scene/scene_files.h"
 
+#include <nlohmann/json.hpp>
 #include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
@@ -308,7 +309,8 @@ glm::mat4 globalTransform(const aiNode* node) {
 // nodes each listing the next one twice: over 20 s and 9 GB). The file is checked before Assimp
 // sees it: JSON nested at most kMaxJsonDepth levels, every node the child of at most one node,
 // scenes listing each root once, and node chains at most kMaxNodeDepth deep (the walk below refuses
-// deeper ones anyway). Malformed JSON is left to Assimp's parser to report.
+// deeper ones anyway). The graph is read with nlohmann::json; malformed JSON is left to Assimp's
+// parser to report.
 constexpr int kMaxJsonDepth = 256;
 constexpr int kMaxNodeDepth = 1024;
 
@@ -329,155 +331,6 @@ std::string_view gltfJson(const std::string& bytes, const std::string& path) {
     }
     return bytes;
 }
-
-// Just enough JSON to read glTF's "nodes"/"children" and "scenes"/"nodes": everything else is
-// skipped. Lenient (numbers, literals, NaN are skipped as bare words); false when it gets lost.
-class GltfGraphScan {
-public:
-    explicit GltfGraphScan(std::string_view json) : p_(json.data()), end_(json.data() + json.size()) {}
-
-    bool run() {
-        if (!consume('{'))
-            return false;
-        if (consume('}'))
-            return true;
-        do {
-            std::string key;
-            if (!string(&key) || !consume(':'))
-                return false;
-            bool ok;
-            if (key == "nodes")
-                ok = objects([&] { return node(); });
-            else if (key == "scenes")
-                ok = objects([&] { return scene(); });
-            else
-                ok = skip(1);
-            if (!ok)
-                return false;
-        } while (consume(','));
-        return consume('}');
-    }
-
-    std::vector<std::vector<long long>> children;  // per node, as written
-    std::vector<std::vector<long long>> roots;     // per scene
-
-private:
-    void ws() {
-        while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r'))
-            ++p_;
-    }
-    bool consume(char c) {
-        ws();
-        if (p_ < end_ && *p_ == c) {
-            ++p_;
-            return true;
-        }
-        return false;
-    }
-    bool string(std::string* out) {
-        ws();
-        if (p_ >= end_ || *p_ != '"')
-            return false;
-        for (++p_; p_ < end_; ++p_) {
-            if (*p_ == '\\') {
-                if (++p_ >= end_)
-                    return false;
-                if (out)
-                    out->push_back('\\');  // escapes are kept as written: no key we read has any
-            } else if (*p_ == '"') {
-                ++p_;
-                return true;
-            }
-            if (out)
-                out->push_back(*p_);
-        }
-        return false;
-    }
-    bool skip(int depth) {
-        if (depth > kMaxJsonDepth)
-            return false;  // the nesting check has refused the file already
-        ws();
-        if (p_ >= end_)
-            return false;
-        if (*p_ == '"')
-            return string(nullptr);
-        if (*p_ == '{' || *p_ == '[') {
-            const char close = *p_ == '{' ? '}' : ']';
-            const bool object = *p_ == '{';
-            ++p_;
-            if (consume(close))
-                return true;
-            do {
-                if (object && (!string(nullptr) || !consume(':')))
-                    return false;
-                if (!skip(depth + 1))
-                    return false;
-            } while (consume(','));
-            return consume(close);
-        }
-        const char* start = p_;
-        while (p_ < end_ && !std::strchr(",]}: \t\r\n", *p_))
-            ++p_;
-        return p_ > start;
-    }
-    // An array of integers; anything else in it is skipped (Assimp reports it).
-    bool integers(std::vector<long long>* out) {
-        if (!consume('['))
-            return skip(2);
-        if (consume(']'))
-            return true;
-        do {
-            ws();
-            const char* start = p_;
-            if (!skip(3))
-                return false;
-            const std::string word(start, p_);
-            if (!word.empty() && word.find_first_not_of("0123456789") == std::string::npos && word.size() < 18)
-                out->push_back(std::stoll(word));
-            else
-                out->push_back(-1);
-        } while (consume(','));
-        return consume(']');
-    }
-    template <typename F>
-    bool objects(F each) {
-        if (!consume('['))
-            return skip(1);
-        if (consume(']'))
-            return true;
-        do {
-            if (!each())
-                return false;
-        } while (consume(','));
-        return consume(']');
-    }
-    // An object whose key `wanted` holds integers, stored in `out`.
-    bool objectWithIntegers(const char* wanted, std::vector<long long>* out) {
-        if (!consume('{'))
-            return skip(2);
-        if (consume('}'))
-            return true;
-        do {
-            std::string key;
-            if (!string(&key) || !consume(':'))
-                return false;
-            if (!(key == wanted ? integers(out) : skip(3)))
-                return false;
-        } while (consume(','));
-        return consume('}');
-    }
-    bool node() {
-        children.emplace_back();
-        return objectWithIntegers("children", &children.back());
-    }
-    bool scene() {
-        roots.emplace_back();
-        return objectWithIntegers("nodes", &roots.back());
-    }
-
-    const char* p_;
-    const char* end_;
-};
 
 void checkGltfStructure(const std::string& bytes, const std::string& path) {
     const std::string_view json = gltfJson(bytes, path);
@@ -501,13 +354,28 @@ void checkGltfStructure(const std::string& bytes, const std::string& path) {
             --depth;
         }
     }
-    GltfGraphScan scan(json);
-    if (!scan.run())
+    // nlohmann's parser recurses too, but only as deep as the nesting check above allows.
+    const nlohmann::json doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
         return;  // malformed: Assimp's parser says where
-    const std::size_t count = scan.children.size();
+    // The integers of `object[key]` (an array), -1 for anything else in it (Assimp reports it).
+    auto indices = [](const nlohmann::json& object, const char* key) {
+        std::vector<long long> out;
+        if (!object.is_object() || !object.contains(key) || !object[key].is_array())
+            return out;
+        for (const nlohmann::json& v : object[key])
+            out.push_back(v.is_number_unsigned() ? (long long)v.get<std::uint64_t>() : -1);
+        return out;
+    };
+    std::vector<std::vector<long long>> children, roots;  // per node, per scene
+    if (doc.contains("nodes") && doc["nodes"].is_array())
+        for (const nlohmann::json& node : doc["nodes"]) children.push_back(indices(node, "children"));
+    if (doc.contains("scenes") && doc["scenes"].is_array())
+        for (const nlohmann::json& scene : doc["scenes"]) roots.push_back(indices(scene, "nodes"));
+    const std::size_t count = children.size();
     std::vector<long long> parent(count, -1);
     for (std::size_t n = 0; n < count; ++n)
-        for (long long c : scan.children[n]) {
+        for (long long c : children[n]) {
             if (c < 0 || std::size_t(c) >= count)
                 continue;  // Assimp refuses indices out of range
             if (parent[std::size_t(c)] >= 0)
@@ -537,8 +405,8 @@ void checkGltfStructure(const std::string& bytes, const std::string& path) {
                                  " levels");
         }
     }
-    for (std::size_t s = 0; s < scan.roots.size(); ++s) {
-        std::vector<long long> sorted = scan.roots[s];
+    for (std::size_t s = 0; s < roots.size(); ++s) {
+        std::vector<long long> sorted = roots[s];
         std::sort(sorted.begin(), sorted.end());
         const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
         if (twice != sorted.end())
