@@ -291,6 +291,9 @@ int main(int argc, char** argv) {
                         "textures (%.2f MiB)\n",
                         loadSeconds, st.sceneSetupSeconds, (unsigned long long)st.triangles,
                         (unsigned long long)st.spheres, (unsigned long long)st.textures, st.textureBytes / 1048576.0);
+            const bool cuda = st.backend.rfind("cuda", 0) == 0;
+            std::printf("memory: %.1f MiB of %s held, %.1f MiB at most\n", st.memoryBytes / 1048576.0,
+                        cuda ? "device memory" : "host memory (CPU backend)", st.peakMemoryBytes / 1048576.0);
             std::printf("%-24s %12s %10s %10s %10s\n", "kernel", "ms", "launches", "simd occ", "simd steps");
             auto percent = [](double v) {
                 char b[16] = "-";

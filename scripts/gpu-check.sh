@@ -143,13 +143,19 @@ if [ "$mode" = scenes ]; then
     all_tests
     ex="examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr"
     sanitize "$ex --integrator pt --spp 2" "$ex --integrator pt --variant megakernel --spp 2" \
-             "$ex --integrator bdpt --spp 2" "$ex --integrator mlt --spp 2"
+             "$ex --integrator bdpt --spp 2" "$ex --integrator bdpt --bdpt-variant naive --spp 2" \
+             "$ex --integrator mlt --spp 2"
+    for tool in memcheck racecheck; do  # the texture tests' renders (every texture kind)
+        echo "== $tool textures" >> "$out/sanitizer.txt"
+        compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "[textures]" >> "$out/sanitizer.txt" 2>&1
+        echo "exit $?" >> "$out/sanitizer.txt"
+    done
     grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     mkdir -p "$out/images"
     for integrator in pt bdpt mlt; do
         # shellcheck disable=SC2086
         "$bin/wavefront-render" $ex --backend cuda --integrator $integrator --res 768x768 --spp 256 --stats \
-            --out "$out/images/textured-spheres-$integrator.png" 2>&1 | grep -E "samples in|^scene:" | cut -c1-150 | tee -a "$log"
+            --out "$out/images/textured-spheres-$integrator.png" 2>&1 | grep -E "samples in|^scene:|^memory:" | cut -c1-150 | tee -a "$log"
     done
     echo "gpu-check finished" | tee -a "$log"
     exit 0

@@ -136,6 +136,26 @@ TEST_CASE("a usemtl naming no material of the libraries is refused", "[io][harde
                Contains("m.obj:6") && Contains("face 1") && Contains("'lmap'") && Contains("line 5"));
 }
 
+TEST_CASE("MTL values that are not finite numbers are refused with their line", "[io][hardening][scene]") {
+    TempDir dir;
+    const std::string obj = dir.write("m.obj", "mtllib m.mtl\n" + kTriangle + "usemtl a\nf 1 2 3\n");
+    // tinyobjloader read all of these as 0 (a black or non-emitting material, no word said).
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"newmtl a\nKd nan 0.5 0.5\n", "m.mtl:2: Kd value 'nan'"},
+        {"newmtl a\nKd 0.5 0.5 0.5\n\nKe 1,5 1 1\n", "m.mtl:4: Ke value '1,5'"},
+        {"newmtl a\n  Ns inf\n", "m.mtl:2: Ns value 'inf'"},
+        {"newmtl a\nNi 1e999\n", "m.mtl:2: Ni value '1e999'"},
+        {"newmtl a\nd\n", "m.mtl:2: d has no value"},
+    };
+    for (const auto& [mtl, message] : bad) {
+        dir.write("m.mtl", mtl);
+        CHECK_THAT(inputErrorOf([&] { Scene::loadObj(obj); }), Contains(message));
+    }
+    // Comments, one-value colours and keywords that merely begin alike are fine.
+    dir.write("m.mtl", "# a lamp\nnewmtl a\nKd 0.5 # grey\nKe 1 1 1\nKdx nan\nmap_Kd_not_here nan\n");
+    CHECK(Scene::loadObj(obj).materials().size() == 1);
+}
+
 TEST_CASE("polygons with very many corners load in linear time", "[io][hardening][scene]") {
     TempDir dir;
     // 100,000 corners: quadratic triangulation took over 20 s.

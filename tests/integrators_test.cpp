@@ -462,7 +462,7 @@ std::string compareMaterialSets(const Scene& scene, int samples, int& shaded, in
         std::vector<PathVertex> eyeVertices;
         for (bool eye : {true, false}) {
             WalkState walk = eye ? startEyeWalk(view, bp, pt.sampler, std::uint64_t(s), 0)
-                                 : startLightWalk(view, bp, pt.sampler, std::uint64_t(s), 0);
+                                 : startLightWalk<AllMaterials>(view, bp, pt.sampler, std::uint64_t(s), 0);
             for (int step = 0; step < 8; ++step) {
                 Hit hit = traverse<false>(view.bvh, Ray{walk.origin.xyz(), walk.direction.xyz(), FLT_MAX});
                 WalkOutput a = eye ? shadeEyeVertex<AllMaterials>(view, bp, pt.sampler, sinkAll, walk, hit)

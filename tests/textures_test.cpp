@@ -118,12 +118,22 @@ TEST_CASE("a textured card under a uniform sky shows its texels' albedo in the r
 }
 
 TEST_CASE("the example scene: a textured glTF model under an HDR sky, PT = BDPT = MLT", "[textures][import][statistical][gpu]") {
-    // examples/scenes/textured-spheres.gltf (embedded PNG textures, glTF camera) lit by
-    // examples/scenes/sky.hdr (a Radiance file with a small sun): the three integrators agree on
-    // the image mean over independent seeds.
+    // examples/scenes/textured-spheres.gltf (embedded PNG textures of every kind: base colour,
+    // metallic-roughness, normal and emissive; a glTF camera) lit by examples/scenes/sky.hdr (a
+    // Radiance file with a small sun) and its lamp: the three integrators agree on the image mean
+    // over independent seeds.
     const std::string dir = WAVEFRONT_EXAMPLE_SCENES_DIR;
     Scene scene = Scene::loadFile(dir + "/textured-spheres.gltf");
-    REQUIRE(scene.textures().size() == 2);
+    REQUIRE(scene.textures().size() == 5);
+    int normalMaps = 0, roughnessMaps = 0, emissionMaps = 0;
+    for (const Material& m : scene.materials()) {
+        normalMaps += m.normalTexture >= 0;
+        roughnessMaps += m.metallicRoughnessTexture >= 0;
+        emissionMaps += m.emissionTexture >= 0 && m.isEmissive();
+    }
+    CHECK(normalMaps == 2);
+    CHECK(roughnessMaps == 1);
+    CHECK(emissionMaps == 1);
     for (Backend backend : wftest::testBackends()) {
         auto options = [&](IntegratorType integrator, int spp) {
             RenderOptions o = wftest::smallRender(integrator, backend, 16, spp);

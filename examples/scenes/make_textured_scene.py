@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the example scene of issue 14: textured-spheres.gltf (a textured globe, a textured
-rough-metal ball and a checkered floor, glTF 2.0 metallic-roughness with embedded PNG textures)
-and sky.hdr (a Radiance RGBE sky with a sun). Standard library only; the outputs are committed,
+"""Writes the example scene of issue 14: textured-spheres.gltf (a textured globe, a rough-metal
+ball with base colour, metallic-roughness and normal textures, a checkered floor with a normal
+map and a small lamp with an emissive texture and KHR_materials_emissive_strength; glTF 2.0
+metallic-roughness with embedded PNG textures) and sky.hdr (a Radiance RGBE sky with a sun). Standard library only; the outputs are committed,
 this script says how they were made:  python3 examples/scenes/make_textured_scene.py
 """
 import base64
@@ -40,6 +41,35 @@ def checker(x, y):
     return (220, 215, 200) if (x // 8 + y // 8) % 2 == 0 else (50, 60, 80)
 
 
+def roughness_stripes(x, y):
+    """metallicRoughness data: G = roughness in bands from 0.15 to 0.9, B = metallic 1."""
+    band = (y // 8) % 4
+    return (0, int(255 * (0.15 + 0.25 * band)), 255)
+
+
+def normal_map(gradient, size):
+    """Tangent-space normals of a height field h(u, v) given its gradient (dh/du, dh/dv): x along
+    +u, y up in the image (against v)."""
+    def pixel(x, y):
+        u, v = (x + 0.5) / size, (y + 0.5) / size
+        dhdu, dhdv = gradient(u, v)
+        n = (-dhdu, dhdv, 1.0)
+        length = math.sqrt(sum(c * c for c in n))
+        return tuple(int(round(255 * (0.5 + 0.5 * c / length))) for c in n)
+    return pixel
+
+
+def bumps(u, v):
+    """Gradient of 0.02 sin(8 pi u) sin(8 pi v): four rows of round bumps per repeat."""
+    k = 8 * math.pi
+    return (0.02 * k * math.cos(k * u) * math.sin(k * v), 0.02 * k * math.sin(k * u) * math.cos(k * v))
+
+
+def lamp_glow(x, y):
+    """Emissive texture: warm rings."""
+    return (255, 200, 120) if (y // 4) % 2 == 0 else (40, 30, 20)
+
+
 def sphere(cx, cy, cz, r, stacks=32, slices=64):
     pos, nrm, uv, idx = [], [], [], []
     for i in range(stacks + 1):
@@ -69,15 +99,21 @@ def floor(size, repeat):
 
 
 def write_gltf(path):
-    meshes = [sphere(-0.6, 0.5, 0.0, 0.5), sphere(0.6, 0.45, 0.3, 0.45), floor(3.0, 6)]
+    meshes = [sphere(-0.6, 0.5, 0.0, 0.5), sphere(0.6, 0.45, 0.3, 0.45), floor(3.0, 6),
+              sphere(0.05, 0.15, 0.9, 0.15, 16, 32)]
     materials = [
         {"name": "globe", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "metallicFactor": 0.0,
                                                    "roughnessFactor": 0.5}},
         {"name": "metal", "pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.85, 0.6, 1.0],
                                                    "baseColorTexture": {"index": 1}, "metallicFactor": 1.0,
-                                                   "roughnessFactor": 0.35}},
+                                                   "roughnessFactor": 0.6, "metallicRoughnessTexture": {"index": 2}},
+         "normalTexture": {"index": 3, "scale": 1.0}},
         {"name": "floor", "pbrMetallicRoughness": {"baseColorTexture": {"index": 1}, "metallicFactor": 0.0,
-                                                   "roughnessFactor": 0.8}},
+                                                   "roughnessFactor": 0.8},
+         "normalTexture": {"index": 3, "scale": 0.5}},
+        {"name": "lamp", "pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.2, 0.2, 1.0], "metallicFactor": 0.0},
+         "emissiveFactor": [1.0, 1.0, 1.0], "emissiveTexture": {"index": 4},
+         "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 6.0}}},
     ]
     blob, views, accessors, gltf_meshes = b"", [], [], []
 
@@ -102,17 +138,19 @@ def write_gltf(path):
         i = add(b"".join(struct.pack("<I", v) for v in idx), 5125, len(idx), "SCALAR", 34963)
         gltf_meshes.append({"primitives": [{"attributes": {"POSITION": p, "NORMAL": n, "TEXCOORD_0": t},
                                             "indices": i, "material": m}]})
-    images = [png(128, 64, globe), png(64, 64, checker)]
+    images = [png(128, 64, globe), png(64, 64, checker), png(32, 32, roughness_stripes),
+              png(64, 64, normal_map(bumps, 64)), png(32, 32, lamp_glow)]
     doc = {
         "asset": {"version": "2.0", "generator": "wavefront examples/scenes/make_textured_scene.py"},
         "scene": 0,
-        "scenes": [{"nodes": [0, 1, 2, 3]}],
-        "nodes": [{"mesh": 0}, {"mesh": 1}, {"mesh": 2},
+        "extensionsUsed": ["KHR_materials_emissive_strength"],
+        "scenes": [{"nodes": [0, 1, 2, 3, 4]}],
+        "nodes": [{"mesh": 0}, {"mesh": 1}, {"mesh": 2}, {"mesh": 3},
                   {"camera": 0, "translation": [0.0, 1.1, 3.4], "rotation": [-0.0998, 0.0, 0.0, 0.995]}],
         "cameras": [{"type": "perspective", "perspective": {"yfov": 0.7, "aspectRatio": 1.0, "znear": 0.01}}],
         "meshes": gltf_meshes,
         "materials": materials,
-        "textures": [{"source": 0}, {"source": 1}],
+        "textures": [{"source": k} for k in range(len(images))],
         "images": [{"uri": "data:image/png;base64," + base64.b64encode(d).decode()} for d in images],
         "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64," +
                      base64.b64encode(blob).decode()}],

@@ -162,6 +162,10 @@ struct RenderStats {
     /// distributions included; once per Renderer).
     std::uint64_t triangles = 0, spheres = 0, textures = 0, textureBytes = 0;
     double sceneSetupSeconds = 0.0;
+    /// Memory the backend holds for this renderer (device memory on CUDA, host memory on the CPU):
+    /// scene, film and integrator state now, and the most at once (temporaries of the BVH build
+    /// and of sorts included). Counted at every allocation and free, not estimated.
+    std::uint64_t memoryBytes = 0, peakMemoryBytes = 0;
     int streamCapacity = 0;
     std::vector<KernelStats> kernels;
     std::uint64_t connections = 0;       ///< BDPT: eye/light vertex pairs connected in the connect phase

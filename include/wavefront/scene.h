@@ -46,6 +46,16 @@ struct WAVEFRONT_API Material {
     /// mesh's texture coordinates (a sphere's: u = longitude / 2 pi, v = polar angle from +y / pi);
     /// -1: none. Other material types ignore it.
     int baseColorTexture = -1;
+    /// MetallicRoughness only: a linear (srgb = false) texture whose G channel scales `roughness`
+    /// and B channel `metallic` (glTF's metallicRoughnessTexture); -1: none.
+    int metallicRoughnessTexture = -1;
+    /// A linear tangent-space normal map (glTF's normalTexture: x along +u, y up in the image, z
+    /// out of the surface, texel = n / 2 + 1/2), x and y scaled by `normalScale`; the tangent
+    /// frame comes from the texture coordinates. -1: none.
+    int normalTexture = -1;
+    float normalScale = 1.0f;
+    /// A colour texture that scales `emission` (glTF's emissiveTexture); -1: none.
+    int emissionTexture = -1;
 
     static Material lambertian(glm::vec3 albedo, glm::vec3 emission = glm::vec3(0.0f));
     static Material glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent);
@@ -197,10 +207,12 @@ public:
     /// The largest coordinate magnitude of a vertex or sphere (beyond it the cross products of
     /// triangle edges overflow float and surfaces lose their normals).
     static constexpr float kMaxCoordinate = 1e8f;
-    /// Loads glTF 2.0 (.gltf, .glb), PLY or another format Assimp reads: meshes with their node
-    /// transforms, normals (glTF without normals: flat, as the spec says; other formats: smooth
-    /// ones generated), the first set of texture coordinates, glTF metallic-roughness materials
-    /// with their base colour texture (8-bit, sRGB), emission, KHR_materials_transmission as
+    /// Loads glTF 2.0 (.gltf, .glb) or PLY through Assimp (other extensions are refused: only
+    /// these readers are pre-checked and fuzzed): meshes with their node transforms, normals
+    /// (glTF without normals: flat, as the spec says; PLY: smooth ones generated), the first set
+    /// of texture coordinates, glTF metallic-roughness materials with their base colour,
+    /// metallic-roughness, normal and emissive textures, emission with
+    /// KHR_materials_emissive_strength, KHR_materials_transmission (with KHR_materials_ior) as
     /// rough glass, and the first perspective camera. Files without materials get a grey
     /// Lambertian (0.8); without a camera, frameCamera(). What is left out is named in
     /// warnings(). The model and every file it references are read by the library, not by

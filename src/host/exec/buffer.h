@@ -20,8 +20,9 @@ namespace wavefront {
 template <class T>
 class Buffer {
 public:
-    /// Frees `ptr`; `owner` is the exec that allocated it (CUDA frees stream-ordered on its stream).
-    using Deleter = void (*)(void* owner, void* ptr);
+    /// Frees `ptr` of `bytes`; `owner` is the exec that allocated it (it counts its memory; CUDA
+    /// frees stream-ordered on its stream). Buffers die before their exec.
+    using Deleter = void (*)(void* owner, void* ptr, std::size_t bytes);
     Buffer() = default;
     Buffer(T* ptr, std::size_t count, Deleter deleter, void* owner = nullptr)
         : ptr_(ptr), count_(count), deleter_(deleter), owner_(owner) {}
@@ -29,7 +30,7 @@ public:
     Buffer& operator=(Buffer&& o) noexcept { Buffer tmp(std::move(o)); swap(tmp); return *this; }
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
-    ~Buffer() { if (ptr_) deleter_(owner_, ptr_); }
+    ~Buffer() { if (ptr_) deleter_(owner_, ptr_, bytes()); }
     T* data() const { return ptr_; }
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
@@ -45,6 +46,16 @@ private:
     std::size_t count_ = 0;
     Deleter deleter_ = nullptr;
     void* owner_ = nullptr;
+};
+
+/// The memory an exec holds, counted at every allocation and free: now and the most at once.
+struct MemoryCounter {
+    std::size_t live = 0, peak = 0;
+    void allocated(std::size_t bytes) {
+        live += bytes;
+        if (live > peak) peak = live;
+    }
+    void freed(std::size_t bytes) { live -= bytes; }
 };
 
 /// Accumulates time and launch counts per label, in first-seen order.

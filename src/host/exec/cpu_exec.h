@@ -29,8 +29,17 @@ public:
         if (count == 0) return Buffer<T>();
         void* p = ::operator new(count * sizeof(T), std::align_val_t(64), std::nothrow);
         if (!p) throw InputError("cannot allocate " + std::to_string(count * sizeof(T) >> 20) + " MiB of host memory");
-        return Buffer<T>(static_cast<T*>(p), count, [](void*, void* q) { ::operator delete(q, std::align_val_t(64)); });
+        memory_.allocated(count * sizeof(T));
+        return Buffer<T>(
+            static_cast<T*>(p), count,
+            [](void* exec, void* q, std::size_t bytes) {
+                static_cast<CpuExec*>(exec)->memory_.freed(bytes);
+                ::operator delete(q, std::align_val_t(64));
+            },
+            this);
     }
+    /// Host memory held by this exec's buffers.
+    const MemoryCounter& memory() const { return memory_; }
     template <class T> void upload(T* dst, const T* src, std::size_t n) { if (n) std::memcpy(dst, src, n * sizeof(T)); }
     template <class T> void download(T* dst, const T* src, std::size_t n) { if (n) std::memcpy(dst, src, n * sizeof(T)); }
     template <class T> void copy(T* dst, const T* src, std::size_t n) { if (n) std::memcpy(dst, src, n * sizeof(T)); }
@@ -124,6 +133,7 @@ public:
     std::size_t freeMemoryBytes() const { return std::size_t(-1); }
 
 private:
+    MemoryCounter memory_;
     template <class T>
     void scan(const T* in, T* out, int n) {
         Scope s(*this, "inclusive scan");

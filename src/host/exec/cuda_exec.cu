@@ -34,7 +34,12 @@ int cudaDeviceCount() {
 
 // Destructor path: nothing sensible to do on failure. Stream-ordered, so a buffer may be released
 // while kernels that use it are still queued on the exec's stream.
-void cudaFreeDeleter(void* exec, void* p) { cudaFreeAsync(p, static_cast<CudaExec*>(exec)->stream()); }
+void cudaFreeDeleter(void* exec, void* p, std::size_t bytes) { static_cast<CudaExec*>(exec)->freeBytes(p, bytes); }
+
+void CudaExec::freeBytes(void* p, std::size_t bytes) {
+    memory_.freed(bytes);
+    cudaFreeAsync(p, stream_);  // from destructors: not thrown
+}
 
 CudaExec::CudaExec() {
     if (cudaDeviceCount() == 0) throw InputError("the CUDA backend was requested but no CUDA device is available");
@@ -101,12 +106,14 @@ void* CudaExec::allocateBytes(std::size_t bytes) {
         throw InputError(msg);
     }
     WF_CUDA_CHECK(status);
+    memory_.allocated(bytes);
     return p;
 }
 
 void* CudaExec::scratchSpace(std::size_t bytes) {
     if (bytes > scratchBytes_) {
         if (scratch_) WF_CUDA_CHECK(cudaFreeAsync(scratch_, stream_));  // stream-ordered: queued users finish first
+        memory_.freed(scratchBytes_);
         scratch_ = nullptr;
         scratch_ = allocateBytes(bytes);
         scratchBytes_ = bytes;

@@ -104,7 +104,7 @@ struct IndexMap {
 
 }  // namespace detail
 
-void cudaFreeDeleter(void* exec, void* p);
+void cudaFreeDeleter(void* exec, void* p, std::size_t bytes);
 
 class CudaExec {
 public:
@@ -225,6 +225,9 @@ public:
     void inclusiveScan(const int* in, int* out, int n);
 
     std::vector<KernelStats> kernelStats();  ///< synchronises and resolves pending events
+    /// Device memory held by this exec (buffers and scratch space).
+    const MemoryCounter& memory() const { return memory_; }
+    void freeBytes(void* p, std::size_t bytes);  ///< stream-ordered
     void clearStats();
     std::string name() const;
     std::size_t freeMemoryBytes() const;
@@ -266,6 +269,7 @@ private:
     cudaError_t deferred_ = cudaSuccess;  ///< a failure recorded where it could not be thrown
     bool resolveDue_ = false;
     void* scratch_ = nullptr;
+    MemoryCounter memory_;
     std::size_t scratchBytes_ = 0;
     int device_ = 0;
 };

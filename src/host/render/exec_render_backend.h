@@ -69,6 +69,8 @@ public:
         stats.textures = scene_.textures.size();
         stats.textureBytes = scene_.textureBytes;
         stats.sceneSetupSeconds = setupSeconds_;
+        stats.memoryBytes = exec_.memory().live;
+        stats.peakMemoryBytes = exec_.memory().peak;
         runner_->finish(film, stats);
         stats.cancelled = budget.stopped();
     }

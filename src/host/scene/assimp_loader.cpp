@@ -20,6 +20,7 @@
 #include <assimp/Importer.hpp>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
+#include <assimp/GltfMaterial.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
@@ -332,7 +333,24 @@ std::string_view gltfJson(const std::string& bytes, const std::string& path) {
     return bytes;
 }
 
-void checkGltfStructure(const std::string& bytes, const std::string& path) {
+// Per glTF material (by index, as Assimp's glTF2 importer keeps them): the values of extensions
+// Debian's Assimp 5.2.5 reads past, NaN where a material has none.
+struct GltfMaterialExtensions {
+    std::vector<float> emissiveStrength;  ///< KHR_materials_emissive_strength
+    std::vector<float> ior;               ///< KHR_materials_ior
+    std::vector<std::string> ignored;     ///< names in extensionsUsed that nothing here reads
+};
+
+// The glTF extensions the importer reads (KHR_lights_punctual gets a warning of its own).
+bool isReadGltfExtension(const std::string& name) {
+    return name == "KHR_materials_emissive_strength" || name == "KHR_materials_transmission" ||
+           name == "KHR_materials_ior" || name == "KHR_lights_punctual";
+}
+
+// Checks the node graph of a glTF file (trees, bounded depth) and reads the material extensions
+// Assimp leaves out.
+GltfMaterialExtensions checkGltfStructure(const std::string& bytes, const std::string& path) {
+    GltfMaterialExtensions extensions;
     const std::string_view json = gltfJson(bytes, path);
     // Nesting, outside strings: a linear pass that needs no well-formed input.
     int depth = 0;
@@ -357,7 +375,24 @@ void checkGltfStructure(const std::string& bytes, const std::string& path) {
     // nlohmann's parser recurses too, but only as deep as the nesting check above allows.
     const nlohmann::json doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
-        return;  // malformed: Assimp's parser says where
+        return extensions;  // malformed: Assimp's parser says where
+    if (doc.contains("extensionsUsed") && doc["extensionsUsed"].is_array())
+        for (const nlohmann::json& name : doc["extensionsUsed"])
+            if (name.is_string() && !isReadGltfExtension(name.get<std::string>()))
+                extensions.ignored.push_back(name.get<std::string>());
+    if (doc.contains("materials") && doc["materials"].is_array())
+        for (const nlohmann::json& material : doc["materials"]) {
+            auto number = [&](const char* extension, const char* key) {
+                const nlohmann::json* e = nullptr;
+                if (material.is_object() && material.contains("extensions") && material["extensions"].is_object() &&
+                    material["extensions"].contains(extension))
+                    e = &material["extensions"][extension];
+                return e && e->is_object() && e->contains(key) && (*e)[key].is_number() ? (*e)[key].get<float>()
+                                                                                       : std::nanf("");
+            };
+            extensions.emissiveStrength.push_back(number("KHR_materials_emissive_strength", "emissiveStrength"));
+            extensions.ior.push_back(number("KHR_materials_ior", "ior"));
+        }
     // The integers of `object[key]` (an array), -1 for anything else in it (Assimp reports it).
     auto indices = [](const nlohmann::json& object, const char* key) {
         std::vector<long long> out;
@@ -413,19 +448,19 @@ void checkGltfStructure(const std::string& bytes, const std::string& path) {
             throw InputError("scene file '" + path + "': glTF scene " + std::to_string(s) + " lists node " +
                              std::to_string(*twice) + " more than once");
     }
+    return extensions;
 }
-
-// The model's bytes hold a glTF extension name (the JSON of a .glb is plain text too): tells
-// whether a file uses an extension this Assimp version drops without a word.
-bool fileMentions(const std::string& bytes, const std::string& needle) { return bytes.find(needle) != std::string::npos; }
 
 class AssimpImport {
 public:
-    AssimpImport(const std::string& path, const aiScene& ai, bool gltf, bool allowExternal, Scene& scene)
+    AssimpImport(const std::string& path, const aiScene& ai, bool gltf, GltfMaterialExtensions extensions,
+                 bool allowExternal, Scene& scene)
         : path_(path), ai_(ai), gltf_(gltf), ply_(lowercaseExtension(path) == ".ply"), allowExternal_(allowExternal),
-          scene_(scene) {}
+          extensions_(std::move(extensions)), scene_(scene) {}
 
     void run() {
+        for (const std::string& name : extensions_.ignored)
+            warn("glTF extension " + oneLine(name).substr(0, 80) + " is not supported; the model is drawn without it");
         for (unsigned i = 0; i < ai_.mNumMaterials; ++i)
             materials_.push_back(-1);  // converted when a mesh uses it: unused ones cost nothing
         if (!ai_.mRootNode)
@@ -524,7 +559,7 @@ private:
         if (materials_[index] < 0) {
             const aiMaterial& m = *ai_.mMaterials[index];
             try {
-                materials_[index] = scene_.addMaterial(gltf_ ? gltfMaterial(m) : otherMaterial(m));
+                materials_[index] = scene_.addMaterial(gltf_ ? gltfMaterial(m, index) : otherMaterial(m));
             } catch (const InputError& e) {
                 throw InputError("scene file '" + path_ + "': material '" + m.GetName().C_Str() + "': " + e.what());
             }
@@ -535,7 +570,13 @@ private:
     static float unit(float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f; }
     static glm::vec3 unit(const aiColor4D& c) { return glm::vec3(unit(c.r), unit(c.g), unit(c.b)); }
 
-    Material gltfMaterial(const aiMaterial& m) {
+    // The value of a material extension Assimp did not read (`index`: Assimp's material, the
+    // glTF material of that index), or `fallback`.
+    static float extensionValue(const std::vector<float>& values, unsigned index, float fallback) {
+        return index < values.size() && std::isfinite(values[index]) ? values[index] : fallback;
+    }
+
+    Material gltfMaterial(const aiMaterial& m, unsigned index) {
         const std::string name = m.GetName().C_Str();
         aiColor4D base(1.0f, 1.0f, 1.0f, 1.0f);
         if (m.Get(AI_MATKEY_BASE_COLOR, base) != AI_SUCCESS)
@@ -551,32 +592,38 @@ private:
             if (transmission < 1.0f)
                 warn("material '" + name + "': transmission " + std::to_string(transmission) + " rendered as full glass");
             float ior = 1.5f;  // KHR_materials_ior's default
-            m.Get(AI_MATKEY_REFRACTI, ior);
+            if (m.Get(AI_MATKEY_REFRACTI, ior) != AI_SUCCESS)
+                ior = extensionValue(extensions_.ior, index, 1.5f);
             if (!(std::isfinite(ior) && std::fabs(ior - 1.0f) >= 1e-3f && ior > 0.0f))
                 ior = 1.5f;
             out = Material::roughDielectric(ior, unit(roughness) * unit(roughness));  // GGX alpha = roughness^2
         } else {
             out = Material::metallicRoughness(unit(base), unit(metallic), unit(roughness));
-            out.baseColorTexture = texture(m, aiTextureType_BASE_COLOR, name);
+            out.baseColorTexture = texture(m, aiTextureType_BASE_COLOR, name, true);
             if (out.baseColorTexture < 0)
-                out.baseColorTexture = texture(m, aiTextureType_DIFFUSE, name);
+                out.baseColorTexture = texture(m, aiTextureType_DIFFUSE, name, true);
+            // Assimp 5.2 files the one metallicRoughnessTexture under several types.
+            for (aiTextureType type : {aiTextureType_METALNESS, aiTextureType_UNKNOWN, aiTextureType_DIFFUSE_ROUGHNESS})
+                if (out.metallicRoughnessTexture < 0)
+                    out.metallicRoughnessTexture = texture(m, type, name, false);
+        }
+        out.normalTexture = texture(m, aiTextureType_NORMALS, name, false);
+        if (out.normalTexture >= 0) {
+            float scale = 1.0f;
+            m.Get(AI_MATKEY_GLTF_TEXTURE_SCALE(aiTextureType_NORMALS, 0), scale);
+            out.normalScale = std::isfinite(scale) ? std::clamp(scale, -1e3f, 1e3f) : 1.0f;
         }
 
         aiColor4D emissive(0.0f, 0.0f, 0.0f, 1.0f);
         m.Get(AI_MATKEY_COLOR_EMISSIVE, emissive);
-        float strength = 1.0f;  // KHR_materials_emissive_strength, where this Assimp reads it
-        m.Get(AI_MATKEY_EMISSIVE_INTENSITY, strength);
+        float strength = 1.0f;  // KHR_materials_emissive_strength
+        if (m.Get(AI_MATKEY_EMISSIVE_INTENSITY, strength) != AI_SUCCESS)
+            strength = extensionValue(extensions_.emissiveStrength, index, 1.0f);
         if (!(std::isfinite(strength) && strength >= 0.0f))
             strength = 1.0f;
         out.emission = glm::vec3(std::max(emissive.r, 0.0f), std::max(emissive.g, 0.0f), std::max(emissive.b, 0.0f)) * strength;
-
-        if (m.GetTextureCount(aiTextureType_EMISSIVE) > 0)
-            warn("emissive textures are not supported yet; emission is the emissive factor alone");
-        if (m.GetTextureCount(aiTextureType_NORMALS) > 0)
-            warn("normal textures are not supported yet; shading uses the mesh normals");
-        if (m.GetTextureCount(aiTextureType_UNKNOWN) > 0 || m.GetTextureCount(aiTextureType_METALNESS) > 0 ||
-            m.GetTextureCount(aiTextureType_DIFFUSE_ROUGHNESS) > 0)
-            warn("metallic-roughness textures are not supported yet; the metallic and roughness factors are used");
+        if (out.isEmissive())
+            out.emissionTexture = texture(m, aiTextureType_EMISSIVE, name, true);
         return out;
     }
 
@@ -593,13 +640,13 @@ private:
         aiColor4D emissive(0.0f, 0.0f, 0.0f, 1.0f);
         if (m.Get(AI_MATKEY_COLOR_EMISSIVE, emissive) == AI_SUCCESS)
             out.emission = glm::max(glm::vec3(emissive.r, emissive.g, emissive.b), glm::vec3(0.0f));
-        out.baseColorTexture = texture(m, aiTextureType_DIFFUSE, name);
+        out.baseColorTexture = texture(m, aiTextureType_DIFFUSE, name, true);
         return out;
     }
 
-    // The material's first texture of `type` as a Scene texture (each image added once), or -1
-    // with a warning when it cannot be read.
-    int texture(const aiMaterial& m, aiTextureType type, const std::string& materialName) {
+    // The material's first texture of `type` as a Scene texture (each image added once per
+    // encoding: colour is sRGB, data linear), or -1 with a warning when it cannot be read.
+    int texture(const aiMaterial& m, aiTextureType type, const std::string& materialName, bool srgb) {
         if (m.GetTextureCount(type) == 0)
             return -1;
         aiString file;
@@ -609,7 +656,8 @@ private:
         if (uvIndex != 0)
             warn("material '" + materialName + "': texture coordinate set " + std::to_string(uvIndex) +
                  " used as set 0 (only the first set is read)");
-        const std::string key = file.C_Str();
+        const std::string name = file.C_Str();
+        const std::string key = std::string(srgb ? "srgb:" : "linear:") + name;
         auto known = textures_.find(key);
         if (known != textures_.end())
             return known->second;
@@ -617,7 +665,7 @@ private:
         try {
             Texture t;
             if (const aiTexture* embedded = ai_.GetEmbeddedTexture(file.C_Str())) {
-                const std::string what = "embedded texture '" + key + "'";
+                const std::string what = "embedded texture '" + name + "'";
                 if (embedded->mHeight == 0) {  // a compressed file (PNG, JPEG) of mWidth bytes
                     t = decodeTexture(reinterpret_cast<const unsigned char*>(embedded->pcData), embedded->mWidth, what);
                 } else {
@@ -634,13 +682,13 @@ private:
                 // Confined to the model's folder like its buffers, then read as an image file.
                 std::filesystem::path file;
                 try {
-                    file = resolveReferencedFile(path_, key, allowExternal_);
+                    file = resolveReferencedFile(path_, name, allowExternal_);
                 } catch (const InputError& e) {
                     throw InputError(std::string("texture ") + e.what());
                 }
                 t = readTexture(file.string());
             }
-            t.srgb = true;  // base colour: sRGB-encoded
+            t.srgb = srgb;
             index = scene_.addTexture(std::move(t));
         } catch (const InputError& e) {
             warn("material '" + materialName + "': " + e.what() + "; the material is drawn without it");
@@ -689,6 +737,7 @@ private:
     std::string path_;
     const aiScene& ai_;
     bool gltf_, ply_, allowExternal_;
+    GltfMaterialExtensions extensions_;
     Scene& scene_;
     std::vector<int> materials_;
     std::map<std::string, int> textures_;
@@ -700,13 +749,20 @@ private:
 }  // namespace
 
 Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options) {
-    // Regular files only, at most 2 GiB; Assimp parses these bytes, never the path.
-    const auto bytes = std::make_shared<const std::string>(readInputFile(path, InputKind::Model));
+    // Only the formats whose Assimp readers we pre-check and fuzz (docs/hardening.md): Assimp's
+    // other readers hung, aborted or crashed on fuzzed PLY files before the checks existed.
     const std::string ext = lowercaseExtension(path);
     const bool gltf = ext == ".gltf" || ext == ".glb";
+    if (!gltf && ext != ".ply")
+        throw InputError("scene file '" + path + "': unsupported format '" + ext +
+                         "' (wavefront reads .obj, .gltf, .glb and .ply; convert others to glTF, e.g. "
+                         "'assimp export model.fbx model.glb' from assimp-utils)");
+    // Regular files only, at most 2 GiB; Assimp parses these bytes, never the path.
+    const auto bytes = std::make_shared<const std::string>(readInputFile(path, InputKind::Model));
     checkPlyCounts(*bytes, path);
+    GltfMaterialExtensions extensions;
     if (gltf || bytes->compare(0, 4, "glTF") == 0)
-        checkGltfStructure(*bytes, path);
+        extensions = checkGltfStructure(*bytes, path);
 
     Assimp::Importer importer;
     auto* io = new ConfinedIOSystem(path, bytes, options.allowExternalFiles, gltf ? "glTF buffer" : "file");
@@ -757,23 +813,7 @@ Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options
         throw InputError("scene file '" + path + "' is incomplete (it holds no meshes Assimp could read)");
 
     Scene scene;
-    AssimpImport(path, *ai, gltf, options.allowExternalFiles, scene).run();
-    // Extensions this Assimp version reads past without a word: say that they are left out.
-    if (gltf) {
-        float strength = 0.0f;
-        bool strengthRead = false;
-        for (unsigned i = 0; i < ai->mNumMaterials; ++i)
-            strengthRead = strengthRead || ai->mMaterials[i]->Get(AI_MATKEY_EMISSIVE_INTENSITY, strength) == AI_SUCCESS;
-        if (!strengthRead && fileMentions(*bytes, "KHR_materials_emissive_strength"))
-            scene.addWarning(path + ": KHR_materials_emissive_strength is not read by this Assimp version; "
-                                    "emission is the emissive factor alone");
-        float ior = 0.0f;
-        bool iorRead = false;
-        for (unsigned i = 0; i < ai->mNumMaterials; ++i)
-            iorRead = iorRead || ai->mMaterials[i]->Get(AI_MATKEY_REFRACTI, ior) == AI_SUCCESS;
-        if (!iorRead && fileMentions(*bytes, "KHR_materials_ior"))
-            scene.addWarning(path + ": KHR_materials_ior is not read by this Assimp version; glass has index 1.5");
-    }
+    AssimpImport(path, *ai, gltf, std::move(extensions), options.allowExternalFiles, scene).run();
     return scene;
 }
 

@@ -95,10 +95,12 @@ struct MeshGroup {
     std::unordered_map<VertexKey, std::uint32_t, VertexKeyHash> vertexOf;
 };
 
-// Which materials of an MTL file have a Kd line, in the order tinyobjloader's LoadMtl adds them
-// (one per `newmtl` line; a Kd before the first belongs to none). LoadMtl cannot tell: it gives an
-// absent Kd 0, or 0.6 when map_Kd comes first and no Kd appeared earlier in the file.
-std::vector<bool> materialsWithKd(std::string_view text);
+// Checks an MTL file's numbers and says which materials have a Kd line, in the order
+// tinyobjloader's LoadMtl adds them (one per `newmtl` line; a Kd before the first belongs to
+// none). LoadMtl cannot tell: it gives an absent Kd 0, or 0.6 when map_Kd comes first and no Kd
+// appeared earlier in the file. It also reads a value that is not a number ("nan", "1,5") as 0:
+// colour and scalar lines whose values are not finite numbers throw InputError, naming the line.
+std::vector<bool> scanMtl(std::string_view text, const std::string& file);
 
 // How a material's base colour texture maps (map_Kd's -s and -o, in OBJ's convention, v upwards).
 struct TextureMapping {
@@ -251,24 +253,38 @@ int loadDiffuseTexture(Scene& scene, const tinyobj::material_t& m, const std::st
     return it->second;
 }
 
-std::vector<bool> materialsWithKd(std::string_view text) {
+std::vector<bool> scanMtl(std::string_view text, const std::string& file) {
     std::vector<bool> hasKd;
     LineReader reader(text);
     std::string_view line;
     while (reader.next(line)) {
-        const std::size_t start = line.find_first_not_of(" \t");
-        if (start == std::string_view::npos) continue;
-        line.remove_prefix(start);
-        auto keyword = [&](std::string_view word) {
-            return line.size() > word.size() && line.substr(0, word.size()) == word &&
-                   (line[word.size()] == ' ' || line[word.size()] == '\t');
-        };
-        const std::size_t end = line.find_last_not_of(" \t");  // LoadMtl trims the line's end too
-        line = line.substr(0, end + 1);
-        if (keyword("newmtl"))
+        const std::size_t hash = line.find('#');
+        if (hash != std::string_view::npos) line = line.substr(0, hash);
+        const std::vector<std::string_view> words = tokens(line);
+        if (words.empty()) continue;
+        const std::string_view keyword = words[0];
+        if (keyword == "newmtl") {
             hasKd.push_back(false);
-        else if (keyword("Kd") && !hasKd.empty())
-            hasKd.back() = true;
+            continue;
+        }
+        if (keyword == "Kd" && !hasKd.empty()) hasKd.back() = true;
+        // Colours take one to three numbers, scalars one (what LoadMtl reads of them).
+        const bool colour = keyword == "Ka" || keyword == "Kd" || keyword == "Ks" || keyword == "Ke" || keyword == "Kt" ||
+                            keyword == "Tf";
+        const bool scalar = keyword == "Ns" || keyword == "Ni" || keyword == "d" || keyword == "Tr" || keyword == "Pr" ||
+                            keyword == "Pm" || keyword == "Ps" || keyword == "Pc" || keyword == "Pcr" || keyword == "aniso" ||
+                            keyword == "anisor";
+        if (!colour && !scalar) continue;
+        const std::size_t count = std::min<std::size_t>(words.size() - 1, colour ? 3 : 1);
+        const std::string at = file + ":" + std::to_string(reader.number()) + ": ";
+        if (count == 0)
+            throw InputError(at + std::string(keyword) + " has no value");
+        for (std::size_t k = 1; k <= count; ++k) {
+            double value = 0.0;
+            if (!parseNumber(words[k], value) || !std::isfinite(value))
+                throw InputError(at + std::string(keyword) + " value '" + std::string(words[k].substr(0, 40)) +
+                                 "' is not a finite number");
+        }
     }
     return hasKd;
 }
@@ -424,7 +440,7 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
                 tinyobj::LoadMtl(&materialOf, &materials, &in, &warning, &error);
                 if (!error.empty())
                     throw InputError("material library '" + file.string() + "': " + oneLine(error));
-                std::vector<bool> hasKd = materialsWithKd(in.str());
+                std::vector<bool> hasKd = scanMtl(in.str(), file.string());
                 if (hasKd.size() != materials.size() - before) {
                     // Not the materials LoadMtl made: go by value (0 and LoadMtl's 0.6 read as absent).
                     hasKd.clear();

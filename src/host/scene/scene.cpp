@@ -204,9 +204,21 @@ int Scene::addMaterial(const Material& material) {
         if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
             throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
     }
-    if (material.baseColorTexture < -1 || material.baseColorTexture >= int(textures_.size()))
-        throw InputError(what + ": base colour texture " + std::to_string(material.baseColorTexture) +
-                         " is out of range (the scene has " + std::to_string(textures_.size()) + " textures)");
+    auto checkTexture = [&](int index, const char* kind, bool linear) {
+        if (index < -1 || index >= int(textures_.size()))
+            throw InputError(what + ": " + kind + " texture " + std::to_string(index) + " is out of range (the scene has " +
+                             std::to_string(textures_.size()) + " textures)");
+        if (linear && index >= 0 && !textures_[index].rgba8.empty() && textures_[index].srgb)
+            throw InputError(what + ": " + kind + " texture " + std::to_string(index) +
+                             " holds data, not colour: it must be linear (Texture::srgb = false)");
+    };
+    checkTexture(material.baseColorTexture, "base colour", false);
+    checkTexture(material.metallicRoughnessTexture, "metallic-roughness", true);
+    checkTexture(material.normalTexture, "normal", true);
+    checkTexture(material.emissionTexture, "emission", false);
+    if (!(std::isfinite(material.normalScale) && std::fabs(material.normalScale) <= 1e3f))
+        throw InputError(what + ": normal scale " + std::to_string(material.normalScale) +
+                         " must be finite and at most 1000 in magnitude");
     if (materials_.size() >= std::size_t(std::numeric_limits<int>::max()))
         throw InputError("too many materials");
     materials_.push_back(material);

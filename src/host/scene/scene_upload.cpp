@@ -29,11 +29,19 @@ MaterialData packMaterial(const Material& m) {
         break;
     default: break;  // the original four: params stay zero
     }
-    // The base colour texture (index + 1; 0: none) of the types whose diffuse colour it scales.
-    bool scalesDiffuse = m.type == MaterialType::Lambertian || m.type == MaterialType::Glossy ||
-                         m.type == MaterialType::MetallicRoughness;
-    d.params.w = intAsFloat(scalesDiffuse ? m.baseColorTexture + 1 : 0);
+    d.params.w = m.normalScale;
     return d;
+}
+
+MaterialTextures packMaterialTextures(const Material& m) {
+    MaterialTextures t;
+    // Base colour: the types whose diffuse colour is a colour (a conductor's diffuse is eta).
+    if (m.type == MaterialType::Lambertian || m.type == MaterialType::Glossy || m.type == MaterialType::MetallicRoughness)
+        t.baseColor = m.baseColorTexture;
+    if (m.type == MaterialType::MetallicRoughness) t.metallicRoughness = m.metallicRoughnessTexture;
+    t.normal = m.normalTexture;
+    if (m.isEmissive()) t.emission = m.emissionTexture;
+    return t;
 }
 
 CameraData makeCamera(const Camera& c) {

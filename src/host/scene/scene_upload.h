@@ -26,6 +26,7 @@ struct SceneBuffers {
     Buffer<Float4> spheres;
     Buffer<int> sphereMaterial;
     Buffer<MaterialData> materials;
+    Buffer<MaterialTextures> materialTextures;  ///< empty when no material has a texture
     Distribution<Exec> lightDistribution;
     Buffer<float> primPmf;
     Buffer<int> lightPrims;
@@ -51,6 +52,7 @@ struct SceneBuffers {
         v.spheres = spheres.data();
         v.sphereMaterial = sphereMaterial.data();
         v.materials = materials.data();
+        v.materialTextures = materialTextures.size() > 0 ? materialTextures.data() : nullptr;
         v.lights = LightView{lightDistribution.view(), lightPrims.data(), primPmf.data(), numLights};
         v.environment = environment.view();
         bool env = v.environment.present();
@@ -69,6 +71,8 @@ struct SceneBuffers {
 };
 
 MaterialData packMaterial(const Material& m);
+/// The textures the kernels apply to `m` (a texture a material type does not use is left out).
+MaterialTextures packMaterialTextures(const Material& m);
 CameraData makeCamera(const Camera& c);
 /// A sphere (centre, radius) that strictly contains every primitive of the scene.
 Float4 boundingSphere(const Scene& scene);
@@ -137,12 +141,15 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.spheres = uploadVector(exec, spheres);
     s.sphereMaterial = uploadVector(exec, sphereMaterial);
     std::vector<MaterialData> materials;
+    std::vector<MaterialTextures> materialTextures;
     for (const Material& m : scene.materials()) {
         materials.push_back(packMaterial(m));
+        materialTextures.push_back(packMaterialTextures(m));
         if (isMicrofacetType(materials.back().type())) s.microfacetMaterials = true;
-        if (materials.back().baseColorTexture() >= 0) s.textured = true;
+        if (materialTextures.back().any()) s.textured = true;
     }
     s.materials = uploadVector(exec, materials);
+    if (s.textured) s.materialTextures = uploadVector(exec, materialTextures);
     s.camera = makeCamera(scene.camera());
     s.boundingSphere = boundingSphere(scene);
 

@@ -292,7 +292,7 @@ WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParam
 /// Light subpath: the environment (probability environmentSelect, as next-event estimation
 /// chooses it), or an emitter chosen by power, a uniform point on it, a cosine-distributed
 /// direction on its emitting side. A zero throughput marks a start that failed (grazing).
-template <class Sampler>
+template <class Materials, class Sampler>
 WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                            std::uint64_t sample, int slot) {
     float uChoice = sampler.get(sample, dims::lightStart(dims::kLightStartChoice));
@@ -313,7 +313,7 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
         return w;
     }
     float uArea = (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-    LightSample ls = sampleLight(scene, glm::min(uArea, 0.99999994f), uPosition);
+    LightSample ls = sampleLight<Materials>(scene, glm::min(uArea, 0.99999994f), uPosition);
     vec3 local = sampleCosineHemisphere(uDirection);
     float cosLight = local.z;
     vec3 dir = glm::normalize(Frame(ls.n).toWorld(local));
@@ -358,7 +358,7 @@ struct WalkHit {
 
 template <class Materials>
 WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, Hit hit) {
-    SurfaceHit sh = surfaceAt(scene, hit.prim, w.origin.xyz(), w.direction.xyz(), hit.t);
+    SurfaceHit sh = surfaceAt<Materials>(scene, hit.prim, w.origin.xyz(), w.direction.xyz(), hit.t);
     WalkHit h;
     h.p = sh.p;
     h.error = sh.error;
@@ -487,7 +487,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
         vec3 woLocal = frame.toLocal(h.wo);
         // s = 1: a fresh light sample (the environment or a point on an area light).
         if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1)) {
-            DirectLight dl = sampleDirectLight(scene, h.p, sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
+            DirectLight dl = sampleDirectLight<Materials>(scene, h.p, sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
                                                sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
             float cosEye = connectionCosine<Materials>(m, h.n, dl.wi);  // geometric: which side, and the density's measure
             vec3 wiLocal = frame.toLocal(dl.wi);

@@ -131,7 +131,7 @@ struct RegenerateStage {
         s = c.sampler.startSample(i, s);
         c.sink.beginSample(i, c.sampler.pixelIndex(s, c.scene.width, c.scene.height));
         eyeWalks.store(k0.eyeCount[buffer] + k, startEyeWalk(c.scene, c.params, c.sampler, s, i));
-        lightWalks.store(k0.lightCount[buffer] + k, startLightWalk(c.scene, c.params, c.sampler, s, i));
+        lightWalks.store(k0.lightCount[buffer] + k, startLightWalk<typename C::Materials>(c.scene, c.params, c.sampler, s, i));
         c.slotSample[i] = s;
         c.eyeStored[i] = 0;
         c.lightStored[i] = 0;
@@ -312,7 +312,7 @@ struct NaiveStage {
         c.sink.beginSample(i, pixel);
         unsigned extension = 0, shadowRays = 0, connections = 0;
         int nEye = walk<true>(startEyeWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
-        int nLight = walk<false>(startLightWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
+        int nLight = walk<false>(startLightWalk<typename C::Materials>(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
         for (int a = 0; a < nEye; ++a)
             for (int b = 0; b < nLight; ++b) {
                 c.simd.entry(kBdptNaiveConnect).sample();

@@ -13,11 +13,18 @@ struct LightSample {
 };
 
 /// Picks an area light in proportion to power, then a uniform point on it. `pdfArea` includes the
-/// probability of choosing area lights over the environment.
+/// probability of choosing area lights over the environment. Kernels compiled with textures scale
+/// the emission by the material's emission texture at the point.
+template <class Materials = AllMaterials>
 WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice, vec2 u) {
     LightSample ls;
     int k = scene.lights.sample(uChoice);
     int prim = scene.lights.primIds[k];
+    int material = scene.materialOf(prim);
+    int emissionMap = -1;
+    if constexpr (Materials::kTextures)
+        if (scene.materialTextures) emissionMap = scene.materialTextures[material].emission;
+    vec2 uv(0.0f);
     if (prim < scene.numTriangles) {
         uvec3 t = scene.triangles[prim];
         vec3 a = scene.positions[t.x], b = scene.positions[t.y], c = scene.positions[t.z];
@@ -26,13 +33,16 @@ WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice,
         ls.p = b0 * a + bc.x * b + bc.y * c;
         ls.error = trianglePointError(b0, bc.x, bc.y, a, b, c);
         ls.n = glm::normalize(glm::cross(b - a, c - a));
+        if (emissionMap >= 0 && scene.uvs) uv = b0 * scene.uvs[t.x] + bc.x * scene.uvs[t.y] + bc.y * scene.uvs[t.z];
     } else {
         Float4 s = scene.spheres[prim - scene.numTriangles];
         ls.n = sampleUniformSphere(u);
         ls.p = s.xyz() + s.w * ls.n;
         ls.error = spherePointError(s.xyz(), s.w);
+        if (emissionMap >= 0) uv = sphereTextureCoordinates(ls.n);
     }
-    ls.Le = scene.materials[scene.materialOf(prim)].emission.xyz();
+    ls.Le = scene.materials[material].emission.xyz();
+    if (emissionMap >= 0) ls.Le *= scene.textures[emissionMap].sample(uv);
     ls.pdfArea = (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
     return ls;
 }
@@ -82,6 +92,7 @@ struct DirectLight {
     bool infinite;    ///< the environment
 };
 
+template <class Materials = AllMaterials>
 WF_CPU_GPU inline DirectLight sampleDirectLight(const SceneView& scene, vec3 p, float uChoice, vec2 u) {
     DirectLight d;
     d.pdfDirect = d.pdfEmit = 0.0f;
@@ -97,7 +108,7 @@ WF_CPU_GPU inline DirectLight sampleDirectLight(const SceneView& scene, vec3 p, 
         return d;
     }
     float uArea = (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-    LightSample ls = sampleLight(scene, glm::min(uArea, 0.99999994f), u);
+    LightSample ls = sampleLight<Materials>(scene, glm::min(uArea, 0.99999994f), u);
     vec3 toLight = ls.p - p;
     float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
     d.wi = dist > 0.0f ? toLight / dist : ls.n;

@@ -16,20 +16,31 @@ WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) {
     return Materials::kMicrofacet && (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
 }
 
-/// The material at a surface point: the stored one, or, where it has a base colour texture (in
-/// kernels compiled with textures), a copy in `scratch` whose base colour is scaled by the
-/// texture at `uv`. Every BSDF, continuation probability and pdf then sees one material.
+/// The material at a surface point: the stored one, or, where it has textures (in kernels compiled
+/// with textures), a copy in `scratch` with its factors scaled by the textures at `uv`: base colour
+/// (the diffuse colour of Lambertian, Glossy and MetallicRoughness), metallic-roughness (glTF:
+/// roughness by G, metallic by B) and emission. Every BSDF, continuation probability, pdf and
+/// emission then sees one material. (Normal maps act on the shading normal: surfaceAt.)
 template <class Materials>
 WF_CPU_GPU WF_INLINE const MaterialData& materialAt(const SceneView& scene, int material, vec2 uv,
                                                     MaterialData& scratch) {
     const MaterialData& m = scene.materials[material];
     if constexpr (Materials::kTextures) {
-        int t = m.baseColorTexture();
-        if (t >= 0) {
-            scratch = m;
-            scratch.diffuse = Float4(m.diffuse.xyz() * scene.textures[t].sample(uv), m.diffuse.w);
-            return scratch;
+        if (!scene.materialTextures) return m;
+        MaterialTextures t = scene.materialTextures[material];
+        if (t.baseColor < 0 && t.metallicRoughness < 0 && t.emission < 0) return m;
+        scratch = m;
+        if (t.baseColor >= 0)
+            scratch.diffuse = Float4(m.diffuse.xyz() * scene.textures[t.baseColor].sample(uv), m.diffuse.w);
+        if (t.metallicRoughness >= 0) {
+            vec3 mr = scene.textures[t.metallicRoughness].sample(uv);
+            // alpha = roughness^2, so the roughness factor G scales alpha by G^2.
+            scratch.params.x = glm::max(m.params.x * mr.y * mr.y, kSmoothAlpha);
+            scratch.params.y = m.params.y * mr.z;
         }
+        if (t.emission >= 0)
+            scratch.emission = Float4(m.emission.xyz() * scene.textures[t.emission].sample(uv), m.emission.w);
+        return scratch;
     }
     return m;
 }

@@ -78,7 +78,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     vec3 rayDir = path.direction.xyz();
     vec3 beta = path.throughput.xyz();
     float prevPdf = path.origin.w;
-    SurfaceHit sh = surfaceAt(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
+    SurfaceHit sh = surfaceAt<Materials>(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
     // By reference: the fields are read where used (a copy held all 64 bytes in registers).
     MaterialData textured;
     const MaterialData& m = materialAt<Materials>(scene, sh.material, sh.uv, textured);
@@ -127,7 +127,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         } else {
             LightSample ls;
             float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-            ls = sampleLight(scene, glm::min(u, 0.99999994f), uPos);
+            ls = sampleLight<Materials>(scene, glm::min(u, 0.99999994f), uPos);
             vec3 toLight = ls.p - sh.p;
             float dist2 = glm::dot(toLight, toLight);
             float dist = std::sqrt(dist2);

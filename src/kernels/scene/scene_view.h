@@ -13,7 +13,8 @@ namespace wavefront {
 
 /// 64 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior,
 /// params = (GGX alpha, metallic, conductor Fresnel from a complex index (1) or Schlick (0),
-/// base colour texture + 1 as int bits: 0 for none).
+/// normal texture scale). Texture indices live apart (MaterialTextures): kernels compiled without
+/// textures never read them.
 /// The microfacet types reuse diffuse.xyz (base colour; conductor: eta) and specular.xyz
 /// (conductor: Schlick F0 or k); see kernels/materials/microfacet_materials.h.
 struct MaterialData {
@@ -25,10 +26,18 @@ struct MaterialData {
     WF_CPU_GPU float alpha() const { return params.x; }
     WF_CPU_GPU float metallic() const { return params.y; }
     WF_CPU_GPU bool complexIor() const { return params.z != 0.0f; }
-    WF_CPU_GPU int baseColorTexture() const { return floatAsInt(params.w) - 1; }  ///< -1: none
+    WF_CPU_GPU float normalScale() const { return params.w; }  ///< glTF normalTexture.scale
     WF_CPU_GPU bool emissive() const { return emission.x > 0.0f || emission.y > 0.0f || emission.z > 0.0f; }
 };
 static_assert(sizeof(MaterialData) == 64, "material is four 16-byte words");
+
+/// The textures of a material (Scene texture indices, -1: none), one per material beside
+/// MaterialData. Colour textures (base colour, emission) scale their factor; metallicRoughness
+/// scales roughness by G and metallic by B (glTF); normal is a tangent-space normal map.
+struct MaterialTextures {
+    int baseColor = -1, metallicRoughness = -1, normal = -1, emission = -1;
+    WF_CPU_GPU bool any() const { return (baseColor & metallicRoughness & normal & emission) != -1; }
+};
 
 struct CameraData {
     vec3 position;
@@ -63,6 +72,7 @@ struct SceneView {
     const int* sphereMaterial = nullptr;
     const MaterialData* materials = nullptr;
     const TextureView* textures = nullptr;
+    const MaterialTextures* materialTextures = nullptr;  ///< per material; null without textures
     LightView lights;
     EnvironmentView environment;
     /// Probability that next-event estimation samples the environment rather than an area light:

@@ -1,7 +1,7 @@
 // The scene as every integrator meets it: camera rays, the surface at a hit, primitive areas and
 // emission.
 #pragma once
-#include "kernels/scene/scene_view.h"
+#include "kernels/materials/material_types.h"
 
 namespace wavefront {
 
@@ -36,10 +36,39 @@ struct SurfaceHit {
     int material;
 };
 
+/// A sphere's texture coordinates at outward normal n: u = longitude / 2 pi, v = polar angle from
+/// +y / pi.
+WF_CPU_GPU WF_INLINE vec2 sphereTextureCoordinates(vec3 n) {
+    return vec2(std::atan2(n.z, n.x) * (0.5f * kInvPi) + 0.5f, std::acos(glm::clamp(n.y, -1.0f, 1.0f)) * kInvPi);
+}
+
+/// Tangent-space normal mapping (glTF's normalTexture): the texel t gives n = (2t - 1) scaled by
+/// (scale, scale, 1) in the frame x = dp/du, y = up in the image (against dp/dv: glTF's v runs
+/// down), z = the shading normal. A mapped normal that would leave ng's side is not taken.
+WF_CPU_GPU inline void applyNormalMap(const TextureView& map, float scale, vec3 dpdu, vec3 dpdv, SurfaceHit& h) {
+    vec3 n = h.ns;
+    vec3 t = dpdu - n * glm::dot(n, dpdu);
+    float len = glm::length(t);
+    if (!(len > 0.0f)) return;
+    t /= len;
+    vec3 b = glm::cross(n, t);
+    if (glm::dot(b, dpdv) > 0.0f) b = -b;
+    vec3 c = 2.0f * map.sample(h.uv) - vec3(1.0f);
+    vec3 m = (scale * c.x) * t + (scale * c.y) * b + c.z * n;
+    float mlen = glm::length(m);
+    if (!(mlen > 0.0f) || !(glm::dot(m, h.ng) > 0.0f)) return;
+    h.ns = m / mlen;
+}
+
+/// The surface at a ray hit. Kernels compiled with textures apply the material's normal map.
+template <class Materials = AllMaterials>
 WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 origin, vec3 dir, float t) {
     SurfaceHit h;
     h.material = scene.materialOf(prim);
     vec3 p = origin + t * dir;
+    int normalMap = -1;
+    if constexpr (Materials::kTextures)
+        if (scene.materialTextures) normalMap = scene.materialTextures[h.material].normal;
     if (prim < scene.numTriangles) {
         uvec3 tri = scene.triangles[prim];
         vec3 v0 = scene.positions[tri.x], v1 = scene.positions[tri.y], v2 = scene.positions[tri.z];
@@ -66,13 +95,26 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
             if (len > 0.0f) h.ns = ns / len;
             if (glm::dot(h.ns, h.ng) < 0.0f) h.ns = -h.ns;
         }
+        if (normalMap >= 0 && scene.uvs) {
+            // dp/du and dp/dv of the triangle's (linear) texture mapping.
+            vec2 duv1 = scene.uvs[tri.y] - scene.uvs[tri.x], duv2 = scene.uvs[tri.z] - scene.uvs[tri.x];
+            float det = duv1.x * duv2.y - duv1.y * duv2.x;
+            if (det != 0.0f) {
+                vec3 dpdu = (duv2.y * e1 - duv1.y * e2) / det, dpdv = (duv1.x * e2 - duv2.x * e1) / det;
+                applyNormalMap(scene.textures[normalMap], scene.materials[h.material].normalScale(), dpdu, dpdv, h);
+            }
+        }
     } else {
         Float4 s = scene.spheres[prim - scene.numTriangles];
         h.ng = glm::normalize(p - s.xyz());
         h.p = s.xyz() + s.w * h.ng;
         h.error = spherePointError(s.xyz(), s.w);
         h.ns = h.ng;
-        h.uv = vec2(std::atan2(h.ng.z, h.ng.x) * (0.5f * kInvPi) + 0.5f, std::acos(glm::clamp(h.ng.y, -1.0f, 1.0f)) * kInvPi);
+        h.uv = sphereTextureCoordinates(h.ng);
+        // u grows along the longitude (-z, 0, x); v towards -y.
+        if (normalMap >= 0)
+            applyNormalMap(scene.textures[normalMap], scene.materials[h.material].normalScale(),
+                           vec3(-h.ng.z, 0.0f, h.ng.x), vec3(0.0f, -1.0f, 0.0f), h);
     }
     return h;
 }
