@@ -2,7 +2,9 @@
 pip install . ; everything else is in pyproject.toml.
 
 Environment: CMAKE_ARGS (extra configure arguments, e.g. -DWAVEFRONT_ENABLE_CUDA=OFF for a CPU-only
-module), CMAKE_BUILD_PARALLEL_LEVEL (build jobs), CMAKE_GENERATOR (default: Ninja when present).
+module), CMAKE_BUILD_PARALLEL_LEVEL (build jobs), CMAKE_GENERATOR (default: Ninja when present),
+WAVEFRONT_PY_BUILD_DIR (the CMake build folder; default build-python/temp.*/cmake). A build folder
+is reused, with its CMake cache: options once given stay until changed (as with any CMake build).
 """
 import os
 import shlex
@@ -20,7 +22,7 @@ ROOT = Path(__file__).resolve().parent
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         target = Path(self.get_ext_fullpath(ext.name)).resolve()
-        build = Path(self.build_temp).resolve() / "cmake"
+        build = Path(os.environ.get("WAVEFRONT_PY_BUILD_DIR") or Path(self.build_temp) / "cmake").resolve()
         args = [
             f"-DPython_EXECUTABLE={sys.executable}",
             "-DCMAKE_BUILD_TYPE=Release",
