@@ -7,6 +7,7 @@ WAVEFRONT_PY_BUILD_DIR (the CMake build folder; default build-python/temp.*/cmak
 is reused, with its CMake cache: options once given stay until changed (as with any CMake build).
 """
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+VERSION = re.search(r"project\(wavefront VERSION ([0-9.]+)", (ROOT / "CMakeLists.txt").read_text())[1]
 
 
 class CMakeBuild(build_ext):
@@ -55,6 +57,9 @@ class CMakeBuild(build_ext):
 
 
 setup(
+    version=VERSION,
+    packages=["wavefront"],
+    package_dir={"": "python"},
     ext_modules=[Extension("wavefront._wavefront", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     # Not build/: that is where scripts/test.sh keeps its CMake build by default.

@@ -199,6 +199,7 @@ struct PyRenderer {
     template <class F>
     void run(F&& f) {
         locked([&](Renderer& r) {
+            progress->error = nullptr;  // left over when the last call failed in C++ after the callback raised
             {
                 py::gil_scoped_release release;
                 f(r);
