@@ -68,8 +68,12 @@ def fitted_slope(runs):
     """Slope of log(relative MSE) against log(time) over `runs`, or None unless at least two of
     them hold different sample counts (renders whose first pass outlasts every time asked are the
     same image)."""
-    points = [r for r in runs if r["seconds"] > 0 and r["relativeMse"] > 0]
-    if len({r["samplesPerPixel"] for r in points}) < 2:
+    points = {}
+    for r in runs:  # one point per sample count: equal counts are the same image
+        if r["seconds"] > 0 and r["relativeMse"] > 0:
+            points.setdefault(r["samplesPerPixel"], r)
+    points = list(points.values())
+    if len(points) < 2:
         return None
     t = np.log([r["seconds"] for r in points])
     e = np.log([r["relativeMse"] for r in points])
@@ -270,7 +274,7 @@ def page(report):
         "plotted is the one measured (a time taken far beyond the time asked, in bold, means one pass outlasts "
         "it: a smaller --stream-capacity shortens the passes). Relative MSE = mean squared error over pixels and "
         "channels / (mean of the reference)&sup2;; an unbiased Monte Carlo estimator's falls with slope &minus;1 "
-        "on the log-log plots. Error maps: |image &minus; reference| / (reference + 1 % of its mean) per pixel, "
+        "on the log-log plots until the reference's own noise, part of every error, flattens it. Error maps: |image &minus; reference| / (reference + 1 % of its mean) per pixel, "
         "averaged over the channels:<br><img src='error-scale.png' alt='error colour scale'></p>",
     ]
     for s in report["scenes"]:
