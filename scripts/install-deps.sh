@@ -8,6 +8,9 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build g++ pkg-config
   libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev nlohmann-json3-dev
+  # The Python module (pip install --no-build-isolation . in a venv that sees these) and its tests.
+  python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-numpy python3-matplotlib
+  python3-pytest
   # Real models for the import tests (glTF 2.0, OBJ, PLY); the tests skip what is absent.
   assimp-testmodels glmark2-data
 )

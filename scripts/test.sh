@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite, then checks that an installed wavefront can be
-# used from a separate CMake project (examples/embed). Without a GPU, tests over both backends run
-# their CPU part and say the CUDA part did not run; the CUDA-only tests report as skipped.
+# used from a separate CMake project (examples/embed), then builds the Python module with pip in a
+# virtual environment and runs its tests (python/tests, pytest). Without a GPU, tests over both
+# backends run their CPU part and say the CUDA part did not run; the CUDA-only tests report as
+# skipped.
 #   scripts/test.sh
 # Environment: WAVEFRONT_BUILD_DIR (default: build, relative to the repository root),
 #              WAVEFRONT_CMAKE_ARGS (extra arguments for the CMake configure step),
 #              WAVEFRONT_CTEST_ARGS (extra arguments for ctest, e.g. "-R cli").
+#              WAVEFRONT_PYTHON (the interpreter for the venv; default /usr/bin/python3, Debian's, whose
+#              numpy, matplotlib, pytest and setuptools the venv sees: no package comes from PyPI).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -59,4 +63,20 @@ if [[ ! -s "$TMP/embed.png" ]]; then
   exit 1
 fi
 
-echo "test.sh: all passed (build, ctest, install, embed example) in $((SECONDS - START)) s"
+step="building the Python module (pip install in a venv)"
+# A fresh venv each time, seeing the system's packages; --no-build-isolation builds with Debian's
+# setuptools and pybind11-dev instead of fetching them (docs/decisions.md). The module's own
+# CMake build (library objects and bindings only) goes next to the main one.
+VENV="$BUILD_DIR/python-venv"
+"${WAVEFRONT_PYTHON:-/usr/bin/python3}" -m venv --clear --system-site-packages "$VENV"
+PY_START=$SECONDS
+CMAKE_ARGS="${WAVEFRONT_CMAKE_ARGS:-}" CMAKE_BUILD_PARALLEL_LEVEL="$JOBS" \
+  WAVEFRONT_PY_BUILD_DIR="$BUILD_DIR/python-build" \
+  "$VENV/bin/pip" install --no-build-isolation --disable-pip-version-check --quiet "$ROOT"
+echo "test.sh: pip install took $((SECONDS - PY_START)) s"
+
+step="running the Python tests (pytest)"
+# From $TMP, so that `import wavefront` is the installed package, not python/wavefront in the tree.
+(cd "$TMP" && "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests")
+
+echo "test.sh: all passed (build, ctest, install, embed example, Python module and tests) in $((SECONDS - START)) s"

@@ -1,0 +1,524 @@
+// wavefront._wavefront: the C++ API for Python, names as in C++ (python/wavefront/__init__.py
+// re-exports it). Images and films become NumPy arrays, RenderStats a dict, wavefront::Error
+// Python exceptions; rendering runs with the GIL released.
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wavefront/wavefront.h"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+using namespace wavefront;
+
+// glm::vec3 <-> any sequence of three numbers (tuple, list, NumPy row); returned as a tuple.
+namespace pybind11::detail {
+template <>
+struct type_caster<glm::vec3> {
+    PYBIND11_TYPE_CASTER(glm::vec3, const_name("tuple[float, float, float]"));
+    bool load(handle src, bool) {
+        if (!isinstance<sequence>(src) || isinstance<str>(src)) return false;
+        auto seq = reinterpret_borrow<sequence>(src);
+        if (seq.size() != 3) return false;
+        for (std::size_t i = 0; i < 3; ++i) {
+            make_caster<float> c;
+            if (!c.load(seq[i], true)) return false;  // ints and NumPy scalars are fine in a vector
+            value[int(i)] = cast_op<float>(c);
+        }
+        return true;
+    }
+    static handle cast(const glm::vec3& v, return_value_policy, handle) { return make_tuple(v.x, v.y, v.z).release(); }
+};
+}  // namespace pybind11::detail
+
+namespace {
+
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+/// A (rows, columns) C-contiguous array, or InputError naming `what`.
+void checkShape(const py::array& a, py::ssize_t columns, const char* what) {
+    if (a.ndim() != 2 || a.shape(1) != columns)
+        throw InputError(std::string(what) + " must be an array of shape (N, " + std::to_string(columns) + ")");
+}
+
+template <class Vec>
+std::vector<Vec> vectorsFromArray(const py::object& obj, const char* what) {
+    constexpr int n = Vec::length();
+    FloatArray a = FloatArray::ensure(obj);
+    if (!a) throw InputError(std::string(what) + " must be an array of numbers");
+    if (a.size() == 0) return {};
+    checkShape(a, n, what);
+    std::vector<Vec> out(std::size_t(a.shape(0)));
+    std::memcpy(out.data(), a.data(), out.size() * sizeof(Vec));  // glm vectors are n packed floats
+    return out;
+}
+
+template <class Vec>
+py::array_t<float> arrayFromVectors(const std::vector<Vec>& v) {
+    constexpr int n = Vec::length();
+    py::array_t<float> a({py::ssize_t(v.size()), py::ssize_t(n)});
+    if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(Vec));
+    return a;
+}
+
+Image imageFromArray(const py::object& obj) {
+    FloatArray a = FloatArray::ensure(obj);
+    if (!a || a.ndim() != 3 || a.shape(2) != 3)
+        throw InputError("an image must be an array of shape (height, width, 3)");
+    Image image(int(a.shape(1)), int(a.shape(0)));
+    if (!image.rgb.empty()) std::memcpy(image.rgb.data(), a.data(), image.rgb.size() * sizeof(float));
+    return image;
+}
+
+/// Texture from (height, width, 4) texels: uint8 (rgba8, sRGB unless srgb is false) or float (linear).
+Texture textureFromArray(const py::array& a, bool srgb) {
+    if (a.ndim() != 3 || a.shape(2) != 4) throw InputError("a texture must be an array of shape (height, width, 4)");
+    Texture t;
+    t.height = int(a.shape(0));
+    t.width = int(a.shape(1));
+    t.srgb = srgb;
+    if (a.dtype().is(py::dtype::of<std::uint8_t>())) {
+        auto c = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>::ensure(a);
+        t.rgba8.assign(c.data(), c.data() + c.size());
+    } else {
+        FloatArray c = FloatArray::ensure(a);
+        t.rgbaFloat.assign(c.data(), c.data() + c.size());
+    }
+    return t;
+}
+
+py::dict kernelDict(const KernelStats& k) {
+    py::dict d;
+    d["label"] = k.label;
+    d["milliseconds"] = k.milliseconds;
+    d["launches"] = k.launches;
+    d["simdOccupancy"] = k.simdOccupancy;
+    d["simdEfficiency"] = k.simdEfficiency;
+    return d;
+}
+
+py::dict statsDict(const RenderStats& s) {
+    py::dict d;
+    d["backend"] = s.backend;
+    d["seconds"] = s.seconds;
+    d["samples"] = s.samples;
+    d["cancelled"] = s.cancelled;
+    d["extensionRays"] = s.extensionRays;
+    d["shadowRays"] = s.shadowRays;
+    d["nonFiniteSamples"] = s.nonFiniteSamples;
+    d["skippedDegenerateTriangles"] = s.skippedDegenerateTriangles;
+    d["bytesPerSampleSlot"] = s.bytesPerSampleSlot;
+    d["triangles"] = s.triangles;
+    d["spheres"] = s.spheres;
+    d["textures"] = s.textures;
+    d["textureBytes"] = s.textureBytes;
+    d["sceneSetupSeconds"] = s.sceneSetupSeconds;
+    d["streamCapacity"] = s.streamCapacity;
+    py::list kernels;
+    for (const KernelStats& k : s.kernels) kernels.append(kernelDict(k));
+    d["kernels"] = kernels;
+    d["connections"] = s.connections;
+    d["connectPhases"] = s.connectPhases;
+    d["walkSimdEfficiency"] = s.walkSimdEfficiency;
+    d["connectSimdEfficiency"] = s.connectSimdEfficiency;
+    d["acceptanceRate"] = s.acceptanceRate;
+    d["largeStepFraction"] = s.largeStepFraction;
+    d["normalization"] = s.normalization;
+    d["samplesPerSecond"] = s.samplesPerSecond();
+    d["raysPerSecond"] = s.raysPerSecond();
+    return d;
+}
+
+/// The Python side of one renderer's progress callback: the Python callable (or None) and the
+/// exception it raised, kept until the render call returns. The render runs without the GIL and
+/// the renderer copies its options there, so the callback holds this through a shared_ptr (copies
+/// touch no Python reference count) whose deleter takes the GIL.
+struct ProgressState {
+    py::object callable;
+    std::exception_ptr error;
+};
+
+std::shared_ptr<ProgressState> makeProgressState(py::object callable) {
+    auto* s = new ProgressState{std::move(callable), nullptr};
+    return std::shared_ptr<ProgressState>(s, [](ProgressState* p) {
+        py::gil_scoped_acquire gil;
+        delete p;
+    });
+}
+
+/// Always installed, with or without a Python callable, so that Ctrl-C stops a render. An
+/// exception from the callable (or KeyboardInterrupt) cancels the render and is raised again when
+/// render() returns; the render loop itself never sees it.
+ProgressCallback progressTrampoline(std::shared_ptr<ProgressState> state) {
+    return [state](std::uint64_t done, std::uint64_t total, double seconds) -> bool {
+        py::gil_scoped_acquire gil;
+        if (state->error) return false;
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (state->callable.is_none()) return true;
+            py::object keep = state->callable(done, total, seconds);
+            return keep.is_none() || py::bool_(keep);  // None: never cancels, as a void callable in C++
+        } catch (...) {
+            state->error = std::current_exception();
+            return false;
+        }
+    };
+}
+
+const char* kProgressKey = "_progress";
+
+py::object progressOf(const py::object& options) {
+    py::dict attrs = options.attr("__dict__");
+    return attrs.contains(kProgressKey) ? py::object(attrs[kProgressKey]) : py::object(py::none());
+}
+
+/// A Renderer and what Python needs around it: the progress state, and a lock that turns a second
+/// thread's call during a render into an error instead of a data race.
+struct PyRenderer {
+    std::unique_ptr<Renderer> renderer;
+    std::shared_ptr<ProgressState> progress;
+    std::mutex busy;
+
+    template <class F>
+    auto locked(F&& f) {
+        std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
+        if (!lock.owns_lock()) throw std::runtime_error("this Renderer is rendering on another thread");
+        return f(*renderer);
+    }
+
+    template <class F>
+    void run(F&& f) {
+        locked([&](Renderer& r) {
+            progress->error = nullptr;  // left over when the last call failed in C++ after the callback raised
+            {
+                py::gil_scoped_release release;
+                f(r);
+            }
+            if (progress->error) std::rethrow_exception(std::exchange(progress->error, nullptr));
+            return 0;
+        });
+    }
+};
+
+/// Exception types: Error(RuntimeError), InputError(Error, ValueError), CudaError(Error).
+void registerExceptions(py::module_& m) {
+    static py::handle error, inputError, cudaError;  // module objects live for the process
+    py::object builtins = py::module_::import("builtins");
+    py::object type = builtins.attr("type");
+    error = type("Error", py::make_tuple(builtins.attr("RuntimeError")), py::dict("__module__"_a = "wavefront"))
+                .release();
+    inputError = type("InputError", py::make_tuple(error, builtins.attr("ValueError")),
+                      py::dict("__module__"_a = "wavefront"))
+                     .release();
+    cudaError = type("CudaError", py::make_tuple(error), py::dict("__module__"_a = "wavefront")).release();
+    m.attr("Error") = error;
+    m.attr("InputError") = inputError;
+    m.attr("CudaError") = cudaError;
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const InputError& e) {
+            PyErr_SetString(inputError.ptr(), e.what());
+        } catch (const CudaError& e) {
+            PyErr_SetString(cudaError.ptr(), e.what());
+        } catch (const Error& e) {
+            PyErr_SetString(error.ptr(), e.what());
+        }
+    });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_wavefront, m) {
+    m.doc() = "wavefront: wavefront path tracing, BDPT and MLT on the CPU and CUDA";
+    m.attr("__version__") = WAVEFRONT_VERSION;
+#ifdef WAVEFRONT_HAS_CUDA
+    m.attr("HAS_CUDA") = true;
+#else
+    m.attr("HAS_CUDA") = false;
+#endif
+    registerExceptions(m);
+
+    py::enum_<Backend>(m, "Backend").value("Auto", Backend::Auto).value("Cuda", Backend::Cuda).value("Cpu", Backend::Cpu);
+    py::enum_<IntegratorType>(m, "IntegratorType")
+        .value("PathTracer", IntegratorType::PathTracer)
+        .value("Bdpt", IntegratorType::Bdpt)
+        .value("Mlt", IntegratorType::Mlt);
+    py::enum_<PtVariant>(m, "PtVariant")
+        .value("Megakernel", PtVariant::Megakernel)
+        .value("PtR", PtVariant::PtR)
+        .value("Spt", PtVariant::Spt)
+        .value("SptR", PtVariant::SptR);
+    py::enum_<BdptVariant>(m, "BdptVariant").value("Streaming", BdptVariant::Streaming).value("Naive", BdptVariant::Naive);
+    py::enum_<LightSampler>(m, "LightSampler")
+        .value("BinarySearch", LightSampler::BinarySearch)
+        .value("GuideTable", LightSampler::GuideTable)
+        .value("RadixForest", LightSampler::RadixForest)
+        .value("Alias", LightSampler::Alias);
+    py::enum_<MaterialType>(m, "MaterialType")
+        .value("Lambertian", MaterialType::Lambertian)
+        .value("Glossy", MaterialType::Glossy)
+        .value("Mirror", MaterialType::Mirror)
+        .value("Dielectric", MaterialType::Dielectric)
+        .value("Conductor", MaterialType::Conductor)
+        .value("RoughDielectric", MaterialType::RoughDielectric)
+        .value("MetallicRoughness", MaterialType::MetallicRoughness);
+
+    m.def("toString", py::overload_cast<Backend>(&toString));
+    m.def("toString", py::overload_cast<PtVariant>(&toString));
+    m.def("toString", py::overload_cast<IntegratorType>(&toString));
+    m.def("toString", py::overload_cast<BdptVariant>(&toString));
+    m.def("toString", py::overload_cast<LightSampler>(&toString));
+    m.def("parseBackend", &parseBackend);
+    m.def("parsePtVariant", &parsePtVariant);
+    m.def("parseIntegrator", &parseIntegrator);
+    m.def("parseBdptVariant", &parseBdptVariant);
+    m.def("parseLightSampler", &parseLightSampler);
+    m.def("cudaDeviceCount", &cudaDeviceCount);
+
+    // ---- Images --------------------------------------------------------------------------------
+    // The buffer protocol makes numpy.asarray(image) a float32 (height, width, 3) view of the
+    // image's own memory (which the array keeps alive); Renderer.image() returns a fresh Image.
+    py::class_<Image>(m, "Image", py::buffer_protocol())
+        .def(py::init<>())
+        .def(py::init<int, int>(), "width"_a, "height"_a)
+        .def(py::init(&imageFromArray), "array"_a, "A copy of a (height, width, 3) array of linear RGB")
+        .def_readonly("width", &Image::width)
+        .def_readonly("height", &Image::height)
+        .def_buffer([](Image& im) {
+            return py::buffer_info(im.rgb.data(), sizeof(float), py::format_descriptor<float>::format(), 3,
+                                   {py::ssize_t(im.height), py::ssize_t(im.width), py::ssize_t(3)},
+                                   {py::ssize_t(sizeof(float)) * 3 * im.width, py::ssize_t(sizeof(float)) * 3,
+                                    py::ssize_t(sizeof(float))});
+        })
+        .def("__repr__", [](const Image& im) {
+            return "<wavefront.Image " + std::to_string(im.width) + "x" + std::to_string(im.height) + ">";
+        });
+    py::implicitly_convertible<py::array, Image>();
+
+    py::class_<Film>(m, "Film")
+        .def_readonly("width", &Film::width)
+        .def_readonly("height", &Film::height)
+        .def_property_readonly(
+            "sum",
+            [](py::object self) {
+                Film& f = self.cast<Film&>();
+                return py::array_t<double>({py::ssize_t(f.height), py::ssize_t(f.width), py::ssize_t(3)}, f.sum.data(),
+                                           self);
+            },
+            "(height, width, 3) float64 view of the per-pixel radiance sums")
+        .def_property_readonly(
+            "samples",
+            [](py::object self) {
+                Film& f = self.cast<Film&>();
+                return py::array_t<std::uint32_t>({py::ssize_t(f.height), py::ssize_t(f.width)}, f.samples.data(), self);
+            },
+            "(height, width) uint32 view of the per-pixel sample counts")
+        .def("resolve", [](const Film& f) { return f.resolve(); });
+
+    m.def("writeImage", &writeImage, "path"_a, "image"_a, "exposure"_a = 0.0f, py::call_guard<py::gil_scoped_release>());
+    m.def("checkImagePath", &checkImagePath, "path"_a);
+    m.def("readImage", &readImage, "path"_a, py::call_guard<py::gil_scoped_release>());
+
+    // ---- Scenes ---------------------------------------------------------------------------------
+    py::class_<Material>(m, "Material")
+        .def(py::init<>())
+        .def_readwrite("type", &Material::type)
+        .def_readwrite("diffuse", &Material::diffuse)
+        .def_readwrite("specular", &Material::specular)
+        .def_readwrite("exponent", &Material::exponent)
+        .def_readwrite("ior", &Material::ior)
+        .def_readwrite("emission", &Material::emission)
+        .def_readwrite("roughness", &Material::roughness)
+        .def_readwrite("metallic", &Material::metallic)
+        .def_readwrite("complexIor", &Material::complexIor)
+        .def_readwrite("eta", &Material::eta)
+        .def_readwrite("k", &Material::k)
+        .def_readwrite("baseColorTexture", &Material::baseColorTexture)
+        .def_static("lambertian", &Material::lambertian, "albedo"_a, "emission"_a = glm::vec3(0.0f))
+        .def_static("glossy", &Material::glossy, "diffuse"_a, "specular"_a, "exponent"_a)
+        .def_static("mirror", &Material::mirror, "tint"_a = glm::vec3(1.0f))
+        .def_static("dielectric", &Material::dielectric, "ior"_a = 1.5f)
+        .def_static("conductor", &Material::conductor, "tint"_a, "roughness"_a)
+        .def_static("conductorIor", &Material::conductorIor, "eta"_a, "k"_a, "roughness"_a)
+        .def_static("roughDielectric", &Material::roughDielectric, "ior"_a, "roughness"_a)
+        .def_static("metallicRoughness", &Material::metallicRoughness, "baseColour"_a, "metallic"_a, "roughness"_a)
+        .def("isEmissive", &Material::isEmissive);
+
+    // Mesh arrays are NumPy arrays both ways (copies): positions and normals (N, 3) float32, uvs
+    // (N, 2), indices (M, 3) triangles or a flat list of three per triangle.
+    py::class_<TriangleMesh>(m, "TriangleMesh")
+        .def(py::init<>())
+        .def_property(
+            "positions", [](const TriangleMesh& t) { return arrayFromVectors(t.positions); },
+            [](TriangleMesh& t, py::object a) { t.positions = vectorsFromArray<glm::vec3>(a, "positions"); })
+        .def_property(
+            "normals", [](const TriangleMesh& t) { return arrayFromVectors(t.normals); },
+            [](TriangleMesh& t, py::object a) { t.normals = vectorsFromArray<glm::vec3>(a, "normals"); })
+        .def_property(
+            "uvs", [](const TriangleMesh& t) { return arrayFromVectors(t.uvs); },
+            [](TriangleMesh& t, py::object a) { t.uvs = vectorsFromArray<glm::vec2>(a, "uvs"); })
+        .def_property(
+            "indices",
+            [](const TriangleMesh& t) {
+                py::array_t<std::uint32_t> a({py::ssize_t(t.indices.size() / 3), py::ssize_t(3)});
+                if (!t.indices.empty()) std::memcpy(a.mutable_data(), t.indices.data(), t.indices.size() * 4);
+                return a;
+            },
+            [](TriangleMesh& t, py::object obj) {
+                // Read as int64 so that a negative index is an error rather than a wrapped uint32.
+                auto a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(obj);
+                if (!a || a.size() % 3 != 0) throw InputError("indices must be three integers per triangle");
+                std::vector<std::uint32_t> out(std::size_t(a.size()));
+                for (py::ssize_t i = 0; i < a.size(); ++i) {
+                    std::int64_t v = a.data()[i];
+                    if (v < 0 || v > std::int64_t(UINT32_MAX)) throw InputError("index " + std::to_string(v) + " out of range");
+                    out[std::size_t(i)] = std::uint32_t(v);
+                }
+                t.indices = std::move(out);
+            })
+        .def_readwrite("material", &TriangleMesh::material);
+
+    py::class_<Sphere>(m, "Sphere")
+        .def(py::init<>())
+        .def(py::init([](glm::vec3 c, float r, int mat) { return Sphere{c, r, mat}; }), "center"_a, "radius"_a,
+             "material"_a = 0)
+        .def_readwrite("center", &Sphere::center)
+        .def_readwrite("radius", &Sphere::radius)
+        .def_readwrite("material", &Sphere::material);
+
+    py::class_<Texture>(m, "Texture")
+        .def(py::init(&textureFromArray), "texels"_a, "srgb"_a = true,
+             "A texture from (height, width, 4) texels: uint8 (sRGB unless srgb=False) or float (linear)")
+        .def_readonly("width", &Texture::width)
+        .def_readonly("height", &Texture::height)
+        .def_readonly("srgb", &Texture::srgb)
+        .def("bytes", &Texture::bytes);
+
+    py::class_<Camera>(m, "Camera")
+        .def(py::init<>())
+        .def_readwrite("position", &Camera::position)
+        .def_readwrite("target", &Camera::target)
+        .def_readwrite("up", &Camera::up)
+        .def_readwrite("verticalFovDegrees", &Camera::verticalFovDegrees)
+        .def_readwrite("lensRadius", &Camera::lensRadius)
+        .def_readwrite("focusDistance", &Camera::focusDistance);
+
+    py::class_<SceneLoadOptions>(m, "SceneLoadOptions")
+        .def(py::init<>())
+        .def(py::init([](bool allow) { return SceneLoadOptions{allow}; }), "allowExternalFiles"_a)
+        .def_readwrite("allowExternalFiles", &SceneLoadOptions::allowExternalFiles);
+
+    auto load = py::call_guard<py::gil_scoped_release>();
+    py::class_<Scene>(m, "Scene")
+        .def(py::init<>())
+        .def("copy", [](const Scene& s) { return Scene(s); })
+        .def("addMaterial", &Scene::addMaterial, "material"_a)
+        .def("addTexture", &Scene::addTexture, "texture"_a)
+        .def("addMesh", &Scene::addMesh, "mesh"_a)
+        .def("addSphere", &Scene::addSphere, "sphere"_a)
+        .def("setCamera", &Scene::setCamera, "camera"_a)
+        .def("camera", &Scene::camera)
+        .def("frameCamera", &Scene::frameCamera, "up"_a = glm::vec3(0.0f, 1.0f, 0.0f), "verticalFovDegrees"_a = 40.0f)
+        .def("cameraIsDefault", &Scene::cameraIsDefault)
+        .def("setEnvironment", &Scene::setEnvironment, "image"_a, "scale"_a = 1.0f)
+        .def("environment", &Scene::environment)
+        .def("hasEnvironment", &Scene::hasEnvironment)
+        .def("validate", &Scene::validate, "requireEmitter"_a = true)
+        .def("materials", &Scene::materials)
+        .def("spheres", &Scene::spheres)
+        .def("positions", [](const Scene& s) { return arrayFromVectors(s.positions()); })
+        .def("triangles",
+             [](const Scene& s) {
+                 py::array_t<std::uint32_t> a({py::ssize_t(s.triangles().size()), py::ssize_t(3)});
+                 if (!s.triangles().empty()) std::memcpy(a.mutable_data(), s.triangles().data(), s.triangles().size() * 12);
+                 return a;
+             })
+        .def("primitiveCount", &Scene::primitiveCount)
+        .def("skippedDegenerateTriangles", &Scene::skippedDegenerateTriangles)
+        .def("warnings", &Scene::warnings)
+        .def("addWarning", &Scene::addWarning, "message"_a)
+        .def_static("builtin", &Scene::builtin, "name"_a)
+        .def_static("builtinSceneNames", &Scene::builtinSceneNames)
+        .def_static("loadObj", &Scene::loadObj, "path"_a, "options"_a = SceneLoadOptions{}, load)
+        .def_static("loadAssimp", &Scene::loadAssimp, "path"_a, "options"_a = SceneLoadOptions{}, load)
+        .def_static("loadFile", &Scene::loadFile, "path"_a, "options"_a = SceneLoadOptions{}, load)
+        .def_static("fromNameOrPath", &Scene::fromNameOrPath, "nameOrPath"_a, "options"_a = SceneLoadOptions{}, load)
+        .def_readonly_static("kMaxCoordinate", &Scene::kMaxCoordinate);
+    m.def("skyEnvironment", &skyEnvironment, "kind"_a, "up"_a = glm::vec3(0.0f, 1.0f, 0.0f));
+
+    // ---- Rendering ------------------------------------------------------------------------------
+    // dynamic_attr: the Python progress callable is kept in the object's __dict__ (the C++
+    // ProgressCallback cannot give it back); Renderer wraps it when it is constructed.
+    py::class_<RenderOptions>(m, "RenderOptions", py::dynamic_attr())
+        .def(py::init<>())
+        .def_readwrite("integrator", &RenderOptions::integrator)
+        .def_readwrite("variant", &RenderOptions::variant)
+        .def_readwrite("backend", &RenderOptions::backend)
+        .def_readwrite("width", &RenderOptions::width)
+        .def_readwrite("height", &RenderOptions::height)
+        .def_readwrite("samplesPerPixel", &RenderOptions::samplesPerPixel)
+        .def_readwrite("timeLimitSeconds", &RenderOptions::timeLimitSeconds)
+        .def_readwrite("maxDepth", &RenderOptions::maxDepth)
+        .def_readwrite("rouletteDepth", &RenderOptions::rouletteDepth)
+        .def_readwrite("seed", &RenderOptions::seed)
+        .def_readwrite("lightSampler", &RenderOptions::lightSampler)
+        .def_readwrite("environmentMap", &RenderOptions::environmentMap)
+        .def_readwrite("environmentScale", &RenderOptions::environmentScale)
+        .def_readwrite("streamCapacity", &RenderOptions::streamCapacity)
+        .def_readwrite("bdptVariant", &RenderOptions::bdptVariant)
+        .def_readwrite("connectThreshold", &RenderOptions::connectThreshold)
+        .def_readwrite("strategyS", &RenderOptions::strategyS)
+        .def_readwrite("strategyT", &RenderOptions::strategyT)
+        .def_readwrite("coalescedVertexWrites", &RenderOptions::coalescedVertexWrites)
+        .def_readwrite("cameraConnections", &RenderOptions::cameraConnections)
+        .def_readwrite("largeStepProbability", &RenderOptions::largeStepProbability)
+        .def_readwrite("startupResampling", &RenderOptions::startupResampling)
+        .def_property(
+            "progress", [](py::object self) { return progressOf(self); },
+            [](py::object self, py::object callable) {
+                if (!callable.is_none() && !PyCallable_Check(callable.ptr()))
+                    throw InputError("progress must be a callable (done, total, seconds) or None");
+                self.attr("__dict__")[kProgressKey] = callable;
+            },
+            "callable(done, total, seconds) called between passes; returning False cancels the render")
+        .def("validate", &RenderOptions::validate)
+        .def("connectThresholdOrDefault", &RenderOptions::connectThresholdOrDefault);
+
+    py::class_<PyRenderer>(m, "Renderer")
+        .def(py::init([](const Scene& scene, py::object optionsObject) {
+                 RenderOptions options = optionsObject.cast<RenderOptions>();
+                 auto self = std::make_unique<PyRenderer>();
+                 self->progress = makeProgressState(progressOf(optionsObject));
+                 options.progress = progressTrampoline(self->progress);
+                 Scene copy = scene;  // the Python scene stays usable
+                 py::gil_scoped_release release;  // validation, BVH build and upload
+                 self->renderer = std::make_unique<Renderer>(std::move(copy), std::move(options));
+                 return self;
+             }),
+             "scene"_a, "options"_a)
+        .def("render", [](PyRenderer& r) { r.run([](Renderer& x) { x.render(); }); })
+        .def("renderMore", [](PyRenderer& r, int spp) { r.run([spp](Renderer& x) { x.renderMore(spp); }); },
+             "samplesPerPixel"_a)
+        .def("cancel", [](PyRenderer& r) { r.renderer->cancel(); })  // thread-safe, no lock
+        .def("image", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.image(); }); })
+        .def("film", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.film(); }); },
+             "A copy of the film")
+        .def("stats", [](PyRenderer& r) { return statsDict(r.locked([](Renderer& x) { return x.stats(); })); })
+        .def("backend", [](PyRenderer& r) { return r.renderer->backend(); })
+        .def("options", [](PyRenderer& r) {
+            py::object o = py::cast(RenderOptions(r.renderer->options()));
+            o.attr("__dict__")[kProgressKey] = r.progress->callable;
+            return o;
+        });
+}

@@ -1,0 +1,159 @@
+"""The Python bindings: scenes, options, rendering, images as NumPy arrays, stats, progress, errors.
+Tiny images on the CPU backend, so the whole file runs in a few seconds."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import wavefront as wf
+
+
+def options(width=16, height=12, spp=2, integrator=wf.IntegratorType.PathTracer):
+    o = wf.RenderOptions()
+    o.backend = wf.Backend.Cpu
+    o.width, o.height, o.samplesPerPixel = width, height, spp
+    o.integrator = integrator
+    return o
+
+
+def test_options_mirror_the_cpp_defaults():
+    o = wf.RenderOptions()
+    assert (o.width, o.height, o.samplesPerPixel) == (512, 512, 16)
+    assert o.integrator == wf.IntegratorType.PathTracer
+    assert o.variant == wf.PtVariant.SptR
+    assert o.backend == wf.Backend.Auto
+    assert o.connectThreshold is None and o.progress is None
+    assert o.connectThresholdOrDefault() == pytest.approx(0.6)
+    o.connectThreshold = 0.5
+    assert o.connectThreshold == pytest.approx(0.5)
+    assert wf.parseIntegrator("bdpt") == wf.IntegratorType.Bdpt and wf.toString(wf.IntegratorType.Mlt) == "mlt"
+
+
+@pytest.mark.parametrize("integrator", [wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt])
+def test_render_gives_a_numpy_image_film_and_stats(integrator):
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), options(integrator=integrator))
+    r.render()
+    image = np.asarray(r.image())
+    assert image.shape == (12, 16, 3) and image.dtype == np.float32
+    assert np.isfinite(image).all() and image.min() >= 0 and image.mean() > 0
+    film = r.film()
+    assert film.sum.shape == (12, 16, 3) and film.sum.dtype == np.float64
+    assert film.samples.shape == (12, 16) and film.samples.dtype == np.uint32
+    np.testing.assert_allclose(np.asarray(film.resolve()), image)
+    stats = r.stats()
+    assert stats["backend"].startswith("cpu") and stats["samples"] == 16 * 12 * 2 and not stats["cancelled"]
+    assert stats["kernels"] and {"label", "milliseconds", "launches", "simdOccupancy", "simdEfficiency"} <= set(
+        stats["kernels"][0])
+    assert r.backend() == wf.Backend.Cpu and r.options().width == 16
+
+
+def test_render_is_repeatable_and_render_more_adds_samples():
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), options())
+    r.render()
+    first = np.asarray(r.image()).copy()
+    r.render()
+    np.testing.assert_array_equal(np.asarray(r.image()), first)
+    r.renderMore(3)
+    assert (r.film().samples == 5).all() and r.stats()["samples"] == 16 * 12 * 5
+    with pytest.raises(ValueError):
+        r.renderMore(0)
+
+
+def test_progress_callback_reports_and_cancels():
+    calls = []
+    o = options()
+    o.progress = lambda done, total, seconds: calls.append((done, total, seconds))
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), o)
+    r.render()
+    assert calls and calls[-1][0] == calls[-1][1] == 16 * 12 * 2 and not r.stats()["cancelled"]
+    o.progress = lambda done, total, seconds: False
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), o)
+    r.render()
+    assert r.stats()["cancelled"]
+
+
+def test_an_exception_in_the_progress_callback_cancels_and_propagates():
+    def fail(done, total, seconds):
+        raise KeyError("from the callback")
+
+    o = options()
+    o.progress = fail
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), o)
+    with pytest.raises(KeyError, match="from the callback"):
+        r.render()
+    assert r.stats()["cancelled"]
+    with pytest.raises(ValueError):
+        o.progress = 3  # not callable
+
+
+def test_render_releases_the_gil_so_another_thread_can_cancel():
+    started = threading.Event()
+    o = options(64, 48)
+    o.timeLimitSeconds = 20.0
+    o.progress = lambda done, total, seconds: started.set()
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), o)
+    t0 = time.monotonic()
+    worker = threading.Thread(target=r.render)
+    worker.start()
+    assert started.wait(10.0)
+    with pytest.raises(RuntimeError, match="rendering on another thread"):
+        r.image()  # this thread runs while the render holds no GIL
+    r.cancel()
+    worker.join(20.0)
+    assert not worker.is_alive() and time.monotonic() - t0 < 10.0
+    assert r.stats()["cancelled"]
+
+
+def test_errors_are_python_exceptions_with_one_line_messages():
+    with pytest.raises(wf.InputError) as e:
+        wf.Scene.builtin("no-such-scene")
+    assert isinstance(e.value, ValueError) and isinstance(e.value, wf.Error) and "\n" not in str(e.value)
+    with pytest.raises(ValueError, match="resolution|width|height"):
+        wf.Renderer(wf.Scene.builtin("cornell-box"), options(width=0))
+    with pytest.raises(ValueError):
+        wf.Scene.loadFile("/nonexistent/model.obj")
+    assert issubclass(wf.Error, RuntimeError) and issubclass(wf.CudaError, wf.Error)
+
+
+def test_a_scene_built_from_numpy_arrays_renders():
+    scene = wf.Scene()
+    white = scene.addMaterial(wf.Material.lambertian((0.8, 0.8, 0.8)))
+    light = scene.addMaterial(wf.Material.lambertian((0, 0, 0), emission=np.array([5.0, 5.0, 5.0])))
+    floor = wf.TriangleMesh()
+    floor.positions = np.array([[-2, 0, -2], [2, 0, -2], [2, 0, 2], [-2, 0, 2]], dtype=np.float64)
+    floor.indices = [[0, 2, 1], [0, 3, 2]]
+    floor.material = white
+    scene.addMesh(floor)
+    scene.addSphere(wf.Sphere((0, 2, 0), 0.5, light))
+    camera = wf.Camera()
+    camera.position, camera.target = (0, 1, 4), (0, 0.5, 0)
+    scene.setCamera(camera)
+    assert scene.primitiveCount() == 3 and scene.positions().shape == (4, 3)
+    np.testing.assert_array_equal(floor.indices, [[0, 2, 1], [0, 3, 2]])
+    r = wf.Renderer(scene, options())
+    r.render()
+    assert np.asarray(r.image()).mean() > 0
+    bad = wf.TriangleMesh()
+    bad.positions = floor.positions
+    with pytest.raises(ValueError):
+        bad.indices = [0, 1, -2]
+    bad.indices = [0, 1, 7]
+    with pytest.raises(ValueError):
+        scene.addMesh(bad)
+    with pytest.raises(ValueError):
+        floor.positions = np.zeros((4, 2))
+
+
+def test_images_round_trip_through_exr(tmp_path):
+    pixels = np.random.default_rng(1).random((5, 7, 3), dtype=np.float32)
+    path = str(tmp_path / "image.exr")
+    wf.writeImage(path, pixels)  # a (height, width, 3) array converts to an Image
+    back = np.asarray(wf.readImage(path))
+    np.testing.assert_array_equal(back, pixels)
+    image = wf.Image(pixels)
+    assert (image.width, image.height) == (7, 5)
+    with pytest.raises(ValueError):
+        wf.Image(np.zeros((4, 4)))
+    with pytest.raises(ValueError):
+        wf.writeImage(str(tmp_path / "image.unknown"), image)
