@@ -123,6 +123,8 @@ py::dict statsDict(const RenderStats& s) {
     d["textures"] = s.textures;
     d["textureBytes"] = s.textureBytes;
     d["sceneSetupSeconds"] = s.sceneSetupSeconds;
+    d["memoryBytes"] = s.memoryBytes;
+    d["peakMemoryBytes"] = s.peakMemoryBytes;
     d["streamCapacity"] = s.streamCapacity;
     py::list kernels;
     for (const KernelStats& k : s.kernels) kernels.append(kernelDict(k));
@@ -345,6 +347,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("eta", &Material::eta)
         .def_readwrite("k", &Material::k)
         .def_readwrite("baseColorTexture", &Material::baseColorTexture)
+        .def_readwrite("metallicRoughnessTexture", &Material::metallicRoughnessTexture)
+        .def_readwrite("normalTexture", &Material::normalTexture)
+        .def_readwrite("normalScale", &Material::normalScale)
+        .def_readwrite("emissionTexture", &Material::emissionTexture)
         .def_static("lambertian", &Material::lambertian, "albedo"_a, "emission"_a = glm::vec3(0.0f))
         .def_static("glossy", &Material::glossy, "diffuse"_a, "specular"_a, "exponent"_a)
         .def_static("mirror", &Material::mirror, "tint"_a = glm::vec3(1.0f))

@@ -43,6 +43,7 @@ def test_render_gives_a_numpy_image_film_and_stats(integrator):
     np.testing.assert_allclose(np.asarray(film.resolve()), image)
     stats = r.stats()
     assert stats["backend"].startswith("cpu") and stats["samples"] == 16 * 12 * 2 and not stats["cancelled"]
+    assert stats["peakMemoryBytes"] >= stats["memoryBytes"] > 0
     assert stats["kernels"] and {"label", "milliseconds", "launches", "simdOccupancy", "simdEfficiency"} <= set(
         stats["kernels"][0])
     assert r.backend() == wf.Backend.Cpu and r.options().width == 16
