@@ -157,7 +157,10 @@ int main(int argc, char** argv) {
     app.add_option("--stream-capacity", capacity, "path-state slots per stream (0: fill the device)");
     app.add_option("--light-sampler", lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
     auto* envmapOpt = app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr, .pfm or .hdr)");
-    app.add_option("--sky", sky, "built-in sky lighting the scene: uniform (radiance 1) or gradient")->excludes(envmapOpt);
+    app.add_option("--sky", sky,
+                   "built-in sky lighting the scene: uniform (radiance 1), gradient (an image), or rtiow (Ray Tracing "
+                   "in One Weekend's, computed from the direction; y up)")
+        ->excludes(envmapOpt);
     app.add_option("--camera", cameraSpec,
                    "camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV: from, to, up, vertical field of view in degrees "
                    "(default: the file's camera, else one that frames the model)");
@@ -235,7 +238,11 @@ int main(int argc, char** argv) {
                 throw wavefront::InputError("--lens '" + lensSpec + "': the radius must be >= 0 and the focus distance > 0");
         }
         wavefront::Image skyImage;
-        if (!sky.empty()) skyImage = wavefront::skyEnvironment(sky, upAxis);
+        if (!sky.empty() && sky != "uniform" && sky != "gradient" && sky != "rtiow")
+            throw wavefront::InputError("--sky '" + sky + "' is not uniform, gradient or rtiow");
+        const bool rtiowSky = sky == "rtiow";
+        if (rtiowSky && up != "y") throw wavefront::InputError("--sky rtiow has y up; it does not take --up " + up);
+        if (!sky.empty() && !rtiowSky) skyImage = wavefront::skyEnvironment(sky, upAxis);
 
         const auto loadStart = std::chrono::steady_clock::now();
         wavefront::Scene world = wavefront::Scene::fromNameOrPath(scene, {allowExternal});
@@ -254,7 +261,10 @@ int main(int argc, char** argv) {
             camera.focusDistance = lens[1];
             world.setCamera(camera);
         }
-        if (!sky.empty()) world.setEnvironment(std::move(skyImage));
+        if (rtiowSky)
+            world.setSkyGradient(wavefront::SkyGradient{});
+        else if (!sky.empty())
+            world.setEnvironment(std::move(skyImage));
         if (envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
             throw wavefront::InputError("scene '" + scene + "' has no light (no emitter, no environment map): "
                                         "light it with --sky uniform|gradient or --envmap FILE");

@@ -95,6 +95,11 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
         } catch (const InputError& e) {
             throw InputError("environment map '" + options.environmentMap + "': " + e.what());
         }
+    } else if (scene.hasSkyGradient() && options.environmentScale != 1.0f) {
+        SkyGradient sky = scene.skyGradient();
+        sky.nadir *= options.environmentScale;
+        sky.zenith *= options.environmentScale;
+        scene.setSkyGradient(sky);
     } else if (scene.hasEnvironment() && options.environmentScale != 1.0f) {
         scene.setEnvironment(scene.environment(), options.environmentScale);
     }
