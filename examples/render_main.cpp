@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     CLI::App app{"wavefront-render: GPU/CPU wavefront path tracing"};
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
     std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
-    std::string strategy, cameraConnections = "on", startup = "resample";
+    std::string strategy, cameraConnections = "on", startup = "resample", nee = "on";
     std::string cameraSpec, lensSpec, up = "y", sky;
     float largeStep = 0.5f;
     float connectThreshold = 0.6f;
@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
     auto* timeOpt = app.add_option("--time", seconds, "render whole passes for this many seconds instead");
     sppOpt->excludes(timeOpt);
     app.add_option("--max-depth", maxDepth, "longest path in segments")->capture_default_str();
+    app.add_option("--nee", nee, "path tracer: next-event estimation (light sampling with MIS), on or off")
+        ->capture_default_str();
     app.add_option("--res", res, "resolution WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--seed", seed, "random seed")->capture_default_str();
     app.add_option("--out", out, "output image: .png, .exr or .pfm")->capture_default_str();
@@ -205,6 +207,7 @@ int main(int argc, char** argv) {
             throw wavefront::InputError("--time " + std::to_string(seconds) + " must be a finite number of seconds above 0");
         options.timeLimitSeconds = seconds;
         options.maxDepth = maxDepth;
+        options.nextEventEstimation = parseSwitch("--nee", nee);
         options.seed = seed;
         options.streamCapacity = capacity;
         options.lightSampler = wavefront::parseLightSampler(lightSampler);

@@ -59,6 +59,9 @@ void RenderOptions::validate() const {
         throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
+    if (!nextEventEstimation && integrator != IntegratorType::PathTracer)
+        throw InputError(std::string("next-event estimation off is a path-tracer option; ") + toString(integrator) +
+                         " connects to lights by construction");
 }
 
 float RenderOptions::connectThresholdOrDefault() const {
