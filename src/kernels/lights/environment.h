@@ -19,8 +19,8 @@ struct EnvironmentView {
 
     WF_CPU_GPU bool present() const { return texels != nullptr || gradient; }
 
-    /// Uniform over the sphere: the sky varies by less than its mean over the sphere, and the
-    /// density is the same constant wherever it is asked for (sample and pdf cannot disagree).
+    /// The sky's density: uniform over the sphere, the same constant in sample() and pdf(), so
+    /// the two cannot disagree; a smooth sky gains little from importance sampling.
     static constexpr float kUniformPdf = 0.25f * kInvPi;
 
     /// Direction of image coordinates (u, v) in [0, 1)^2: phi = 2 pi u, theta = pi v.

@@ -1,6 +1,7 @@
 // The path-tracing estimator, written once: camera rays, surface shading with next-event
-// estimation and MIS (or, with it off, emission found by the path alone), Russian roulette, shadow-ray deposits. Every variant (megakernel, PT+R,
-// SPT, SPT+R) and both backends call exactly these functions.
+// estimation and MIS (or, with it off, only the light the path hits), Russian roulette,
+// shadow-ray deposits. Every variant (megakernel, PT+R, SPT, SPT+R) and both backends call
+// exactly these functions.
 #pragma once
 #include "kernels/lights/light_sample.h"
 #include "kernels/materials/material.h"
@@ -70,7 +71,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         if (scene.environment.present()) {
             vec3 d = path.direction.xyz();
             float prevPdf = path.origin.w;
-            float w = params.nextEventEstimation && prevPdf > 0.0f ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d)) : 1.0f;
+            float w = params.nextEventEstimation && prevPdf > 0.0f
+                          ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d))
+                          : 1.0f;
             film.deposit(pixel, path.throughput.xyz() * scene.environment.radiance(d) * w);
         }
         return out;
