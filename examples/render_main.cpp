@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     CLI::App app{"wavefront-render: GPU/CPU wavefront path tracing"};
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
     std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
-    std::string strategy, cameraConnections = "on", startup = "resample";
+    std::string strategy, cameraConnections = "on", startup = "resample", nee = "on";
     std::string cameraSpec, lensSpec, up = "y", sky;
     float largeStep = 0.5f;
     float connectThreshold = 0.6f;
@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
     auto* timeOpt = app.add_option("--time", seconds, "render whole passes for this many seconds instead");
     sppOpt->excludes(timeOpt);
     app.add_option("--max-depth", maxDepth, "longest path in segments")->capture_default_str();
+    app.add_option("--nee", nee, "path tracer: next-event estimation (light sampling with MIS), on or off")
+        ->capture_default_str();
     app.add_option("--res", res, "resolution WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--seed", seed, "random seed")->capture_default_str();
     app.add_option("--out", out, "output image: .png, .exr or .pfm")->capture_default_str();
@@ -157,7 +159,10 @@ int main(int argc, char** argv) {
     app.add_option("--stream-capacity", capacity, "path-state slots per stream (0: fill the device)");
     app.add_option("--light-sampler", lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
     auto* envmapOpt = app.add_option("--envmap", envmap, "HDR latitude-longitude environment map (.exr, .pfm or .hdr)");
-    app.add_option("--sky", sky, "built-in sky lighting the scene: uniform (radiance 1) or gradient")->excludes(envmapOpt);
+    app.add_option("--sky", sky,
+                   "built-in sky lighting the scene: uniform (radiance 1), gradient (an image), or rtiow (Ray Tracing "
+                   "in One Weekend's, computed from the direction; y up)")
+        ->excludes(envmapOpt);
     app.add_option("--camera", cameraSpec,
                    "camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV: from, to, up, vertical field of view in degrees "
                    "(default: the file's camera, else one that frames the model)");
@@ -202,6 +207,7 @@ int main(int argc, char** argv) {
             throw wavefront::InputError("--time " + std::to_string(seconds) + " must be a finite number of seconds above 0");
         options.timeLimitSeconds = seconds;
         options.maxDepth = maxDepth;
+        options.nextEventEstimation = parseSwitch("--nee", nee);
         options.seed = seed;
         options.streamCapacity = capacity;
         options.lightSampler = wavefront::parseLightSampler(lightSampler);
@@ -235,7 +241,11 @@ int main(int argc, char** argv) {
                 throw wavefront::InputError("--lens '" + lensSpec + "': the radius must be >= 0 and the focus distance > 0");
         }
         wavefront::Image skyImage;
-        if (!sky.empty()) skyImage = wavefront::skyEnvironment(sky, upAxis);
+        if (!sky.empty() && sky != "uniform" && sky != "gradient" && sky != "rtiow")
+            throw wavefront::InputError("--sky '" + sky + "' is not uniform, gradient or rtiow");
+        const bool rtiowSky = sky == "rtiow";
+        if (rtiowSky && up != "y") throw wavefront::InputError("--sky rtiow has y up; it does not take --up " + up);
+        if (!sky.empty() && !rtiowSky) skyImage = wavefront::skyEnvironment(sky, upAxis);
 
         const auto loadStart = std::chrono::steady_clock::now();
         wavefront::Scene world = wavefront::Scene::fromNameOrPath(scene, {allowExternal});
@@ -254,7 +264,10 @@ int main(int argc, char** argv) {
             camera.focusDistance = lens[1];
             world.setCamera(camera);
         }
-        if (!sky.empty()) world.setEnvironment(std::move(skyImage));
+        if (rtiowSky)
+            world.setSkyGradient(wavefront::SkyGradient{});
+        else if (!sky.empty())
+            world.setEnvironment(std::move(skyImage));
         if (envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
             throw wavefront::InputError("scene '" + scene + "' has no light (no emitter, no environment map): "
                                         "light it with --sky uniform|gradient or --envmap FILE");

@@ -9,7 +9,8 @@
 #   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10; compare: before/after and the NVTX
 #   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after;
 #   material-sets: tests, sanitizers on the kernels of both material sets in every integrator, and
-#   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example.
+#   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example;
+#   rtiow: tests, sanitizers on rtiow-final (NEE on and off) and the issue-15 benchmark (benchmarks/rtiow).
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -157,6 +158,19 @@ if [ "$mode" = scenes ]; then
         "$bin/wavefront-render" $ex --backend cuda --integrator $integrator --res 768x768 --spp 256 --stats \
             --out "$out/images/textured-spheres-$integrator.png" 2>&1 | grep -E "samples in|^scene:|^memory:" | cut -c1-150 | tee -a "$log"
     done
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+# Issue 15: rtiow-final against the hand-tuned megakernel's published numbers.
+if [ "$mode" = rtiow ]; then
+    all_tests
+    sanitize "rtiow-final --integrator pt --variant megakernel --spp 2 --nee off" \
+             "rtiow-final --integrator pt --variant spt-r --spp 2 --nee on" \
+             "rtiow-final --integrator bdpt --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+    run "$bin/rtiow" --backend cuda --frames 20 > "$out/rtiow.md" 2>&1
+    grep -E "^\| |^cuda" "$out/rtiow.md" | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi

@@ -87,6 +87,11 @@ struct WAVEFRONT_API RenderOptions {
     double timeLimitSeconds = 0.0;
     int maxDepth = 16;              ///< longest path, in segments from the camera
     int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
+    /// Path tracer: at every non-specular vertex sample a light (next-event estimation, one shadow
+    /// ray) and weight emitters and the environment found by the path against it (MIS). Off:
+    /// paths find light only by hitting it, every hit weighted 1, no shadow rays (the estimator of
+    /// Ray Tracing in One Weekend). BDPT and MLT refuse off.
+    bool nextEventEstimation = true;
     std::uint32_t seed = 0;
     LightSampler lightSampler = LightSampler::BinarySearch;
     /// HDR latitude-longitude image (.exr, .pfm or .hdr) lighting the scene from infinitely far away,

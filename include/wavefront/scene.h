@@ -111,6 +111,14 @@ struct Camera {
     float focusDistance = 1.0f;
 };
 
+/// A procedural sky at infinity, computed from the direction d (unit, y up) with no image: radiance
+/// mix(nadir, zenith, t), t = (d.y + 1) / 2, so `nadir` straight down, their mean at the horizon,
+/// `zenith` straight up. The defaults are Ray Tracing in One Weekend's sky.
+struct SkyGradient {
+    glm::vec3 nadir{1.0f};
+    glm::vec3 zenith{0.5f, 0.7f, 1.0f};
+};
+
 /// How scene files are read (Scene::loadObj, Scene::loadAssimp, Scene::fromNameOrPath).
 struct SceneLoadOptions {
     /// Files a scene references (an OBJ's `mtllib`, an MTL's `map_Kd`, a glTF file's buffers and
@@ -152,9 +160,18 @@ public:
     /// image or negative, NaN or infinite (also after scaling) texels. RenderOptions can replace
     /// it with a file (`environmentMap`) and scale it (`environmentScale`).
     void setEnvironment(Image image, float scale = 1.0f);
-    /// The environment (empty: none), its texels already scaled.
+    /// The environment image (empty: none, or the procedural sky), its texels already scaled.
     const Image& environment() const { return environment_; }
-    bool hasEnvironment() const { return environment_.width > 0; }
+    /// Lights the scene with a procedural sky (SkyGradient), in place of an environment image;
+    /// setEnvironment replaces it in turn, and RenderOptions' `environmentMap` and
+    /// `environmentScale` apply to it as to an image. Every integrator renders it; next-event
+    /// estimation and BDPT's light subpaths sample it uniformly over the sphere. Throws InputError
+    /// for negative or non-finite colours.
+    void setSkyGradient(const SkyGradient& sky);
+    bool hasSkyGradient() const { return hasSky_; }
+    const SkyGradient& skyGradient() const { return sky_; }
+    /// An environment image or the procedural sky lights the scene.
+    bool hasEnvironment() const { return environment_.width > 0 || hasSky_; }
 
     /// Checks the whole scene (geometry present, at least one emitter unless the scene has an
     /// environment or `requireEmitter` is false, valid camera) and removes zero-area triangles,
@@ -240,6 +257,8 @@ private:
     std::vector<Sphere> spheres_;
     Camera camera_;
     Image environment_;
+    SkyGradient sky_;
+    bool hasSky_ = false;
     std::size_t skippedDegenerate_ = 0;
     bool validated_ = false;
     bool cameraIsDefault_ = true;

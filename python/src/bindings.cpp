@@ -420,6 +420,11 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("lensRadius", &Camera::lensRadius)
         .def_readwrite("focusDistance", &Camera::focusDistance);
 
+    py::class_<SkyGradient>(m, "SkyGradient")
+        .def(py::init<>())
+        .def_readwrite("nadir", &SkyGradient::nadir)
+        .def_readwrite("zenith", &SkyGradient::zenith);
+
     py::class_<SceneLoadOptions>(m, "SceneLoadOptions")
         .def(py::init<>())
         .def(py::init([](bool allow) { return SceneLoadOptions{allow}; }), "allowExternalFiles"_a)
@@ -440,6 +445,9 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("setEnvironment", &Scene::setEnvironment, "image"_a, "scale"_a = 1.0f)
         .def("environment", &Scene::environment)
         .def("hasEnvironment", &Scene::hasEnvironment)
+        .def("setSkyGradient", &Scene::setSkyGradient, "sky"_a)
+        .def("hasSkyGradient", &Scene::hasSkyGradient)
+        .def("skyGradient", &Scene::skyGradient)
         .def("validate", &Scene::validate, "requireEmitter"_a = true)
         .def("materials", &Scene::materials)
         .def("spheres", &Scene::spheres)
@@ -477,6 +485,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("timeLimitSeconds", &RenderOptions::timeLimitSeconds)
         .def_readwrite("maxDepth", &RenderOptions::maxDepth)
         .def_readwrite("rouletteDepth", &RenderOptions::rouletteDepth)
+        .def_readwrite("nextEventEstimation", &RenderOptions::nextEventEstimation)
         .def_readwrite("seed", &RenderOptions::seed)
         .def_readwrite("lightSampler", &RenderOptions::lightSampler)
         .def_readwrite("environmentMap", &RenderOptions::environmentMap)

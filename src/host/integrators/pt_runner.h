@@ -23,6 +23,7 @@ public:
         params.sampler = HashSampler(options_.seed);
         params.maxDepth = options_.maxDepth;
         params.rouletteDepth = options_.rouletteDepth;
+        params.nextEventEstimation = options_.nextEventEstimation;
         params.numPixels = int(pass);
         std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
         std::uint64_t done = driver_.render(scene, params, film, next_, count, budget);

@@ -24,7 +24,10 @@ public:
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
         : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
           scene_(uploadScene(exec_, scene, options.lightSampler)), film_(exec_, options.width * options.height) {
-        if (scene.hasEnvironment()) {  // the renderer has put RenderOptions' file and scale into it
+        // The renderer has put RenderOptions' file and scale into the scene.
+        if (scene.hasSkyGradient()) {
+            scene_.environment.setGradient(scene.skyGradient().nadir, scene.skyGradient().zenith);
+        } else if (scene.hasEnvironment()) {
             const Image& env = scene.environment();
             scene_.environment.build(exec_, env.rgb, env.width, env.height, options.lightSampler);
         }

@@ -59,6 +59,9 @@ void RenderOptions::validate() const {
         throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
+    if (!nextEventEstimation && integrator != IntegratorType::PathTracer)
+        throw InputError(std::string("next-event estimation off is a path-tracer option; ") + toString(integrator) +
+                         " connects to lights by construction");
 }
 
 float RenderOptions::connectThresholdOrDefault() const {
@@ -95,6 +98,11 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
         } catch (const InputError& e) {
             throw InputError("environment map '" + options.environmentMap + "': " + e.what());
         }
+    } else if (scene.hasSkyGradient() && options.environmentScale != 1.0f) {
+        SkyGradient sky = scene.skyGradient();
+        sky.nadir *= options.environmentScale;
+        sky.zenith *= options.environmentScale;
+        scene.setSkyGradient(sky);
     } else if (scene.hasEnvironment() && options.environmentScale != 1.0f) {
         scene.setEnvironment(scene.environment(), options.environmentScale);
     }

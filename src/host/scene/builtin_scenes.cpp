@@ -383,92 +383,55 @@ Scene sphereInside() {
     return scene;
 }
 
-// ---- "Ray Tracing in One Weekend", final scene ---------------------------------------------------
+// ---- "Ray Tracing in One Weekend", final scene -------------------------------------------------
+// Rebuilt exactly as the hand-tuned CUDA megakernel of issue 15 builds it (Karim Sayed,
+// github.com/karimsayedre/CUDA-Ray-Tracing-In-One-Weekend: src/Raytracing.h CreateWorld,
+// src/Random.h, src/Renderer.h for the camera), so that both render the same 488 spheres; the
+// parameters and what differs are in docs/decisions.md ("The RTIOW scene of issue 15").
 
-// splitmix64: a tiny deterministic generator, so the scene is identical on every platform.
-class SceneRng {
+// Its sphere-placing generator: a 32-bit LCG (Numerical Recipes' constants) seeded with a PCG
+// hash of 134537; a float is the low 24 bits of the new state over 2^24.
+class RtiowRng {
 public:
-    explicit SceneRng(std::uint64_t seed) : state_(seed) {}
+    RtiowRng() : state_(pcgHash(134537u)) {}
     float next() {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        return float(z >> 40) * (1.0f / 16777216.0f);  // 24 bits: uniform in [0, 1)
-    }
-    glm::vec3 nextVec3() {
-        float x = next(), y = next();
-        return glm::vec3(x, y, next());
+        state_ = 1664525u * state_ + 1013904223u;
+        return float(state_ & 0x00FFFFFFu) / 16777216.0f;
     }
 
 private:
-    std::uint64_t state_;
+    static std::uint32_t pcgHash(std::uint32_t input) {
+        std::uint32_t state = input * 747796405u + 2891336453u;
+        std::uint32_t word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+        return (word >> 22u) ^ word;
+    }
+    std::uint32_t state_;
 };
 
-// The original lights the scene with a sky gradient, white at the horizon to (0.5, 0.7, 1) at the
-// zenith. Without environment lights we build that sky as an emissive dome of inward-facing
-// triangles, one material per band of elevation. A dome (rather than one big quad overhead)
-// also covers the directions just above and below the horizon, which the camera sees at the top
-// of the image; it reaches 8 degrees below the horizon, further than the big ground sphere lets
-// any ray from the small spheres escape, and leaves no geometry hidden since everything is inside.
-void addSkyDome(Scene& scene) {
-    const float radius = 2000.0f;
-    const int bands = 24, segments = 96;
-    const float lowest = radians(-8.0f);
-    auto elevationOf = [&](int ring) {  // ring 0 is the zenith, ring `bands` the lower rim
-        return kPi / 2 - (kPi / 2 - lowest) * float(ring) / float(bands);
-    };
-    auto pointAt = [&](float elevation, int j) {
-        float phi = 2.0f * kPi * float(j) / float(segments);
-        return radius * glm::vec3(std::cos(elevation) * std::cos(phi), std::sin(elevation),
-                                  std::cos(elevation) * std::sin(phi));
-    };
-    for (int band = 0; band < bands; ++band) {
-        float upper = elevationOf(band), lower = elevationOf(band + 1);
-        float t = 0.5f * (std::sin(0.5f * (upper + lower)) + 1.0f);
-        glm::vec3 sky = (1.0f - t) * glm::vec3(1.0f) + t * glm::vec3(0.5f, 0.7f, 1.0f);
-        TriangleMesh mesh;
-        mesh.material = scene.addMaterial(Material::lambertian(glm::vec3(0.0f), sky));
-        for (int j = 0; j < segments; ++j) {
-            glm::vec3 a = pointAt(upper, j), b = pointAt(upper, j + 1);
-            glm::vec3 c = pointAt(lower, j + 1), d = pointAt(lower, j);
-            // Winding (a, c, b) faces the centre; the top band is a fan (a, d, c) around the zenith.
-            if (band == 0) {
-                addTriangle(mesh, addVertex(mesh, a), addVertex(mesh, d), addVertex(mesh, c));
-                continue;
-            }
-            std::uint32_t ia = addVertex(mesh, a), ib = addVertex(mesh, b);
-            std::uint32_t ic = addVertex(mesh, c), id = addVertex(mesh, d);
-            addTriangle(mesh, ia, ic, ib);
-            addTriangle(mesh, ia, id, ic);
-        }
-        scene.addMesh(mesh);
-    }
-}
+// Its fuzz f perturbs the mirror direction by f times a random offset; our rough metal is the GGX
+// conductor, at the roughness that spreads the reflection about as much (scene.h, decisions.md).
+constexpr float kRtiowFuzzToRoughness = 0.3f;
 
 Scene rtiowFinal() {
     Scene scene;
-    scene.addSphere(Sphere{glm::vec3(0, -1000, 0), 1000.0f, scene.addMaterial(Material::lambertian(glm::vec3(0.5f)))});
-
-    SceneRng rng(20160101);
-    const glm::vec3 keepClear(4.0f, 0.2f, 0.0f);
+    scene.addSphere(Sphere{glm::vec3(0.0f, -1000.0f, -1.0f), 1000.0f,
+                           scene.addMaterial(Material::lambertian(glm::vec3(0.5f)))});
+    RtiowRng rng;
     for (int a = -11; a < 11; ++a) {
         for (int b = -11; b < 11; ++b) {
+            // One draw each, in this order: the material choice, the two offsets, then the material's.
             float choice = rng.next();
-            glm::vec3 center;
-            // The original drops spheres too close to the big metal sphere; we redraw the jitter
-            // instead, so the scene always has 22 x 22 small spheres (488 spheres in all).
-            do {
-                float r1 = rng.next();
-                center = glm::vec3(float(a) + 0.9f * r1, 0.2f, float(b) + 0.9f * rng.next());
-            } while (glm::length(center - keepClear) <= 0.9f);
-
+            float offX = rng.next(), offZ = rng.next();
+            glm::vec3 center(float(a) + offX, 0.2f, float(b) + offZ);
             Material material;
             if (choice < 0.8f) {
-                material = Material::lambertian(rng.nextVec3() * rng.nextVec3());
+                float r = rng.next(), g = rng.next(), bl = rng.next();
+                material = Material::lambertian(glm::vec3(r * r, g * g, bl * bl));
             } else if (choice < 0.95f) {
-                // Metal: the original's fuzz is not modelled; every metal sphere is a perfect mirror.
-                material = Material::mirror(0.5f * (glm::vec3(1.0f) + rng.nextVec3()));
+                float r = rng.next(), g = rng.next(), bl = rng.next();
+                glm::vec3 tint = 0.5f * (glm::vec3(1.0f) + glm::vec3(r, g, bl));
+                float fuzz = 0.5f * rng.next();
+                material = Material::conductor(tint, kRtiowFuzzToRoughness * fuzz);
             } else {
                 material = Material::dielectric(1.5f);
             }
@@ -478,12 +441,15 @@ Scene rtiowFinal() {
     scene.addSphere(Sphere{glm::vec3(0, 1, 0), 1.0f, scene.addMaterial(Material::dielectric(1.5f))});
     scene.addSphere(Sphere{glm::vec3(-4, 1, 0), 1.0f,
                            scene.addMaterial(Material::lambertian(glm::vec3(0.4f, 0.2f, 0.1f)))});
-    scene.addSphere(Sphere{glm::vec3(4, 1, 0), 1.0f, scene.addMaterial(Material::mirror(glm::vec3(0.7f, 0.6f, 0.5f)))});
-    addSkyDome(scene);
+    scene.addSphere(Sphere{glm::vec3(4, 1, 0), 1.0f,
+                           scene.addMaterial(Material::conductor(glm::vec3(0.7f, 0.6f, 0.5f), 0.0f))});
+    scene.setSkyGradient(SkyGradient{glm::vec3(1.0f), glm::vec3(0.5f, 0.7f, 1.0f)});
 
+    // A pinhole camera; the aspect ratio is the image's.
     Camera camera;
     camera.position = glm::vec3(13, 2, 3);
     camera.target = glm::vec3(0, 0, 0);
+    camera.up = glm::vec3(0, 1, 0);
     camera.verticalFovDegrees = 20.0f;
     scene.setCamera(camera);
     return scene;

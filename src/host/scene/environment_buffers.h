@@ -1,5 +1,6 @@
 // The environment map in one exec's memory: its texels and its distributions (marginal over rows,
-// one conditional per row), built by the stages of kernels/lights/environment.h.
+// one conditional per row), built by the stages of kernels/lights/environment.h; or the two
+// colours of a procedural sky, which needs no memory.
 #pragma once
 #include <vector>
 
@@ -13,6 +14,15 @@ struct EnvironmentBuffers {
     Buffer<Float4> texels;
     Distribution<Exec> marginal, conditional;
     int width = 0, height = 0;
+    bool gradient = false;
+    vec3 nadir = vec3(0.0f), zenith = vec3(0.0f);
+
+    /// The procedural sky (Scene::setSkyGradient, colours already scaled).
+    void setGradient(vec3 nadirColour, vec3 zenithColour) {
+        gradient = true;
+        nadir = nadirColour;
+        zenith = zenithColour;
+    }
 
     /// `rgb` is width x height x 3 floats of radiance (Scene::setEnvironment has scaled them), top
     /// row first.
@@ -39,6 +49,9 @@ struct EnvironmentBuffers {
         v.height = height;
         v.marginal = marginal.view();
         v.conditional = conditional.view();
+        v.gradient = gradient;
+        v.nadir = nadir;
+        v.zenith = zenith;
         return v;
     }
 };

@@ -437,6 +437,16 @@ void Scene::setEnvironment(Image image, float scale) {
             throw InputError("environment texel times the scale " + std::to_string(scale) + " is beyond the float range");
     }
     environment_ = std::move(image);
+    hasSky_ = false;
+}
+
+void Scene::setSkyGradient(const SkyGradient& sky) {
+    for (glm::vec3 c : {sky.nadir, sky.zenith})
+        if (!isFinite(c) || c.x < 0.0f || c.y < 0.0f || c.z < 0.0f)
+            throw InputError("sky gradient colour " + format(c) + " must be finite and non-negative");
+    sky_ = sky;
+    hasSky_ = true;
+    environment_ = Image{};
 }
 
 Scene Scene::fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options) {

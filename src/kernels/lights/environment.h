@@ -1,6 +1,8 @@
 // Environment-map light: an HDR latitude-longitude image at infinity, y up. Sampled in 2D with
 // piecewise-constant densities: a marginal over rows, then one conditional per row (all rows
 // built in one pass by Distribution), weighted by sin(theta) so the density is per solid angle.
+// Or a procedural sky (Scene::setSkyGradient): radiance computed from the direction, no texels,
+// sampled uniformly over the sphere.
 #pragma once
 #include "kernels/lights/distribution.h"
 
@@ -11,8 +13,15 @@ struct EnvironmentView {
     int width = 0, height = 0;
     DistributionView marginal;       ///< one distribution over rows
     DistributionView conditional;    ///< `height` distributions over columns
+    /// The procedural sky in place of the image: radiance mix(nadir, zenith, (d.y + 1) / 2).
+    bool gradient = false;
+    vec3 nadir = vec3(0.0f), zenith = vec3(0.0f);
 
-    WF_CPU_GPU bool present() const { return texels != nullptr; }
+    WF_CPU_GPU bool present() const { return texels != nullptr || gradient; }
+
+    /// The sky's density: uniform over the sphere, the same constant in sample() and pdf(), so
+    /// the two cannot disagree; a smooth sky gains little from importance sampling.
+    static constexpr float kUniformPdf = 0.25f * kInvPi;
 
     /// Direction of image coordinates (u, v) in [0, 1)^2: phi = 2 pi u, theta = pi v.
     WF_CPU_GPU static vec3 direction(float u, float v, float& sinTheta) {
@@ -30,6 +39,10 @@ struct EnvironmentView {
 
     /// Radiance arriving from direction d (from the environment towards the scene along -d).
     WF_CPU_GPU vec3 radiance(vec3 d) const {
+        if (gradient) {
+            float t = glm::clamp(0.5f * (d.y + 1.0f), 0.0f, 1.0f);
+            return (1.0f - t) * nadir + t * zenith;
+        }
         int x, y;
         texel(d, x, y);
         return texels[std::size_t(y) * width + x].xyz();
@@ -37,6 +50,7 @@ struct EnvironmentView {
 
     /// Solid-angle density of sample() producing d.
     WF_CPU_GPU float pdf(vec3 d) const {
+        if (gradient) return kUniformPdf;
         int x, y;
         texel(d, x, y);
         float sinTheta = std::sqrt(d.x * d.x + d.z * d.z);  // not sqrt(1 - y^2): that cancels near the poles
@@ -51,6 +65,14 @@ struct EnvironmentView {
         float pdf;  ///< solid angle
     };
     WF_CPU_GPU Sample sample(vec2 u) const {
+        if (gradient) {
+            float y = 1.0f - 2.0f * u.x, r = std::sqrt(glm::max(0.0f, 1.0f - y * y)), phi = 2.0f * kPi * u.y;
+            Sample s;
+            s.direction = vec3(r * std::cos(phi), y, r * std::sin(phi));
+            s.radiance = radiance(s.direction);
+            s.pdf = kUniformPdf;
+            return s;
+        }
         DistributionSample row = marginal.sample(0, u.x);
         DistributionSample col = conditional.sample(row.index, u.y);
         float sinTheta;

@@ -1,6 +1,7 @@
 // The path-tracing estimator, written once: camera rays, surface shading with next-event
-// estimation and MIS, Russian roulette, shadow-ray deposits. Every variant (megakernel, PT+R,
-// SPT, SPT+R) and both backends call exactly these functions.
+// estimation and MIS (or, with it off, only the light the path hits), Russian roulette,
+// shadow-ray deposits. Every variant (megakernel, PT+R, SPT, SPT+R) and both backends call
+// exactly these functions.
 #pragma once
 #include "kernels/lights/light_sample.h"
 #include "kernels/materials/material.h"
@@ -13,6 +14,7 @@ struct PtParams {
     HashSampler sampler;
     int maxDepth = 16;       ///< longest path in segments
     int rouletteDepth = 3;   ///< roulette applies from this many segments on
+    bool nextEventEstimation = true;  ///< off: no light sampling, emission found by the path has weight 1
     int numPixels = 0;
 };
 
@@ -69,7 +71,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         if (scene.environment.present()) {
             vec3 d = path.direction.xyz();
             float prevPdf = path.origin.w;
-            float w = prevPdf > 0.0f ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d)) : 1.0f;
+            float w = params.nextEventEstimation && prevPdf > 0.0f
+                          ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d))
+                          : 1.0f;
             film.deposit(pixel, path.throughput.xyz() * scene.environment.radiance(d) * w);
         }
         return out;
@@ -89,7 +93,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         vec3 Le = emittedRadiance(m, sh.ng, wo);
         if (!isBlack(Le)) {
             float w = 1.0f;
-            if (prevPdf > 0.0f) {
+            if (params.nextEventEstimation && prevPdf > 0.0f) {
                 float cosL = glm::dot(sh.ng, wo);
                 float pdfLight = (1.0f - scene.environmentSelect) * scene.lights.primPmf[hit.prim] /
                                  primitiveArea(scene, hit.prim) * hit.t * hit.t / cosL;
@@ -111,7 +115,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     int vertex = depth - 1;
 
     // Next-event estimation: the environment or an area light chosen by power.
-    if (!isSpecular<Materials>(m) && (scene.lights.numLights > 0 || scene.environment.present())) {
+    if (params.nextEventEstimation && !isSpecular<Materials>(m) &&
+        (scene.lights.numLights > 0 || scene.environment.present())) {
         float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
         vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
         RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
