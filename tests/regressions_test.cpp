@@ -50,6 +50,6 @@ TEST_CASE("every kept regression input loads or is refused with one line", "[io]
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         INFO(file.filename().string() << ": " << (message.empty() ? "loaded" : message));
         CHECK(message.find_first_of("\r\n") == std::string::npos);
-        CHECK(seconds < 0.5);
+        CHECK(seconds < 0.5 * wftest::timeScale());
     }
 }

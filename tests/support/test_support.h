@@ -1,5 +1,6 @@
 // Shared helpers for the tests: the backends to test, GPU skipping and statistical image comparison.
 #pragma once
+#include <cstdlib>
 #include <unistd.h>
 
 #include <algorithm>
@@ -63,6 +64,15 @@ inline bool haveGpu() {
     if (wavefront::cudaDeviceCount() > 0) return true;
     std::cout << "SKIPPED: no CUDA device" << std::endl;
     return false;
+}
+
+/// How much longer than in a plain build a timing check may take: the environment variable
+/// WAVEFRONT_TEST_TIME_SCALE (scripts/sanitize.sh sets it, since ASan and UBSan slow everything),
+/// default 1. The checks bound work that must not be quadratic or hang, not a speed.
+inline double timeScale() {
+    const char* v = std::getenv("WAVEFRONT_TEST_TIME_SCALE");
+    const double scale = v ? std::atof(v) : 1.0;
+    return scale >= 1.0 ? scale : 1.0;
 }
 
 /// The backends a test runs on: the CPU always, CUDA when there is a device. One test case over

@@ -465,7 +465,7 @@ public:
             materials_.push_back(-1);  // converted when a mesh uses it: unused ones cost nothing
         if (!ai_.mRootNode)
             throw InputError("scene file '" + path_ + "' has no node hierarchy");
-        addNode(ai_.mRootNode, glm::mat4(1.0f), 0);
+        addNodes(ai_.mRootNode);
         if (triangles_ == 0)
             throw InputError("scene file '" + path_ + "' contains no triangles");
         if (skippedPrimitives_ > 0)
@@ -480,18 +480,33 @@ public:
 private:
     void warn(const std::string& message) { scene_.addWarning(path_ + ": " + message); }
 
-    void addNode(const aiNode* node, const glm::mat4& parent, int depth) {
-        if (depth > 1024)
-            throw InputError("scene file '" + path_ + "': node hierarchy deeper than 1024 levels");
-        const glm::mat4 transform = parent * toGlm(node->mTransformation);
-        for (unsigned i = 0; i < node->mNumMeshes; ++i) {
-            if (node->mMeshes[i] >= ai_.mNumMeshes)
-                throw InputError("scene file '" + path_ + "': node '" + node->mName.C_Str() + "' names mesh " +
-                                 std::to_string(node->mMeshes[i]) + " of " + std::to_string(ai_.mNumMeshes));
-            addMesh(*ai_.mMeshes[node->mMeshes[i]], transform);
+    // Every node's meshes under its global transform, depth first with a stack of our own: a
+    // recursion 1024 levels deep (the depth checkGltfStructure allows) overflowed the stack of an
+    // ASan build, and would a small thread stack.
+    void addNodes(const aiNode* root) {
+        struct Pending {
+            const aiNode* node;
+            glm::mat4 parent;
+            int depth;
+        };
+        std::vector<Pending> stack{{root, glm::mat4(1.0f), 0}};
+        while (!stack.empty()) {
+            const Pending at = stack.back();
+            stack.pop_back();
+            if (at.depth > kMaxNodeDepth)
+                throw InputError("scene file '" + path_ + "': node hierarchy deeper than " +
+                                 std::to_string(kMaxNodeDepth) + " levels");
+            const glm::mat4 transform = at.parent * toGlm(at.node->mTransformation);
+            for (unsigned i = 0; i < at.node->mNumMeshes; ++i) {
+                if (at.node->mMeshes[i] >= ai_.mNumMeshes)
+                    throw InputError("scene file '" + path_ + "': node '" + at.node->mName.C_Str() + "' names mesh " +
+                                     std::to_string(at.node->mMeshes[i]) + " of " + std::to_string(ai_.mNumMeshes));
+                addMesh(*ai_.mMeshes[at.node->mMeshes[i]], transform);
+            }
+            // Children pushed last to first, so that they are visited in the file's order.
+            for (unsigned i = at.node->mNumChildren; i-- > 0;)
+                stack.push_back({at.node->mChildren[i], transform, at.depth + 1});
         }
-        for (unsigned i = 0; i < node->mNumChildren; ++i)
-            addNode(node->mChildren[i], transform, depth + 1);
     }
 
     void addMesh(const aiMesh& mesh, const glm::mat4& transform) {
