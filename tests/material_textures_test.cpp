@@ -101,24 +101,25 @@ TEST_CASE("normal maps tilt the shading normal along +u and up in the image", "[
 TEST_CASE("constant metallic-roughness and emission textures render as the factors they scale", "[textures][gpu]") {
     // A metallic-roughness floor and ball lit by a spherical lamp (one light: its selection
     // probability is 1 either way). Textured: roughness 0.8 x G 0.5, metallic 0.6 x B 1, emission
-    // 2 E x 0.5, base colour c x 1; untextured: the products. Powers of two keep the products
-    // exact, so every sample is the same and the images agree to the order of film sums.
+    // E / 2 x an HDR texel of 2, base colour c x 1; untextured: the products. Powers of two keep
+    // the products exact, so every sample is the same and the images agree to the order of film
+    // sums.
     auto build = [](bool textured) {
         Scene scene;
-        Texture mr, half, white;
-        mr.width = mr.height = half.width = half.height = white.width = white.height = 1;
+        Texture mr, hdr, white;
+        mr.width = mr.height = hdr.width = hdr.height = white.width = white.height = 1;
         mr.rgbaFloat = {0.0f, 0.5f, 1.0f, 1.0f};
-        half.rgbaFloat = {0.5f, 0.5f, 0.5f, 1.0f};
+        hdr.rgbaFloat = {2.0f, 2.0f, 2.0f, 1.0f};
         white.rgbaFloat = {1.0f, 1.0f, 1.0f, 1.0f};
         Material floor = Material::metallicRoughness(glm::vec3(0.7f, 0.5f, 0.3f), textured ? 0.6f : 0.6f,
                                                      textured ? 0.8f : 0.4f);
         Material ball = Material::metallicRoughness(glm::vec3(0.9f, 0.8f, 0.4f), 0.6f, textured ? 0.8f : 0.4f);
-        Material lamp = Material::lambertian(glm::vec3(0.0f), glm::vec3(6.0f, 4.0f, 3.0f) * (textured ? 2.0f : 1.0f));
+        Material lamp = Material::lambertian(glm::vec3(0.0f), glm::vec3(6.0f, 4.0f, 3.0f) * (textured ? 0.5f : 1.0f));
         if (textured) {
-            const int mrIndex = scene.addTexture(mr), halfIndex = scene.addTexture(half), whiteIndex = scene.addTexture(white);
+            const int mrIndex = scene.addTexture(mr), hdrIndex = scene.addTexture(hdr), whiteIndex = scene.addTexture(white);
             floor.metallicRoughnessTexture = ball.metallicRoughnessTexture = mrIndex;
             floor.baseColorTexture = whiteIndex;
-            lamp.emissionTexture = halfIndex;
+            lamp.emissionTexture = hdrIndex;
         }
         TriangleMesh quad;
         quad.material = scene.addMaterial(floor);
@@ -175,6 +176,18 @@ TEST_CASE("materials refuse texture indices out of range and sRGB-flagged data t
     CHECK_THROWS_WITH(scene.addMaterial(m), Catch::Contains("normal scale"));
     m.normalScale = 0.5f;
     CHECK(scene.addMaterial(m) == 0);
+    // HDR texels (above 1) may scale emission only.
+    Texture hdr;
+    hdr.width = hdr.height = 1;
+    hdr.rgbaFloat = {3.0f, 0.5f, 0.5f, 1.0f};
+    const int bright = scene.addTexture(hdr);
+    m.emissionTexture = bright;
+    m.emission = glm::vec3(1.0f);
+    CHECK(scene.addMaterial(m) == 1);
+    m.baseColorTexture = bright;
+    CHECK_THROWS_WITH(scene.addMaterial(m), Catch::Contains("base colour texture 2 has texel values up to 3"));
+    hdr.rgbaFloat[0] = NAN;
+    CHECK_THROWS_WITH(scene.addTexture(hdr), Catch::Contains("not finite"));
 }
 
 TEST_CASE("RenderStats counts the backend's memory: textures, film and streams, and its peak", "[textures][gpu]") {

@@ -135,8 +135,9 @@ public:
     /// Adds a material and returns its index. Its texture, if any, must have been added.
     int addMaterial(const Material& material);
     /// Adds a texture and returns its index. Throws InputError for sizes that do not match the
-    /// texels, or float texels that are negative, above 1 or not finite (textures are colours
-    /// that scale reflectance).
+    /// texels, or float texels that are negative or not finite. Float texels above 1 (an HDR
+    /// image) are for emission textures: addMaterial refuses them as base colour,
+    /// metallic-roughness or normal textures.
     int addTexture(Texture texture);
     /// Adds a mesh. Throws InputError for out-of-range indices or material, NaN or infinite
     /// positions (naming the face), or normals of the wrong count.
@@ -251,6 +252,7 @@ private:
     std::vector<glm::vec3> normals_;
     std::vector<glm::vec2> uvs_;
     std::vector<Texture> textures_;
+    std::vector<float> textureLargest_;  ///< per texture: its largest colour value (1 for 8-bit ones)
     std::vector<glm::uvec3> triangles_;
     std::vector<int> triangleMaterials_;
     std::vector<std::uint8_t> triangleHasNormals_;

@@ -281,6 +281,7 @@ PYBIND11_MODULE(_wavefront, m) {
     m.def("toString", py::overload_cast<IntegratorType>(&toString));
     m.def("toString", py::overload_cast<BdptVariant>(&toString));
     m.def("toString", py::overload_cast<LightSampler>(&toString));
+    m.def("cudaDeviceCount", &cudaDeviceCount, "CUDA devices this build can use (0 without CUDA or a GPU)");
     m.def("parseBackend", &parseBackend);
     m.def("parsePtVariant", &parsePtVariant);
     m.def("parseIntegrator", &parseIntegrator);

@@ -212,10 +212,18 @@ int Scene::addMaterial(const Material& material) {
             throw InputError(what + ": " + kind + " texture " + std::to_string(index) +
                              " holds data, not colour: it must be linear (Texture::srgb = false)");
     };
+    auto checkAtMostOne = [&](int index, const char* kind) {
+        if (index >= 0 && textureLargest_[index] > 1.0f)
+            throw InputError(what + ": " + kind + " texture " + std::to_string(index) + " has texel values up to " +
+                             std::to_string(textureLargest_[index]) + "; it must lie in [0, 1] (only emission may be HDR)");
+    };
     checkTexture(material.baseColorTexture, "base colour", false);
     checkTexture(material.metallicRoughnessTexture, "metallic-roughness", true);
     checkTexture(material.normalTexture, "normal", true);
     checkTexture(material.emissionTexture, "emission", false);
+    checkAtMostOne(material.baseColorTexture, "base colour");
+    checkAtMostOne(material.metallicRoughnessTexture, "metallic-roughness");
+    checkAtMostOne(material.normalTexture, "normal");
     if (!(std::isfinite(material.normalScale) && std::fabs(material.normalScale) <= 1e3f))
         throw InputError(what + ": normal scale " + std::to_string(material.normalScale) +
                          " must be finite and at most 1000 in magnitude");
@@ -242,13 +250,19 @@ int Scene::addTexture(Texture texture) {
             throw InputError(what + ": " + std::to_string(texture.rgbaFloat.size()) + " floats for " +
                              std::to_string(texels) + " RGBA texels");
         for (float v : texture.rgbaFloat)
-            if (!(v >= 0.0f && v <= 1.0f))
+            if (!(v >= 0.0f && v < std::numeric_limits<float>::infinity()))
                 throw InputError(what + ": a texel value " + std::to_string(v) +
-                                 " outside [0, 1] (a colour texture scales reflectance)");
+                                 " that is negative or not finite (textures hold colours or data)");
     }
+    // Above 1 only an emission texture may go (an HDR image of a screen or a lamp); addMaterial
+    // refuses it where it would scale reflectance or hold data.
+    float largest = texture.rgbaFloat.empty() ? 1.0f : 0.0f;
+    for (std::size_t i = 0; i < texture.rgbaFloat.size(); ++i)
+        if (i % 4 != 3) largest = std::max(largest, texture.rgbaFloat[i]);
     if (textures_.size() >= std::size_t(std::numeric_limits<int>::max() - 1))
         throw InputError("too many textures");
     textures_.push_back(std::move(texture));
+    textureLargest_.push_back(largest);
     return int(textures_.size() - 1);
 }
 
