@@ -378,6 +378,41 @@ TEST_CASE("real models: assimp-testmodels' textured boxes and glmark2's bunny lo
     CHECK(bunny.triangles().size() > 60000);
 }
 
+TEST_CASE("real models: assimp-testmodels' OBJ files load, or fail on one line naming the cause", "[scene][io][import]") {
+    const std::string dir = "/usr/share/assimp/models/OBJ";
+    if (!fs::is_directory(dir)) {
+        WARN("assimp-testmodels not installed (scripts/install-deps.sh): skipped");
+        return;
+    }
+    int loaded = 0, refused = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".obj") continue;
+        INFO(entry.path());
+        std::string message;
+        try {
+            Scene scene = Scene::loadFile(entry.path().string());
+            CHECK(scene.triangles().size() > 0);
+            ++loaded;
+        } catch (const InputError& e) {
+            message = e.what();
+            ++refused;
+        }
+        INFO(message);
+        CHECK(message.find('\n') == std::string::npos);
+    }
+    // 13 load; the others have no faces (points, lines, UTF-16), a malformed number ("3.1+e2"),
+    // or name a material library or material that does not exist.
+    CHECK(loaded >= 13);
+    CHECK(refused <= 9);
+    // Material names with spaces, as exporters write them, find their materials.
+    Scene spaces = Scene::loadFile(dir + "/space_in_material_name.obj");
+    REQUIRE(spaces.materials().size() >= 1);
+    CHECK(spaces.materials()[spaces.triangleMaterials()[0]].diffuse != glm::vec3(0.8f));
+    CHECK(Scene::loadFile(dir + "/box_mat_with_spaces.obj").triangles().size() > 0);
+    // A usemtl without a name is the default material and a warning.
+    CHECK(hasWarning(Scene::loadFile(dir + "/empty_mat.obj"), "usemtl without a material name"));
+}
+
 TEST_CASE("real models: the clear-coat test model brings normal, metallic-roughness and emissive textures",
           "[scene][io][import]") {
     const std::string path = std::string(kAssimpModels) + "/ClearCoat-glTF/ClearCoatTest.gltf";

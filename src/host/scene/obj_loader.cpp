@@ -308,6 +308,7 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
     std::vector<bool> materialHasKd;           // per material: whether it has a Kd line
     std::vector<std::string> libraries;      // as written after mtllib, each read once
     int currentMaterial = -1;
+    std::size_t emptyUsemtlLine = 0;  // the first usemtl without a name, 0: none
 
     LineReader reader(text);
     std::string_view line;
@@ -410,11 +411,20 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
             }
             faces.push_back(face);
         } else if (key == "usemtl") {
-            if (words.size() < 2)
-                throw InputError(at + "'usemtl' needs a material name");
-            auto [it, inserted] = materialNameIndex.emplace(std::string(words[1]), int(materialNames.size()));
+            // The name is the rest of the line, spaces included, as LoadMtl reads newmtl (exporters
+            // write "usemtl Hard Shiny Plastic White"); a usemtl without one means the default.
+            std::string_view rest = line.substr(0, hash);
+            rest.remove_prefix(std::min(rest.size(), rest.find(key) + key.size()));
+            const std::size_t first = rest.find_first_not_of(" \t"), last = rest.find_last_not_of(" \t");
+            if (first == std::string_view::npos) {
+                if (emptyUsemtlLine == 0) emptyUsemtlLine = reader.number();
+                currentMaterial = -1;
+                continue;
+            }
+            const std::string name(rest.substr(first, last - first + 1));
+            auto [it, inserted] = materialNameIndex.emplace(name, int(materialNames.size()));
             if (inserted) {
-                materialNames.emplace_back(words[1]);
+                materialNames.push_back(name);
                 materialNameLine.push_back(reader.number());
             }
             currentMaterial = it->second;
@@ -469,6 +479,9 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
     }
 
     Scene scene;
+    if (emptyUsemtlLine > 0)
+        scene.addWarning(path + ":" + std::to_string(emptyUsemtlLine) +
+                         ": usemtl without a material name; the faces after it take the default material");
     std::vector<int> materialIndex;
     // Per scene material: how its texture maps, and its name for warnings when it has one.
     std::vector<TextureMapping> mappingOf;
