@@ -219,7 +219,9 @@ struct InPlaceBookkeepingStage {
 
 template <class Materials>
 struct MegakernelStage {
-    static constexpr int kMinBlocksPerSm = 3;  ///< 79 registers without the microfacet materials, 107 uncapped
+    /// 64 registers (4 blocks of 256 per SM): the spills cost less than the occupancy gains
+    /// (rtiow-final 20.0 -> 19.1 ms, cornell-box +14%, mesh-1m +13%, hdr-spheres +8%: results/h100.md).
+    static constexpr int kMinBlocksPerSm = 4;
     Common c;
     std::uint64_t firstSample;
     WF_CPU_GPU void operator()(int i) const {
