@@ -218,6 +218,44 @@ TEST_CASE("a render stops when cancelled and its film stays usable", "[render][p
     checkCancel(backend);
 }
 
+TEST_CASE("films of disjoint pass ranges add up to the film of one render", "[render][pt][bdpt]") {
+    // What wavefront-render-mpi does with a process per range: passes [0, 2) and [2, 5).
+    Scene scene = Scene::builtin("cornell-spheres");
+    for (const Schedule& s : kPerSampleSchedules) {
+        INFO(s.name);
+        Renderer once(scene, optionsFor(s, Backend::Cpu, 20, 5));
+        once.render();
+        RenderOptions first = optionsFor(s, Backend::Cpu, 20, 2), second = optionsFor(s, Backend::Cpu, 20, 3);
+        second.firstPass = 2;
+        Renderer a(scene, first), b(scene, second);
+        a.render();
+        b.render();
+        Film sum = a.film();
+        for (std::size_t i = 0; i < sum.sum.size(); ++i) sum.sum[i] += b.film().sum[i];
+        for (std::size_t i = 0; i < sum.samples.size(); ++i) sum.samples[i] += b.film().samples[i];
+        CHECK(sum.samples == once.film().samples);
+        CHECK(a.stats().extensionRays + b.stats().extensionRays == once.stats().extensionRays);
+        CHECK(largestDifference(sum.resolve(), once.image()) < 1e-4);
+        // firstPass moves the samples: the second range alone is not the first one's image.
+        CHECK(largestDifference(b.image(), wftest::renderImage(scene, optionsFor(s, Backend::Cpu, 20, 3))) > 1e-3);
+    }
+}
+
+TEST_CASE("RenderOptions refuses a first pass past the sample-index limit, and any for MLT", "[render][mlt]") {
+    Scene scene = Scene::builtin("cornell-box");
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 4);
+    o.firstPass = (1ull << 56) / 64 - 4;  // the last four passes below 2^56
+    CHECK_NOTHROW(o.validate());
+    o.firstPass += 1;
+    CHECK(wftest::inputErrorOf([&] { o.validate(); }).find("first pass") != std::string::npos);
+    o.firstPass = ~std::uint64_t(0);  // no overflow in firstPass x pixels
+    o.timeLimitSeconds = 1.0;
+    CHECK(wftest::inputErrorOf([&] { o.validate(); }).find("first pass") != std::string::npos);
+    RenderOptions m = wftest::smallRender(IntegratorType::Mlt, Backend::Cpu, 8, 4);
+    m.firstPass = 1;
+    CHECK(wftest::inputErrorOf([&] { Renderer r(scene, m); }).find("seed") != std::string::npos);
+}
+
 TEST_CASE("RenderOptions refuses enum values outside their enums and non-finite time limits", "[render]") {
     // Values from casts or bindings: each used to render black or forever (issue 18).
     Scene scene = Scene::builtin("cornell-box");

@@ -93,6 +93,11 @@ struct WAVEFRONT_API RenderOptions {
     /// Ray Tracing in One Weekend). BDPT and MLT refuse off.
     bool nextEventEstimation = true;
     std::uint32_t seed = 0;
+    /// PT and BDPT: the film starts at pass `firstPass` (sample index firstPass x width x height)
+    /// instead of 0, so that processes rendering disjoint pass ranges of one image can add their
+    /// films (wavefront-render-mpi). MLT's chains are no sample ranges: it refuses anything but 0
+    /// (give each process a seed of its own instead).
+    std::uint64_t firstPass = 0;
     LightSampler lightSampler = LightSampler::BinarySearch;
     /// HDR latitude-longitude image (.exr, .pfm or .hdr) lighting the scene from infinitely far away,
     /// in place of the scene's own environment (Scene::setEnvironment); empty: the scene's, if any.

@@ -488,6 +488,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("rouletteDepth", &RenderOptions::rouletteDepth)
         .def_readwrite("nextEventEstimation", &RenderOptions::nextEventEstimation)
         .def_readwrite("seed", &RenderOptions::seed)
+        .def_readwrite("firstPass", &RenderOptions::firstPass)
         .def_readwrite("lightSampler", &RenderOptions::lightSampler)
         .def_readwrite("environmentMap", &RenderOptions::environmentMap)
         .def_readwrite("environmentScale", &RenderOptions::environmentScale)

@@ -55,7 +55,7 @@ public:
 private:
     RenderOptions options_;
     BdptDriver<Exec> driver_;
-    std::uint64_t next_ = 0;  ///< the film's next sample index
+    std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next sample index
 };
 
 }  // namespace wavefront

@@ -43,6 +43,12 @@ inline std::uint64_t sampleCount(std::uint64_t next, std::uint64_t asked, std::u
     return timed ? limit - next : asked;
 }
 
+/// The sample index a fresh PT or BDPT film starts at (RenderOptions::firstPass; validate() keeps
+/// it below the limit).
+inline std::uint64_t firstSample(const RenderOptions& o) {
+    return o.firstPass * (std::uint64_t(o.width) * std::uint64_t(o.height));
+}
+
 /// Path-state slots for a film: the requested stream capacity or the device's default, no more
 /// than the first call's samples.
 template <class Exec>

@@ -39,6 +39,15 @@ void RenderOptions::validate() const {
     if (timeLimitSeconds == 0.0 && samplesPerPixel <= 0) throw InputError("samples per pixel must be at least 1");
     if (std::uint64_t(width) * height * std::uint64_t(std::max(samplesPerPixel, 1)) >= (1ull << 56))
         throw InputError("too many samples in one render (width x height x spp must stay below 2^56)");
+    // The pass range [firstPass, firstPass + spp) must stay below the sample-index limit (a
+    // time-limited render needs its first pass below it).
+    const std::uint64_t passLimit = (1ull << 56) / (std::uint64_t(width) * height);
+    if (firstPass >= passLimit ||
+        (timeLimitSeconds == 0.0 && std::uint64_t(std::max(samplesPerPixel, 1)) > passLimit - firstPass))
+        throw InputError("first pass " + std::to_string(firstPass) + " is out of range (pass + spp stays at most " +
+                         std::to_string(passLimit) + " at " + std::to_string(width) + "x" + std::to_string(height) + ")");
+    if (firstPass > 0 && integrator == IntegratorType::Mlt)
+        throw InputError("MLT renders no pass ranges (first pass must be 0); give each process its own seed instead");
     if (maxDepth < 1 || maxDepth > 255) throw InputError("max depth must be in 1..255");
     if (rouletteDepth < 1) throw InputError("roulette depth must be at least 1");
     if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");

@@ -1,0 +1,302 @@
+// The options and the report wavefront-render and wavefront-render-mpi share (render_cli.h).
+#include "render_cli.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace wfcli {
+
+namespace {
+
+wavefront::RenderOptions parseResolution(const std::string& res, wavefront::RenderOptions o) {
+    long long w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(res.c_str(), "%lld%c%lld%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+        throw wavefront::InputError("resolution '" + res + "' is not of the form WIDTHxHEIGHT");
+    // Read wide so that 4294967312x16 is refused, not taken as 16x16.
+    if (w < 1 || h < 1 || w > (1 << 15) || h > (1 << 15))
+        throw wavefront::InputError("resolution '" + res + "' is out of range (each side 1.." +
+                                    std::to_string(1 << 15) + ")");
+    o.width = int(w);
+    o.height = int(h);
+    return o;
+}
+
+
+/// Exactly `count` finite numbers separated by commas, e.g. "1,2.5,-3".
+std::vector<float> parseNumbers(const char* flag, const std::string& v, std::size_t count, const char* form) {
+    std::vector<float> numbers;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = v.find(',', start);
+        const std::string item = v.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        char* stop = nullptr;
+        const float number = std::strtof(item.c_str(), &stop);
+        if (item.empty() || *stop != '\0' || !std::isfinite(number))
+            throw wavefront::InputError(std::string(flag) + " '" + v + "' is not of the form " + form + " (finite numbers)");
+        numbers.push_back(number);
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (numbers.size() != count)
+        throw wavefront::InputError(std::string(flag) + " '" + v + "' is not of the form " + form + " (" +
+                                    std::to_string(count) + " numbers)");
+    return numbers;
+}
+
+/// --camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV: from, to, up and the vertical field of view in degrees.
+wavefront::Camera parseCamera(const std::string& v) {
+    const char* form = "FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV";
+    const std::vector<float> n = parseNumbers("--camera", v, 10, form);
+    wavefront::Camera camera;
+    camera.position = glm::vec3(n[0], n[1], n[2]);
+    camera.target = glm::vec3(n[3], n[4], n[5]);
+    camera.up = glm::vec3(n[6], n[7], n[8]);
+    camera.verticalFovDegrees = n[9];
+    const glm::vec3 forward = camera.target - camera.position;
+    if (!(glm::length(forward) > 0.0f))
+        throw wavefront::InputError("--camera '" + v + "': from and to are the same point");
+    if (!(glm::length(glm::cross(glm::normalize(forward), camera.up)) > 1e-6f))
+        throw wavefront::InputError("--camera '" + v + "': the up vector is zero or parallel to the viewing direction");
+    if (!(camera.verticalFovDegrees > 0.0f && camera.verticalFovDegrees < 180.0f))
+        throw wavefront::InputError("--camera '" + v + "': the field of view must lie in (0, 180) degrees");
+    return camera;
+}
+
+glm::vec3 parseUp(const std::string& v) {
+    if (v == "y") return glm::vec3(0.0f, 1.0f, 0.0f);
+    if (v == "z") return glm::vec3(0.0f, 0.0f, 1.0f);
+    throw wavefront::InputError("--up '" + v + "' is not y or z");
+}
+
+/// Whether any primitive's material emits (before validation: degenerate triangles count too).
+bool hasEmitter(const wavefront::Scene& scene) {
+    const auto& materials = scene.materials();
+    for (int m : scene.triangleMaterials())
+        if (materials[m].isEmissive()) return true;
+    for (const auto& sphere : scene.spheres())
+        if (materials[sphere.material].isEmissive()) return true;
+    return false;
+}
+
+bool parseSwitch(const char* flag, const std::string& v) {
+    if (v == "on") return true;
+    if (v == "off") return false;
+    throw wavefront::InputError(std::string(flag) + " '" + v + "' is not on or off");
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine() : tty_(isatty(2)) {}
+
+void ProgressLine::operator()(std::uint64_t done, std::uint64_t total, double seconds) {
+    bool final = total > 0 && done >= total;
+    double interval = tty_ ? 0.25 : 5.0;
+    if (final ? finalPrinted_ : seconds - last_ < interval) return;
+    finalPrinted_ = final;
+    last_ = seconds;
+    double rate = seconds > 0 ? done / seconds : 0.0;
+    if (total > 0) {
+        double left = rate > 0 ? (total - done) / rate : 0.0;
+        std::fprintf(stderr, "%s[wavefront] %llu / %llu samples (%.0f%%), %.2f M samples/s, %.1f s left%s",
+                     tty_ ? "\r" : "", (unsigned long long)done, (unsigned long long)total, 100.0 * done / total,
+                     rate * 1e-6, left, tty_ ? "   " : "\n");
+    } else {
+        std::fprintf(stderr, "%s[wavefront] %llu samples, %.2f M samples/s, %.1f s elapsed%s", tty_ ? "\r" : "",
+                     (unsigned long long)done, rate * 1e-6, seconds, tty_ ? "   " : "\n");
+    }
+    std::fflush(stderr);
+    printed_ = true;
+}
+
+void ProgressLine::finish() {
+    if (printed_ && tty_) std::fputc('\n', stderr);
+}
+
+void addOptions(CLI::App& app, Args& a) {
+    app.add_option("scene", a.scene, "built-in scene name or path to a scene file (.obj, .gltf, .glb, .ply, ...)")
+        ->capture_default_str();
+    app.add_option("--integrator", a.integrator, "pt, bdpt or mlt")->capture_default_str();
+    app.add_option("--variant", a.variant, "path-tracer schedule: megakernel, pt-r, spt or spt-r")->capture_default_str();
+    app.add_option("--backend", a.backend, "auto, cuda or cpu")->capture_default_str();
+    auto* sppOpt = app.add_option("--spp", a.spp, "samples per pixel")->capture_default_str();
+    a.timeOpt = app.add_option("--time", a.seconds, "render whole passes for this many seconds instead");
+    sppOpt->excludes(a.timeOpt);
+    app.add_option("--max-depth", a.maxDepth, "longest path in segments")->capture_default_str();
+    app.add_option("--nee", a.nee, "path tracer: next-event estimation (light sampling with MIS), on or off")
+        ->capture_default_str();
+    app.add_option("--res", a.res, "resolution WIDTHxHEIGHT")->capture_default_str();
+    app.add_option("--seed", a.seed, "random seed")->capture_default_str();
+    app.add_option("--out", a.out, "output image: .png, .exr or .pfm")->capture_default_str();
+    app.add_option("--exposure", a.exposure, "PNG exposure in stops")->capture_default_str();
+    app.add_option("--stream-capacity", a.capacity, "path-state slots per stream (0: fill the device)");
+    app.add_option("--light-sampler", a.lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
+    auto* envmapOpt = app.add_option("--envmap", a.envmap, "HDR latitude-longitude environment map (.exr, .pfm or .hdr)");
+    app.add_option("--sky", a.sky,
+                   "built-in sky lighting the scene: uniform (radiance 1), gradient (an image), or rtiow (Ray Tracing "
+                   "in One Weekend's, computed from the direction; y up)")
+        ->excludes(envmapOpt);
+    app.add_option("--camera", a.cameraSpec,
+                   "camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV: from, to, up, vertical field of view in degrees "
+                   "(default: the file's camera, else one that frames the model)");
+    app.add_option("--lens", a.lensSpec, "thin lens RADIUS,FOCUS (focus distance) on the camera");
+    app.add_option("--up", a.up, "the model's up axis, y or z, for the default camera and the sky")->capture_default_str();
+    app.add_flag("--strict", a.strict, "treat the scene loader's warnings as errors");
+    app.add_option("--envmap-scale", a.envScale, "multiplies the environment map")->capture_default_str();
+    app.add_option("--bdpt-variant", a.bdptVariant, "BDPT schedule: streaming or naive")->capture_default_str();
+    a.thresholdOpt = app.add_option("--connect-threshold", a.connectThreshold,
+                   "BDPT and MLT: fraction of complete samples that starts a connect phase (default 0.6 BDPT, 1 MLT)");
+    app.add_option("--strategy", a.strategy, "BDPT: render only strategy S,T (MIS-weighted)");
+    app.add_option("--camera-connections", a.cameraConnections,
+                   "BDPT and MLT: connect light vertices to the camera (t = 1): on or off")->capture_default_str();
+    app.add_option("--large-step", a.largeStep, "MLT: large-step probability in [0, 1]")->capture_default_str();
+    app.add_option("--startup", a.startup, "MLT: chain start-up, resample (a pool of BDPT samples) or uniform")
+        ->capture_default_str();
+    app.add_flag("--allow-external-files", a.allowExternal,
+                 "let an OBJ's mtllib name files outside the OBJ's folder (absolute paths, ..)");
+    app.add_flag("--stats", a.stats, "print per-kernel times, rays/s and SIMD efficiency");
+    app.add_flag("--list-scenes", a.listScenes, "list the built-in scenes and exit");
+}
+
+wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
+    wavefront::RenderOptions options = parseResolution(a.res, {});
+    options.integrator = wavefront::parseIntegrator(a.integrator);
+    options.variant = wavefront::parsePtVariant(a.variant);
+    options.backend = wavefront::parseBackend(a.backend);
+    options.samplesPerPixel = a.spp;
+    if (a.timeOpt->count() && !(a.seconds > 0.0 && std::isfinite(a.seconds)))
+        throw wavefront::InputError("--time " + std::to_string(a.seconds) + " must be a finite number of seconds above 0");
+    options.timeLimitSeconds = a.seconds;
+    options.maxDepth = a.maxDepth;
+    options.nextEventEstimation = parseSwitch("--nee", a.nee);
+    options.seed = a.seed;
+    options.streamCapacity = a.capacity;
+    options.lightSampler = wavefront::parseLightSampler(a.lightSampler);
+    options.environmentMap = a.envmap;
+    options.environmentScale = a.envScale;
+    options.bdptVariant = wavefront::parseBdptVariant(a.bdptVariant);
+    if (a.thresholdOpt->count()) options.connectThreshold = a.connectThreshold;
+    options.cameraConnections = parseSwitch("--camera-connections", a.cameraConnections);
+    options.largeStepProbability = a.largeStep;
+    if (a.startup != "resample" && a.startup != "uniform")
+        throw wavefront::InputError("--startup '" + a.startup + "' is not resample or uniform");
+    options.startupResampling = a.startup == "resample";
+    if (!a.strategy.empty()) {
+        char extra = 0;
+        if (std::sscanf(a.strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
+            throw wavefront::InputError("strategy '" + a.strategy + "' is not of the form S,T");
+    }
+    if (checkOutput) wavefront::checkImagePath(a.out);  // before the render, not after it
+    if (!(std::fabs(a.exposure) <= 64.0f))
+        throw wavefront::InputError("--exposure " + std::to_string(a.exposure) + " must be a finite number of stops in [-64, 64]");
+    options.validate();
+    return options;
+}
+
+wavefront::Scene loadScene(const Args& a, double& loadSeconds) {
+    const glm::vec3 upAxis = parseUp(a.up);
+    // Checked before the scene loads, which can take seconds.
+    const bool cameraGiven = !a.cameraSpec.empty();
+    const wavefront::Camera cameraOption = cameraGiven ? parseCamera(a.cameraSpec) : wavefront::Camera{};
+    std::vector<float> lens;
+    if (!a.lensSpec.empty()) {
+        lens = parseNumbers("--lens", a.lensSpec, 2, "RADIUS,FOCUS");
+        if (lens[0] < 0.0f || !(lens[1] > 0.0f))
+            throw wavefront::InputError("--lens '" + a.lensSpec + "': the radius must be >= 0 and the focus distance > 0");
+    }
+    wavefront::Image skyImage;
+    if (!a.sky.empty() && a.sky != "uniform" && a.sky != "gradient" && a.sky != "rtiow")
+        throw wavefront::InputError("--sky '" + a.sky + "' is not uniform, gradient or rtiow");
+    const bool rtiowSky = a.sky == "rtiow";
+    if (rtiowSky && a.up != "y") throw wavefront::InputError("--sky rtiow has y up; it does not take --up " + a.up);
+    if (!a.sky.empty() && !rtiowSky) skyImage = wavefront::skyEnvironment(a.sky, upAxis);
+
+    const auto loadStart = std::chrono::steady_clock::now();
+    wavefront::Scene world = wavefront::Scene::fromNameOrPath(a.scene, {a.allowExternal});
+    loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
+    for (const std::string& w : world.warnings()) std::fprintf(stderr, "[wavefront] warning: %s\n", w.c_str());
+    if (a.strict && !world.warnings().empty())
+        throw wavefront::InputError("--strict: " + std::to_string(world.warnings().size()) +
+                                    " loader warning(s), the first: " + world.warnings().front());
+    if (cameraGiven)
+        world.setCamera(cameraOption);
+    else if (world.cameraIsDefault())
+        world.frameCamera(upAxis);
+    if (!lens.empty()) {
+        wavefront::Camera camera = world.camera();
+        camera.lensRadius = lens[0];
+        camera.focusDistance = lens[1];
+        world.setCamera(camera);
+    }
+    if (rtiowSky)
+        world.setSkyGradient(wavefront::SkyGradient{});
+    else if (!a.sky.empty())
+        world.setEnvironment(std::move(skyImage));
+    if (a.envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
+        throw wavefront::InputError("scene '" + a.scene + "' has no light (no emitter, no environment map): "
+                                    "light it with --sky uniform|gradient or --envmap FILE");
+    return world;
+}
+
+std::string scheduleName(const Args& a, const wavefront::RenderOptions& options) {
+    return options.integrator == wavefront::IntegratorType::PathTracer ? std::string(toString(options.variant))
+                                                                       : a.integrator + " " + toString(options.bdptVariant);
+}
+
+void printSummary(const std::string& schedule, const wavefront::RenderStats& st, const wavefront::Image& image,
+                  const std::string& out, std::uint64_t clamped, std::uint64_t replaced) {
+    std::fprintf(stderr, "[wavefront] %s on %s: %llu samples in %.3f s (%.2f M samples/s, %.1f M rays/s); wrote %s\n",
+                 schedule.c_str(), st.backend.c_str(), (unsigned long long)st.samples, st.seconds,
+                 st.samplesPerSecond() * 1e-6, st.raysPerSecond() * 1e-6, out.c_str());
+    if (st.skippedDegenerateTriangles)
+        std::fprintf(stderr, "[wavefront] skipped %llu degenerate (zero-area) triangles\n",
+                     (unsigned long long)st.skippedDegenerateTriangles);
+    if (st.nonFiniteSamples)
+        std::fprintf(stderr, "[wavefront] dropped %llu non-finite samples\n", (unsigned long long)st.nonFiniteSamples);
+    bool black = true;
+    for (float v : image.rgb) black = black && v == 0.0f;
+    if (black)
+        std::fprintf(stderr, "[wavefront] warning: the image is entirely black (is the scene lit, and does the camera "
+                             "see it? --camera, --up, --sky)\n");
+    if (clamped || replaced)
+        std::fprintf(stderr,
+                     "[wavefront] warning: %llu pixel values beyond the float range clamped to +-FLT_MAX, %llu "
+                     "non-finite values replaced in %s\n",
+                     (unsigned long long)clamped, (unsigned long long)replaced, out.c_str());
+}
+
+void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& st, double loadSeconds) {
+    std::printf("scene: loaded in %.3f s; BVH build and upload %.3f s; %llu triangles, %llu spheres, %llu "
+                "textures (%.2f MiB)\n",
+                loadSeconds, st.sceneSetupSeconds, (unsigned long long)st.triangles, (unsigned long long)st.spheres,
+                (unsigned long long)st.textures, st.textureBytes / 1048576.0);
+    const bool cuda = st.backend.rfind("cuda", 0) == 0;
+    std::printf("memory: %.1f MiB of %s held, %.1f MiB at most\n", st.memoryBytes / 1048576.0,
+                cuda ? "device memory" : "host memory (CPU backend)", st.peakMemoryBytes / 1048576.0);
+    std::printf("%-24s %12s %10s %10s %10s\n", "kernel", "ms", "launches", "simd occ", "simd steps");
+    auto percent = [](double v) {
+        char b[16] = "-";
+        if (v >= 0) std::snprintf(b, sizeof b, "%.1f%%", 100.0 * v);
+        return std::string(b);
+    };
+    for (const auto& k : st.kernels)
+        std::printf("%-24s %12.3f %10llu %10s %10s\n", k.label.c_str(), k.milliseconds, (unsigned long long)k.launches,
+                    percent(k.simdOccupancy).c_str(), percent(k.simdEfficiency).c_str());
+    std::printf("samples %llu, extension rays %llu, shadow rays %llu, %.1f M rays/s, stream capacity %d, %llu bytes/slot\n",
+                (unsigned long long)st.samples, (unsigned long long)st.extensionRays, (unsigned long long)st.shadowRays,
+                st.raysPerSecond() * 1e-6, st.streamCapacity, (unsigned long long)st.bytesPerSampleSlot);
+    if (options.integrator == wavefront::IntegratorType::Mlt)
+        std::printf("MLT: %d chains, acceptance %s, large steps %s, normalisation b = %.6g\n", st.streamCapacity,
+                    percent(st.acceptanceRate).c_str(), percent(st.largeStepFraction).c_str(), st.normalization);
+    if (options.integrator != wavefront::IntegratorType::PathTracer)
+        std::printf("connections %llu in %llu connect phases; SIMD occupancy: random walk %s, connect %s\n",
+                    (unsigned long long)st.connections, (unsigned long long)st.connectPhases,
+                    percent(st.walkSimdEfficiency).c_str(), percent(st.connectSimdEfficiency).c_str());
+}
+
+}  // namespace wfcli

@@ -1,0 +1,70 @@
+// What wavefront-render and wavefront-render-mpi share: the command-line options, turning them into
+// render options and a lit, framed scene, the progress line and the report after a render.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "wavefront/wavefront.h"
+
+namespace wfcli {
+
+/// The command line as given (strings are parsed later, so that every mistake gets the same
+/// one-line InputError).
+struct Args {
+    std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
+    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
+    std::string strategy, cameraConnections = "on", startup = "resample", nee = "on";
+    std::string cameraSpec, lensSpec, up = "y", sky;
+    float largeStep = 0.5f;
+    float connectThreshold = 0.6f;
+    float envScale = 1.0f;
+    int spp = 16, maxDepth = 16, capacity = 0;
+    double seconds = 0.0;
+    float exposure = 0.0f;
+    unsigned seed = 0;
+    bool stats = false, listScenes = false, allowExternal = false, strict = false;
+    CLI::Option* timeOpt = nullptr;
+    CLI::Option* thresholdOpt = nullptr;
+};
+
+/// Adds wavefront-render's options to `app`, bound to `args`.
+void addOptions(CLI::App& app, Args& args);
+
+/// The render options the arguments ask for, validated (no progress callback). `checkOutput`:
+/// also check that --out can be written (before the render, not after it). Throws InputError.
+wavefront::RenderOptions renderOptions(const Args& args, bool checkOutput);
+
+/// The scene to render: loaded, with the camera (--camera, --lens, or one that frames the model),
+/// the sky or environment, and a light; the camera, lens and sky options are checked before the
+/// load, which can take seconds. `loadSeconds` receives the load time. Throws InputError.
+wavefront::Scene loadScene(const Args& args, double& loadSeconds);
+
+/// The lines after a render on stderr: what was rendered, how fast, where it went, and the
+/// warnings (degenerate triangles, non-finite samples, a black image, clamped values).
+void printSummary(const std::string& schedule, const wavefront::RenderStats& stats, const wavefront::Image& image,
+                  const std::string& out, std::uint64_t clamped, std::uint64_t replaced);
+
+/// "spt-r" for the path tracer, "bdpt streaming" and the like otherwise.
+std::string scheduleName(const Args& args, const wavefront::RenderOptions& options);
+
+/// --stats: scene, memory, per-kernel figures and the integrator's counters on stdout.
+void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& stats, double loadSeconds);
+
+/// A throttled progress line on stderr: rewritten in place on a terminal, a line every few
+/// seconds otherwise (logs).
+class ProgressLine {
+public:
+    ProgressLine();
+    void operator()(std::uint64_t done, std::uint64_t total, double seconds);
+    void finish();
+
+private:
+    bool tty_ = false;
+    bool printed_ = false;
+    bool finalPrinted_ = false;
+    double last_ = -1e9;
+};
+
+}  // namespace wfcli
