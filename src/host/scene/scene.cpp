@@ -204,26 +204,24 @@ int Scene::addMaterial(const Material& material) {
         if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
             throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
     }
-    auto checkTexture = [&](int index, const char* kind, bool linear) {
+    // Every texture must exist; data textures must be linear; only emission may exceed 1 (HDR).
+    enum Use { Colour, Data, Emission };
+    auto checkTexture = [&](int index, const char* kind, Use use) {
         if (index < -1 || index >= int(textures_.size()))
             throw InputError(what + ": " + kind + " texture " + std::to_string(index) + " is out of range (the scene has " +
                              std::to_string(textures_.size()) + " textures)");
-        if (linear && index >= 0 && !textures_[index].rgba8.empty() && textures_[index].srgb)
+        if (index < 0) return;
+        if (use == Data && !textures_[index].rgba8.empty() && textures_[index].srgb)
             throw InputError(what + ": " + kind + " texture " + std::to_string(index) +
                              " holds data, not colour: it must be linear (Texture::srgb = false)");
-    };
-    auto checkAtMostOne = [&](int index, const char* kind) {
-        if (index >= 0 && textureLargest_[index] > 1.0f)
+        if (use != Emission && textureLargest_[index] > 1.0f)
             throw InputError(what + ": " + kind + " texture " + std::to_string(index) + " has texel values up to " +
                              std::to_string(textureLargest_[index]) + "; it must lie in [0, 1] (only emission may be HDR)");
     };
-    checkTexture(material.baseColorTexture, "base colour", false);
-    checkTexture(material.metallicRoughnessTexture, "metallic-roughness", true);
-    checkTexture(material.normalTexture, "normal", true);
-    checkTexture(material.emissionTexture, "emission", false);
-    checkAtMostOne(material.baseColorTexture, "base colour");
-    checkAtMostOne(material.metallicRoughnessTexture, "metallic-roughness");
-    checkAtMostOne(material.normalTexture, "normal");
+    checkTexture(material.baseColorTexture, "base colour", Colour);
+    checkTexture(material.metallicRoughnessTexture, "metallic-roughness", Data);
+    checkTexture(material.normalTexture, "normal", Data);
+    checkTexture(material.emissionTexture, "emission", Emission);
     if (!(std::isfinite(material.normalScale) && std::fabs(material.normalScale) <= 1e3f))
         throw InputError(what + ": normal scale " + std::to_string(material.normalScale) +
                          " must be finite and at most 1000 in magnitude");

@@ -36,7 +36,6 @@ struct SceneBuffers {
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
     int numTriangles = 0, numSpheres = 0, numLights = 0;
     bool microfacetMaterials = false;  ///< some material is of a microfacet kind
-    bool textured = false;             ///< some material has a texture
 
     SceneView view(int width, int height) const {
         SceneView v;
@@ -45,7 +44,7 @@ struct SceneBuffers {
         v.normals = normals.data();
         v.uvs = uvs.size() > 0 ? uvs.data() : nullptr;
         v.textures = textures.data();
-        v.textured = textured;
+        v.textured = materialTextures.size() > 0;  // uploaded only when some material has a texture
         v.triangles = triangles.data();
         v.triangleMaterial = triangleMaterial.data();
         v.hasNormals = hasNormals.data();
@@ -142,14 +141,15 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.sphereMaterial = uploadVector(exec, sphereMaterial);
     std::vector<MaterialData> materials;
     std::vector<MaterialTextures> materialTextures;
+    bool textured = false;
     for (const Material& m : scene.materials()) {
         materials.push_back(packMaterial(m));
         materialTextures.push_back(packMaterialTextures(m));
         if (isMicrofacetType(materials.back().type())) s.microfacetMaterials = true;
-        if (materialTextures.back().any()) s.textured = true;
+        textured = textured || materialTextures.back().any();
     }
     s.materials = uploadVector(exec, materials);
-    if (s.textured) s.materialTextures = uploadVector(exec, materialTextures);
+    if (textured) s.materialTextures = uploadVector(exec, materialTextures);
     s.camera = makeCamera(scene.camera());
     s.boundingSphere = boundingSphere(scene);
 
