@@ -118,6 +118,24 @@ void ProgressLine::finish() {
     if (printed_ && tty_) std::fputc('\n', stderr);
 }
 
+/// --devices: "all" (every CUDA device) or a comma-separated list of device numbers.
+std::vector<int> parseDevices(const std::string& spec) {
+    if (spec == "all") return {};
+    std::vector<int> devices;
+    std::size_t at = 0;
+    while (at <= spec.size()) {
+        std::size_t comma = std::min(spec.find(',', at), spec.size());
+        const std::string item = spec.substr(at, comma - at);
+        char* end = nullptr;
+        long v = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != 0 || v < 0 || v > 1023)
+            throw wavefront::InputError("--devices '" + spec + "' is not 'all' or a list of device numbers such as 0,1");
+        devices.push_back(int(v));
+        at = comma + 1;
+    }
+    return devices;
+}
+
 void addOptions(CLI::App& app, Args& a) {
     app.add_option("scene", a.scene, "built-in scene name or path to a scene file (.obj, .gltf, .glb, .ply, ...)")
         ->capture_default_str();
@@ -129,6 +147,10 @@ void addOptions(CLI::App& app, Args& a) {
     sppOpt->excludes(a.timeOpt);
     app.add_option("--max-depth", a.maxDepth, "longest path in segments")->capture_default_str();
     app.add_option("--nee", a.nee, "path tracer: next-event estimation (light sampling with MIS), on or off")
+        ->capture_default_str();
+    app.add_option("--devices", a.devices,
+                   "CUDA devices that render the image together: all, or a list such as 0,1 (the CPU backend: "
+                   "that many workers)")
         ->capture_default_str();
     app.add_option("--res", a.res, "resolution WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--seed", a.seed, "random seed")->capture_default_str();
@@ -175,6 +197,7 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     options.maxDepth = a.maxDepth;
     options.nextEventEstimation = parseSwitch("--nee", a.nee);
     options.seed = a.seed;
+    options.devices = parseDevices(a.devices);
     options.streamCapacity = a.capacity;
     options.lightSampler = wavefront::parseLightSampler(a.lightSampler);
     options.environmentMap = a.envmap;
@@ -290,6 +313,9 @@ void printStats(const wavefront::RenderOptions& options, const wavefront::Render
     std::printf("samples %llu, extension rays %llu, shadow rays %llu, %.1f M rays/s, stream capacity %d, %llu bytes/slot\n",
                 (unsigned long long)st.samples, (unsigned long long)st.extensionRays, (unsigned long long)st.shadowRays,
                 st.raysPerSecond() * 1e-6, st.streamCapacity, (unsigned long long)st.bytesPerSampleSlot);
+    if (st.devices.size() > 1)
+        for (const auto& d : st.devices)
+            std::printf("device %s: %llu samples in %.3f s\n", d.name.c_str(), (unsigned long long)d.samples, d.seconds);
     if (options.integrator == wavefront::IntegratorType::Mlt)
         std::printf("MLT: %d chains, acceptance %s, large steps %s, normalisation b = %.6g\n", st.streamCapacity,
                     percent(st.acceptanceRate).c_str(), percent(st.largeStepFraction).c_str(), st.normalization);

@@ -16,7 +16,7 @@ struct Args {
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
     std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
     std::string strategy, cameraConnections = "on", startup = "resample", nee = "on";
-    std::string cameraSpec, lensSpec, up = "y", sky;
+    std::string cameraSpec, lensSpec, up = "y", sky, devices = "all";
     float largeStep = 0.5f;
     float connectThreshold = 0.6f;
     float envScale = 1.0f;

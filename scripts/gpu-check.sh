@@ -10,7 +10,8 @@
 #   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after;
 #   material-sets: tests, sanitizers on the kernels of both material sets in every integrator, and
 #   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example;
-#   rtiow: tests, sanitizers on rtiow-final (NEE on and off) and the issue-15 benchmark (benchmarks/rtiow).
+#   rtiow: tests, sanitizers on rtiow-final (NEE on and off) and the issue-15 benchmark (benchmarks/rtiow);
+#   scaling: the multi-device tests, sanitizers on renders over every GPU, benchmarks/scaling.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -158,6 +159,24 @@ if [ "$mode" = scenes ]; then
         "$bin/wavefront-render" $ex --backend cuda --integrator $integrator --res 768x768 --spp 256 --stats \
             --out "$out/images/textured-spheres-$integrator.png" 2>&1 | grep -E "samples in|^scene:|^memory:" | cut -c1-150 | tee -a "$log"
     done
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+# Issue 17: one image on every GPU of the machine. The multi-device tests, the sanitizers on
+# renders over every device, and the scaling benchmark (SCALING_ARGS: extra arguments for it).
+if [ "$mode" = scaling ]; then
+    run "$bin/wavefront_tests" "[multidevice]" > "$out/tests-multidevice.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
+    tail -3 "$out/tests-multidevice.txt" | tee -a "$log"
+    sanitize "cornell-box --integrator pt --variant spt-r --spp 8 --devices all" \
+             "cornell-box --integrator pt --variant megakernel --spp 8 --devices all" \
+             "cornell-box --integrator bdpt --spp 8 --devices all" \
+             "cornell-box --integrator bdpt --bdpt-variant naive --spp 8 --devices all" \
+             "cornell-box --integrator mlt --spp 8 --devices all"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+    # shellcheck disable=SC2086
+    run "$bin/scaling" --backend cuda ${SCALING_ARGS:-} > "$out/scaling.md" 2>&1
+    cat "$out/scaling.md" | tee -a "$log" >/dev/null
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi

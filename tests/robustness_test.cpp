@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "host/exec/thread_pool.h"
 #include "kernels/pt/path_tracer.h"
 #include "test_support.h"
 
@@ -300,4 +302,21 @@ TEST_CASE("a shadow ray between two surfaces is blocked by neither", "[robustnes
     CHECK(rays > 90000);
     CHECK(blocked == 0);
     CHECK(blockedAtTarget > 100);
+}
+
+TEST_CASE("a one-thread pool still hands out work in chunks of the asked size", "[robustness]") {
+    // A body may keep per-chunk state sized for the chunk (CpuExec::compactingFor); a pool with no
+    // workers (one hardware thread, or a CPU worker of a multi-device render) once ran it over
+    // the whole range at once.
+    for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        std::atomic<int> largest{0}, covered{0};
+        pool.parallelFor(1000, 256, [&](int begin, int end) {
+            int n = end - begin, seen = largest.load();
+            while (n > seen && !largest.compare_exchange_weak(seen, n)) {}
+            covered += n;
+        });
+        CHECK(largest.load() <= 256);
+        CHECK(covered.load() == 1000);
+    }
 }

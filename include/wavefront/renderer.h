@@ -132,7 +132,13 @@ struct WAVEFRONT_API RenderOptions {
     /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
     /// from one uniform sample.
     bool startupResampling = true;
-    /// Progress reports during a render; returning false cancels it (see ProgressCallback).
+    /// CUDA devices (ordinals) that render the image together; empty: every CUDA device. PT and
+    /// BDPT split the samples dynamically (a slower device takes less) and give the image one
+    /// device gives; MLT runs chains of its own on every device (the same image in distribution).
+    /// The CPU backend reads a list of k entries as k workers sharing its threads.
+    std::vector<int> devices;
+    /// Progress reports during a render; returning false cancels it (see ProgressCallback). A
+    /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
 
     /// Throws InputError for zero or absurd resolution, non-positive spp or depth.
@@ -153,6 +159,13 @@ struct KernelStats {
     /// Average fraction of active lanes at every traversal step (kernels that trace rays): the
     /// instruction-level figure, comparable to Nsight Compute's threads-per-instruction ratio / 32.
     double simdEfficiency = -1.0;
+};
+
+/// One device's part of a render (RenderStats::devices).
+struct DeviceStats {
+    std::string name;           ///< as RenderStats::backend
+    std::uint64_t samples = 0;  ///< samples (MLT: mutations) it put on the film
+    double seconds = 0.0;       ///< time it spent rendering them
 };
 
 /// What went into the current film, counted on the device: by render() and every renderMore()
@@ -177,7 +190,10 @@ struct RenderStats {
     /// and of sorts included). Counted at every allocation and free, not estimated.
     std::uint64_t memoryBytes = 0, peakMemoryBytes = 0;
     int streamCapacity = 0;
+    /// Kernel times and launches, added over the devices.
     std::vector<KernelStats> kernels;
+    /// Every device that rendered the film (one entry for a single device).
+    std::vector<DeviceStats> devices;
     std::uint64_t connections = 0;       ///< BDPT: eye/light vertex pairs connected in the connect phase
     std::uint64_t connectPhases = 0;     ///< BDPT streaming: connect phases run
     /// BDPT: SIMD occupancy of the random-walk and connect phases (0..1; negative when not measured).

@@ -129,6 +129,15 @@ py::dict statsDict(const RenderStats& s) {
     py::list kernels;
     for (const KernelStats& k : s.kernels) kernels.append(kernelDict(k));
     d["kernels"] = kernels;
+    py::list devices;
+    for (const DeviceStats& dev : s.devices) {
+        py::dict e;
+        e["name"] = dev.name;
+        e["samples"] = dev.samples;
+        e["seconds"] = dev.seconds;
+        devices.append(e);
+    }
+    d["devices"] = devices;
     d["connections"] = s.connections;
     d["connectPhases"] = s.connectPhases;
     d["walkSimdEfficiency"] = s.walkSimdEfficiency;
@@ -489,6 +498,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("nextEventEstimation", &RenderOptions::nextEventEstimation)
         .def_readwrite("seed", &RenderOptions::seed)
         .def_readwrite("firstPass", &RenderOptions::firstPass)
+        .def_readwrite("devices", &RenderOptions::devices)
         .def_readwrite("lightSampler", &RenderOptions::lightSampler)
         .def_readwrite("environmentMap", &RenderOptions::environmentMap)
         .def_readwrite("environmentScale", &RenderOptions::environmentScale)

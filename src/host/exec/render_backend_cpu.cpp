@@ -1,11 +1,21 @@
 // The CPU instantiation of the render backend: every driver and stage over CpuExec.
+#include <thread>
+
 #include "host/exec/cpu_exec.h"
 #include "host/render/exec_render_backend.h"
+#include "host/render/multi_device_backend.h"
 
 namespace wavefront {
 
 std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions& options) {
-    return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options);
+    if (options.devices.size() <= 1) return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options);
+    // Workers that share the CPU's threads: the multi-device schedule without a GPU.
+    const int workers = int(options.devices.size());
+    const int threads = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    return std::make_unique<MultiDeviceBackend<CpuExec>>(
+        options.devices, [](int) {},
+        [&scene, &options, threads](int) { return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options, threads); },
+        0.0);
 }
 
 }  // namespace wavefront

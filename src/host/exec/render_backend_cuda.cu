@@ -1,11 +1,35 @@
-// The CUDA instantiation of the render backend: every driver and stage over CudaExec.
+// The CUDA instantiation of the render backend: every driver and stage over CudaExec, on one
+// device or on several (multi_device_backend.h).
+#include <string>
+
 #include "host/exec/cuda_exec.cuh"
 #include "host/render/exec_render_backend.h"
+#include "host/render/multi_device_backend.h"
 
 namespace wavefront {
 
 std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const RenderOptions& options) {
-    return std::make_unique<ExecRenderBackend<CudaExec>>(scene, options);
+    const int available = cudaDeviceCount();
+    if (available == 0) throw InputError("the CUDA backend was requested but no CUDA device is available");
+    std::vector<int> ids = options.devices;
+    if (ids.empty())
+        for (int d = 0; d < available; ++d) ids.push_back(d);
+    for (int id : ids)
+        if (id >= available)
+            throw InputError("CUDA device " + std::to_string(id) + " does not exist (this machine has " +
+                             std::to_string(available) + ": 0.." + std::to_string(available - 1) + ")");
+    int current = 0;
+    WF_CUDA_CHECK(cudaGetDevice(&current));
+    if (ids.size() == 1 && ids[0] == current) return std::make_unique<ExecRenderBackend<CudaExec>>(scene, options);
+    // Several devices, or one that is not the caller's: each works on a thread of its own with
+    // its device current, so the caller's current device never changes. A device takes part
+    // of another's piece only when that saves more than a stream's fill and drain (about a
+    // millisecond on an H100).
+    constexpr double kMinStealSeconds = 2e-3;
+    return std::make_unique<MultiDeviceBackend<CudaExec>>(
+        ids, [](int id) { WF_CUDA_CHECK(cudaSetDevice(id)); },
+        [&scene, &options](int) { return std::make_unique<ExecRenderBackend<CudaExec>>(scene, options); },
+        kMinStealSeconds);
 }
 
 }  // namespace wavefront

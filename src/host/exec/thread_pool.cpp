@@ -57,8 +57,10 @@ void ThreadPool::workerLoop() {
 
 void ThreadPool::parallelFor(int n, int chunk, const std::function<void(int, int)>& body) {
     if (n <= 0) return;
+    chunk = std::max(1, chunk);
     if (workers_.empty() || n <= chunk) {
-        body(0, n);
+        // Still in chunks: a body may keep per-chunk state sized for `chunk` items (compactingFor).
+        for (int begin = 0; begin < n; begin += chunk) body(begin, std::min(n, begin + chunk));
         return;
     }
     {

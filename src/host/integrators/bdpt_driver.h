@@ -54,7 +54,7 @@ public:
             if (variant_ == BdptVariant::Naive) return renderNaive(c, first, count, budget);
             WorkSteering steering(first, std::uint64_t(params.numPixels));
             BdptControl k = renderStreaming(c, first, count, [](const auto&) {}, [&](const BdptControl& seen, bool) {
-                steering.apply(exec_, workRange(), budget.check(seen.started));
+                steering.steer(exec_, workRange(), budget, seen.started);
                 return false;  // the end only ever moves back
             });
             return k.started;

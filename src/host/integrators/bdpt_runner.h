@@ -45,6 +45,8 @@ public:
         return done;
     }
 
+    void seek(std::uint64_t sample) override { next_ = sample; }
+
     void finish(Film& film, RenderStats& stats) override {
         stats.samples = runner::filmSamples(film);
         bdptDriverStats(driver_, stats);

@@ -24,6 +24,13 @@ public:
     /// returns those rendered.
     virtual std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                                  RenderBudget& budget) = 0;
+    /// PT and BDPT: the next call starts at sample index `sample` instead of where the last one
+    /// ended (the devices of a multi-device render take pieces of one range). MLT has no
+    /// sample ranges to seek in.
+    virtual void seek(std::uint64_t sample) {
+        (void)sample;
+        throw Error("this integrator renders no sample ranges");
+    }
     /// Fills in the integrator's statistics for the film so far (the backend has set the backend
     /// name, time and kernels, and copied the film out) and the film's sample count.
     virtual void finish(Film& film, RenderStats& stats) = 0;

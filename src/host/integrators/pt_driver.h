@@ -95,7 +95,7 @@ private:
         if (!have) return false;
         if (k.done) return true;
         if (k.work.next >= k.work.end) live = std::min(live, std::max(k.pathCount[0], k.pathCount[1]));
-        steering.apply(exec_, &scheduler_.control()->work, budget.check(std::min(k.work.next, k.work.end) - first));
+        steering.steer(exec_, &scheduler_.control()->work, budget, std::min(k.work.next, k.work.end) - first);
         return false;
     }
 

@@ -11,6 +11,19 @@
 
 namespace wavefront {
 
+/// What the devices of one multi-device render share (host/render/work_splitter.h): each device's
+/// budget reports there how far its piece of the work has got and learns whether to give part of
+/// it up to a device that has run out, or to stop.
+class SharedWork {
+public:
+    virtual ~SharedWork() = default;
+    /// Device `device` has handed out `done` samples of its current piece. Shrink: another device
+    /// takes the samples from `shrinkTo` on; the driver moves its end there (or to what it has
+    /// handed out, if further) and calls shrunk() with the end it set.
+    virtual RunVerdict report(int device, std::uint64_t done, std::uint64_t& shrinkTo) = 0;
+    virtual void shrunk(int device, std::uint64_t end) = 0;
+};
+
 /// One call's request: a fresh film or more samples on the existing one, how many (or for how
 /// long), and how the caller can stop it.
 struct RenderCall {
@@ -25,12 +38,18 @@ class RenderBudget {
 public:
     /// `total`: the samples the call asks for (0 when it is time-limited).
     RenderBudget(const RenderCall& call, std::uint64_t total) : call_(call), total_(total) {}
+    /// One device's budget in a multi-device render: progress, stopping and the split of the
+    /// work go through `shared`.
+    RenderBudget(const RenderCall& call, std::uint64_t total, SharedWork& shared, int device)
+        : call_(call), total_(total), shared_(&shared), device_(device) {}
 
-    /// Called by the drivers now and then with the work handed out so far in this call.
+    /// Called by the drivers now and then with the work handed out so far in this call (or piece).
     RunVerdict check(std::uint64_t done) {
         if (stopped_) return RunVerdict::Stop;
         double t = elapsed();
-        bool keepGoing = call_.progress(done, total_, t);
+        RunVerdict shared = shared_ ? shared_->report(device_, done, shrinkTo_) : RunVerdict::Continue;
+        if (shared == RunVerdict::Shrink) return shared;
+        bool keepGoing = shared_ ? shared != RunVerdict::Stop : call_.progress(done, total_, t);
         if (!keepGoing || (call_.cancel && call_.cancel->load(std::memory_order_relaxed))) {
             stopped_ = true;
             return RunVerdict::Stop;
@@ -43,14 +62,22 @@ public:
     double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
     /// Whether the call was cancelled (the progress callback returned false, or cancel() was called).
     bool stopped() const { return stopped_; }
-    /// The final report, once the work is done.
-    void finish(std::uint64_t done) { call_.progress(done, total_, elapsed()); }
+    /// The final report, once the work is done (a device's budget leaves it to the splitter).
+    void finish(std::uint64_t done) {
+        if (!shared_) call_.progress(done, total_, elapsed());
+    }
+    /// After check() said Shrink: where the work should now end, and (from the driver) where it does.
+    std::uint64_t shrinkTarget() const { return shrinkTo_; }
+    void shrunk(std::uint64_t end) { shared_->shrunk(device_, end); }
 
 private:
     const RenderCall& call_;
     std::uint64_t total_;
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
     bool stopped_ = false;
+    SharedWork* shared_ = nullptr;
+    int device_ = 0;
+    std::uint64_t shrinkTo_ = 0;
 };
 
 }  // namespace wavefront

@@ -19,8 +19,9 @@ namespace wavefront {
 
 /// What a driver loop does after asking the host (the `Budget` every driver takes):
 /// carry on, stop at the end of the running pass (time is up), or stop handing out work now
-/// (cancelled: the progress callback said stop, or Renderer::cancel()).
-enum class RunVerdict { Continue, FinishPass, Stop };
+/// (cancelled: the progress callback said stop, or Renderer::cancel()). Shrink: another device
+/// takes over the end of the work (multi-device renders of PT and BDPT; the budget says where).
+enum class RunVerdict { Continue, FinishPass, Stop, Shrink };
 
 /// A budget that never ends a render early, for internal renders (MLT's start-up, the replay check).
 struct NoBudget {
@@ -28,16 +29,30 @@ struct NoBudget {
     bool timeLimited() const { return false; }
     double elapsed() const { return 0.0; }
     double timeLimit() const { return 0.0; }
+    std::uint64_t shrinkTarget() const { return 0; }
+    void shrunk(std::uint64_t) {}
 };
 
 /// Host side of a verdict: launches EndWorkStage when the verdict asks for more than what was
-/// already applied (a cancellation can still follow a time limit).
+/// already applied (a cancellation can still follow a time limit), or ShrinkWorkStage, then
+/// reads back the end it set for the budget (the device giving work up waits that long once).
 class WorkSteering {
 public:
     WorkSteering(unsigned long long first, unsigned long long pass) : first_(first), pass_(pass) {}
+    /// Asks the budget with the work handed out so far and applies its verdict.
+    template <class Exec, class Budget>
+    void steer(Exec& exec, WorkRange* range, Budget& budget, std::uint64_t handedOut) {
+        RunVerdict verdict = budget.check(handedOut);
+        if (verdict != RunVerdict::Shrink) return apply(exec, range, verdict);
+        exec.parallelFor("shrink work", 1, ShrinkWorkStage{range, budget.shrinkTarget()});
+        WorkRange now;
+        exec.synchronize();
+        exec.download(&now, range, 1);
+        budget.shrunk(now.end);
+    }
     template <class Exec>
     void apply(Exec& exec, WorkRange* range, RunVerdict verdict) {
-        if (int(verdict) <= int(applied_)) return;
+        if (verdict == RunVerdict::Shrink || int(verdict) <= int(applied_)) return;
         applied_ = verdict;
         exec.parallelFor("end work", 1, EndWorkStage{range, first_, verdict == RunVerdict::Stop ? 0ull : pass_});
     }
@@ -158,7 +173,10 @@ std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, s
         done += n;
         RunVerdict v = budget.check(done);
         if (v == RunVerdict::Stop) end = done;
-        else if (v == RunVerdict::FinishPass && pass > 0) end = std::min(end, (first + done + pass - 1) / pass * pass - first);
+        else if (v == RunVerdict::Shrink) {
+            end = std::max(done, std::min(end, budget.shrinkTarget() - std::min(budget.shrinkTarget(), first)));
+            budget.shrunk(first + end);
+        } else if (v == RunVerdict::FinishPass && pass > 0) end = std::min(end, (first + done + pass - 1) / pass * pass - first);
     }
     return done;
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 #include "host/integrators/bdpt_runner.h"
@@ -47,13 +48,36 @@ public:
         const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
         const bool timed = call.timeLimitSeconds > 0.0;
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
-        if (!call.accumulate || !runner_) startFilm(options, asked, timed);
+        beginCall(options, call.accumulate, asked, timed);
         RenderBudget budget(call, asked);
-        std::uint64_t done = runner_->render(scene_.view(options.width, options.height), film_.view(), asked, budget);
+        std::uint64_t done = renderPart(options, asked, budget);
         exec_.synchronize();
-        seconds_ += budget.elapsed();
+        const double seconds = budget.elapsed();
         budget.finish(done);
+        collect(options, seconds, film, stats);
+        stats.cancelled = budget.stopped();
+    }
 
+    // The pieces of render(), which a multi-device render (multi_device_backend.h) runs on each
+    // device's thread.
+
+    /// Starts a call: a fresh film and runner unless the call adds to the film. `asked`: the
+    /// samples the call asks for, which size the runner (0 when time-limited).
+    void beginCall(const RenderOptions& options, bool accumulate, std::uint64_t asked, bool timed) {
+        if (!accumulate || !runner_) startFilm(options, asked, timed);
+    }
+    /// Renders `asked` more samples (0: until the budget's time limit); PT and BDPT from sample
+    /// index `first` when given. Returns the samples rendered.
+    std::uint64_t renderPart(const RenderOptions& options, std::uint64_t asked, RenderBudget& budget,
+                             std::optional<std::uint64_t> first = std::nullopt) {
+        if (first) runner_->seek(*first);
+        return runner_->render(scene_.view(options.width, options.height), film_.view(), asked, budget);
+    }
+    /// Waits for the exec, adds `seconds` to the film's time and copies the film and the
+    /// statistics of everything on it out.
+    void collect(const RenderOptions& options, double seconds, Film& film, RenderStats& stats) {
+        exec_.synchronize();
+        seconds_ += seconds;
         film.width = options.width;
         film.height = options.height;
         film.sum.resize(film_.sum.size());
@@ -75,7 +99,7 @@ public:
         stats.memoryBytes = exec_.memory().live;
         stats.peakMemoryBytes = exec_.memory().peak;
         runner_->finish(film, stats);
-        stats.cancelled = budget.stopped();
+        stats.devices = {DeviceStats{stats.backend, stats.samples, seconds_}};
     }
 
 private:

@@ -68,6 +68,11 @@ void RenderOptions::validate() const {
         throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (devices[i] < 0) throw InputError("device " + std::to_string(devices[i]) + " is not a device number (0, 1, ...)");
+        for (std::size_t j = 0; j < i; ++j)
+            if (devices[j] == devices[i]) throw InputError("device " + std::to_string(devices[i]) + " is listed twice");
+    }
     if (!nextEventEstimation && integrator != IntegratorType::PathTracer)
         throw InputError(std::string("next-event estimation off is a path-tracer option; ") + toString(integrator) +
                          " connects to lights by construction");

@@ -27,6 +27,18 @@ struct EndWorkStage {
     }
 };
 
+/// One thread: moves the end of a render's work range back to `end`, or to what has been handed
+/// out when that is further (another device renders the rest: host/render/work_splitter.h).
+struct ShrinkWorkStage {
+    WorkRange* range;
+    unsigned long long end;
+    WF_CPU_GPU void operator()(int) const {
+        unsigned long long handedOut = range->next < range->end ? range->next : range->end;
+        unsigned long long target = end > handedOut ? end : handedOut;
+        if (target < range->end) range->end = target;
+    }
+};
+
 /// One thread: sets the end of a render's work range (MLT moves it both ways).
 struct SetEndStage {
     WorkRange* range;

@@ -1,0 +1,245 @@
+// One image on several devices of one exec type (every CUDA device of a host, or a chosen list;
+// on the CPU, workers that share its threads, which lets the tests run this code without a GPU).
+// Each device holds its own copy of the scene, its own film and runner, and runs on a thread of
+// its own with its device current; the work is split by a WorkSplitter, and the films are added
+// on the host at the end of every call.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "host/render/exec_render_backend.h"
+#include "host/render/work_splitter.h"
+
+namespace wavefront {
+
+namespace multidevice {
+
+/// Runs `work(d)` for every device d on a thread of its own (the caller's thread waits), and
+/// rethrows the first exception any of them threw.
+template <class Work>
+void forEachDevice(int devices, const Work& work) {
+    std::vector<std::exception_ptr> errors(devices);
+    std::vector<std::thread> threads;
+    for (int d = 0; d < devices; ++d)
+        threads.emplace_back([&, d] {
+            try {
+                work(d);
+            } catch (...) {
+                errors[d] = std::current_exception();
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    for (std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+/// Adds the films of every device into `out` (sums and sample counts; MLT's films are already
+/// normalised per device, so the sum weighs each device's estimate by its mutations).
+void addFilms(const std::vector<Film>& films, Film& out);
+/// The statistics of one image from those of its devices.
+RenderStats mergeStats(const std::vector<RenderStats>& perDevice, double seconds);
+/// Device `d`'s own seed for MLT's chains (PT and BDPT keep the seed: their samples are numbered).
+std::uint32_t deviceSeed(std::uint32_t seed, int d);
+
+}  // namespace multidevice
+
+template <class Exec>
+class MultiDeviceBackend : public RenderBackend {
+public:
+    using Device = ExecRenderBackend<Exec>;
+    /// `ids`: the devices; `bind(id)` makes device `id` current on the calling thread;
+    /// `make(id)` builds a device's backend (scene upload and BVH build), on that thread;
+    /// `minStealSeconds`: see WorkSplitter.
+    MultiDeviceBackend(std::vector<int> ids, std::function<void(int)> bind,
+                       std::function<std::unique_ptr<Device>(int)> make, double minStealSeconds)
+        : ids_(std::move(ids)), bind_(std::move(bind)), devices_(ids_.size()), speeds_(ids_.size(), 1.0),
+          minStealSeconds_(minStealSeconds) {
+        try {
+            onDevices([&](int d) { devices_[d] = make(ids_[d]); });
+        } catch (...) {
+            release();
+            throw;
+        }
+    }
+    ~MultiDeviceBackend() override { release(); }
+
+    std::string name() const override { return devices_[0]->name(); }
+
+    void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
+        const auto start = std::chrono::steady_clock::now();
+        const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
+        const bool timed = call.timeLimitSeconds > 0.0;
+        const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
+        if (!call.accumulate || !started_) next_ = runner::firstSample(options);
+        started_ = true;
+        busy_.assign(devices_.size(), 0.0);
+        rendered_.assign(devices_.size(), 0);
+        bool stopped = false;
+        if (options.integrator == IntegratorType::Mlt) {
+            stopped = renderMlt(options, call, asked, start);
+        } else if (!timed) {
+            stopped = renderRound(options, call, call.accumulate, asked, next_, asked, 0, start);
+            next_ += asked;  // a cancelled call leaves holes, which no later call fills
+        } else {
+            stopped = renderTimed(options, call, pass, start);
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        for (std::size_t d = 0; d < devices_.size(); ++d)
+            if (rendered_[d] > 0 && busy_[d] > 0.0) speeds_[d] = double(rendered_[d]) / busy_[d];
+
+        std::vector<Film> films(devices_.size());
+        std::vector<RenderStats> perDevice(devices_.size());
+        onDevices([&](int d) { devices_[d]->collect(options, seconds, films[d], perDevice[d]); });
+        multidevice::addFilms(films, film);
+        seconds_ = call.accumulate ? seconds_ + seconds : seconds;
+        if (!call.accumulate) busyTotal_.assign(devices_.size(), 0.0);
+        for (std::size_t d = 0; d < devices_.size(); ++d) {
+            busyTotal_[d] += busy_[d];
+            perDevice[d].devices.at(0).seconds = busyTotal_[d];
+        }
+        stats = multidevice::mergeStats(perDevice, seconds_);
+        stats.cancelled = stopped;
+        std::uint64_t done = 0;
+        for (std::uint64_t r : rendered_) done += r;
+        call.progress(done, asked, seconds);
+    }
+
+private:
+    /// Runs `work(d)` for every device on its own thread with the device current.
+    template <class Work>
+    void onDevices(const Work& work) {
+        multidevice::forEachDevice(int(devices_.size()), [&](int d) {
+            bind_(ids_[d]);
+            work(d);
+        });
+    }
+
+    /// Renders samples [first, first + count) over every device (PT and BDPT); `sizedFor`: the
+    /// samples a fresh film's runners are sized for. True when the call was stopped.
+    bool renderRound(const RenderOptions& options, const RenderCall& call, bool accumulate, std::uint64_t sizedFor,
+                     std::uint64_t first, std::uint64_t count, std::uint64_t progressBase,
+                     std::chrono::steady_clock::time_point callStart) {
+        WorkSplitter::Settings settings;
+        settings.first = first;
+        settings.count = count;
+        settings.speeds = speeds_;
+        settings.minStealSeconds = minStealSeconds_;
+        settings.progressBase = progressBase;
+        settings.progressTotal = call.timeLimitSeconds > 0.0 ? 0 : sizedFor;
+        settings.callStart = callStart;
+        WorkSplitter splitter(call, std::move(settings));
+        return runSplit(options, call, accumulate, sizedFor, call.timeLimitSeconds > 0.0, false, splitter);
+    }
+
+    /// A time-limited PT or BDPT call: rounds of whole passes, each sized to half the time left
+    /// at the speed measured so far, until the time is up (every pixel then has the same count,
+    /// and the rounds overrun the limit by at most the last one).
+    bool renderTimed(const RenderOptions& options, const RenderCall& call, std::uint64_t pass,
+                     std::chrono::steady_clock::time_point start) {
+        const std::uint64_t limit = runner::kSampleIndexLimit / pass * pass;
+        std::uint64_t done = 0, passes = devices_.size();
+        bool accumulate = call.accumulate;
+        for (;;) {
+            if (next_ + passes * pass > limit) passes = (limit - next_) / pass;
+            if (passes == 0) throw InputError("the film is full: at most 2^56 samples go into one film");
+            if (renderRound(options, call, accumulate, accumulate ? 0 : passes * pass, next_, passes * pass, done, start))
+                return true;
+            accumulate = true;
+            next_ += passes * pass;
+            done += passes * pass;
+            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (t >= call.timeLimitSeconds) return false;
+            const double passesPerSecond = double(done / pass) / std::max(t, 1e-9);
+            passes = std::max<std::uint64_t>(1, std::uint64_t(passesPerSecond * (call.timeLimitSeconds - t) * 0.5));
+        }
+    }
+
+    /// MLT: every device runs its own chains (its own seed) for a share of the mutations in
+    /// proportion to its speed, or all of them until the time limit.
+    bool renderMlt(const RenderOptions& options, const RenderCall& call, std::uint64_t asked,
+                   std::chrono::steady_clock::time_point start) {
+        WorkSplitter::Settings settings;
+        settings.count = asked;
+        settings.speeds = speeds_;
+        settings.splittable = false;
+        settings.progressTotal = asked;
+        settings.callStart = start;
+        const bool timed = call.timeLimitSeconds > 0.0;
+        if (timed) settings.count = devices_.size();  // a piece each; the time limit ends them
+        WorkSplitter splitter(call, std::move(settings));
+        return runSplit(options, call, call.accumulate, asked, timed, timed, splitter);
+    }
+
+    /// Every device takes pieces from the splitter until none is left; MLT pieces are mutation
+    /// counts (or a time limit), PT and BDPT pieces sample ranges. `fillDevice`: a fresh film's
+    /// runner fills the device (a time-limited call) instead of being sized for `sizedFor`;
+    /// `timed`: each piece runs to the call's time limit (MLT).
+    bool runSplit(const RenderOptions& options, const RenderCall& call, bool accumulate, std::uint64_t sizedFor,
+                  bool fillDevice, bool timed, WorkSplitter& splitter) {
+        const bool mlt = options.integrator == IntegratorType::Mlt;
+        onDevices([&](int d) {
+            try {
+                const auto t0 = std::chrono::steady_clock::now();
+                const RenderOptions o = optionsFor(options, d);
+                RenderCall pieceCall;  // progress goes through the splitter
+                pieceCall.cancel = call.cancel;
+                pieceCall.timeLimitSeconds = timed ? call.timeLimitSeconds : 0.0;
+                WorkPiece piece;
+                bool begun = false;
+                while (splitter.next(d, piece)) {
+                    if (!begun) devices_[d]->beginCall(o, accumulate, mlt && !timed ? piece.count : sizedFor, fillDevice);
+                    begun = true;
+                    RenderBudget budget(pieceCall, piece.count, splitter, d);
+                    std::uint64_t done = mlt ? devices_[d]->renderPart(o, timed ? 0 : piece.count, budget)
+                                             : devices_[d]->renderPart(o, piece.count, budget, piece.first);
+                    splitter.done(d, done);
+                }
+                // A device with no work still starts a fresh film when the call asks for one.
+                if (!begun) devices_[d]->beginCall(o, accumulate, sizedFor, fillDevice);
+                busy_[d] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                rendered_[d] += splitter.rendered(d);
+            } catch (...) {
+                splitter.abort(d);
+                throw;
+            }
+        });
+        return splitter.stopped() || (call.cancel && call.cancel->load());
+    }
+
+    RenderOptions optionsFor(const RenderOptions& options, int d) const {
+        RenderOptions o = options;
+        if (o.integrator == IntegratorType::Mlt) o.seed = multidevice::deviceSeed(options.seed, d);
+        return o;
+    }
+
+    void release() {
+        // Each device's memory is freed with that device current.
+        onDevicesNoThrow([&](int d) { devices_[d].reset(); });
+    }
+    template <class Work>
+    void onDevicesNoThrow(const Work& work) {
+        try {
+            onDevices(work);
+        } catch (...) {
+        }
+    }
+
+    std::vector<int> ids_;
+    std::function<void(int)> bind_;
+    std::vector<std::unique_ptr<Device>> devices_;
+    std::vector<double> speeds_;       ///< samples per second of each device in the last call
+    std::vector<double> busy_;         ///< this call: seconds each device rendered
+    std::vector<double> busyTotal_;    ///< the film's calls: seconds each device rendered
+    std::vector<std::uint64_t> rendered_;
+    double minStealSeconds_ = 0.0;
+    std::uint64_t next_ = 0;           ///< PT and BDPT: the film's next sample index
+    bool started_ = false;
+    double seconds_ = 0.0;
+};
+
+}  // namespace wavefront
