@@ -61,6 +61,20 @@ def test_render_is_repeatable_and_render_more_adds_samples():
         r.renderMore(0)
 
 
+def test_several_devices_render_the_image_of_one():
+    # The CPU backend reads a device list as workers: the same samples, split between them.
+    one = wf.Renderer(wf.Scene.builtin("cornell-box"), options(spp=4))
+    one.render()
+    o = options(spp=4)
+    o.devices = [0, 1]
+    assert o.devices == [0, 1]
+    two = wf.Renderer(wf.Scene.builtin("cornell-box"), o)
+    two.render()
+    np.testing.assert_allclose(np.asarray(two.image()), np.asarray(one.image()), rtol=1e-5, atol=1e-7)
+    devices = two.stats()["devices"]
+    assert len(devices) == 2 and sum(d["samples"] for d in devices) == 16 * 12 * 4
+
+
 def test_progress_callback_reports_and_cancels():
     calls = []
     o = options()

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/integrators/render_budget.h"
@@ -31,6 +32,11 @@ public:
         (void)sample;
         throw Error("this integrator renders no sample ranges");
     }
+    /// MLT on several devices: this device's samples of the normalisation b (sum of I, count),
+    /// and those of the other devices, which its b then includes (b from every device's large
+    /// steps). Other integrators have no b.
+    virtual std::pair<double, double> normalizationSamples() { return {0.0, 0.0}; }
+    virtual void shareNormalizationSamples(double sum, double count) { (void)sum, (void)count; }
     /// Fills in the integrator's statistics for the film so far (the backend has set the backend
     /// name, time and kernels, and copied the film out) and the film's sample count.
     virtual void finish(Film& film, RenderStats& stats) = 0;

@@ -61,6 +61,8 @@ public:
         steps_ = exec_.template allocate<std::uint64_t>(2);  // folded, complete
         exec_.fill(steps_.data(), std::uint64_t(0), 2);
         normalization_ = exec_.template allocate<float>(1);
+        sharedSums_ = exec_.template allocate<double>(2);
+        exec_.fill(sharedSums_.data(), 0.0, 2);
         counters_ = exec_.template allocate<MltCounters>(1);
         exec_.fill(counters_.data(), MltCounters{0, 0, 0}, 1);
     }
@@ -171,7 +173,18 @@ public:
         return k;
     }
     /// The normalisation b as of now.
-    double normalization() { return normalizationOf(download(sums_).data()); }
+    double normalization() { return normalizationOf(download(sums_).data(), download(sharedSums_).data()); }
+    /// This device's samples of b: (sum of I, count) of the start-up and the folded large steps.
+    std::pair<double, double> ownNormalizationSamples() {
+        double sum = 0.0, count = 0.0;
+        addPartials(download(sums_).data(), sum, count);
+        return {sum, count};
+    }
+    /// The other devices' samples of b, which it includes from the next connect phase on.
+    void shareNormalizationSamples(double sum, double count) {
+        const double shared[2] = {sum, count};
+        exec_.upload(sharedSums_.data(), shared, 2);
+    }
     BdptDriver<Exec>& bdpt() { return bdpt_; }
     int chainCount() const { return chains_; }
 
@@ -235,7 +248,7 @@ private:
         return ChainSink{c_.records.eye.data(), c_.records.splats.data(), c_.records.splatCount.data(), maxSplats_, c_.state.data(), film.nonFinite};
     }
     MltChains chains() const {
-        return MltChains{c_.currentI.data(), c_.currentWeight.data(), sums_.data(), stepSums_.data(), steps_.data(),
+        return MltChains{c_.currentI.data(), c_.currentWeight.data(), sums_.data(), sharedSums_.data(), stepSums_.data(), steps_.data(),
                          steps_.data() + 1, normalization_.data(), poolWeights_.data(), counters_.data(),
                          c_.startI.data(), settings_.largeStepProbability, !settings_.startupResampling,
                          weightedStart_};
@@ -294,7 +307,7 @@ private:
     BdptDriver<Exec> bdpt_;
     Chains c_;
     std::size_t bytesPerChain_ = 0;
-    Buffer<double> sums_, stepSums_, poolWeights_;
+    Buffer<double> sums_, sharedSums_, stepSums_, poolWeights_;
     Buffer<std::uint64_t> steps_;  ///< MltChains::foldedSteps, MltChains::completeSteps
     Buffer<float> normalization_;
     Buffer<MltCounters> counters_;

@@ -48,6 +48,11 @@ public:
         return driver_.render(scene, params, film, asked, budget);
     }
 
+    std::pair<double, double> normalizationSamples() override { return driver_.ownNormalizationSamples(); }
+    void shareNormalizationSamples(double sum, double count) override {
+        driver_.shareNormalizationSamples(sum, count);
+    }
+
     void finish(Film& film, RenderStats& stats) override {
         MltCounters k = driver_.counters();
         stats.samples = k.proposals;

@@ -73,6 +73,8 @@ public:
         if (first) runner_->seek(*first);
         return runner_->render(scene_.view(options.width, options.height), film_.view(), asked, budget);
     }
+    /// The film's integrator runner (null before the first call).
+    IntegratorRunner<Exec>* runner() { return runner_.get(); }
     /// Waits for the exec, adds `seconds` to the film's time and copies the film and the
     /// statistics of everything on it out.
     void collect(const RenderOptions& options, double seconds, Film& film, RenderStats& stats) {

@@ -159,20 +159,59 @@ private:
         }
     }
 
-    /// MLT: every device runs its own chains (its own seed) for a share of the mutations in
-    /// proportion to its speed, or all of them until the time limit.
+    /// MLT: every device runs chains of its own (its own seed) for a share of the mutations in
+    /// proportion to its speed, or until the time limit, in kMltRounds rounds. Between rounds the
+    /// devices exchange their samples of b, so that every device's b averages the start-up pools
+    /// and large steps of all of them (as one device's b would), not its share alone.
     bool renderMlt(const RenderOptions& options, const RenderCall& call, std::uint64_t asked,
                    std::chrono::steady_clock::time_point start) {
-        WorkSplitter::Settings settings;
-        settings.count = asked;
-        settings.speeds = speeds_;
-        settings.splittable = false;
-        settings.progressTotal = asked;
-        settings.callStart = start;
+        constexpr int kMltRounds = 4;
         const bool timed = call.timeLimitSeconds > 0.0;
-        if (timed) settings.count = devices_.size();  // a piece each; the time limit ends them
-        WorkSplitter splitter(call, std::move(settings));
-        return runSplit(options, call, call.accumulate, asked, timed, timed, splitter);
+        const int n = int(devices_.size());
+        std::uint64_t done = 0;
+        bool accumulate = call.accumulate;
+        for (int round = 0; round < kMltRounds; ++round) {
+            RenderCall roundCall;
+            roundCall.cancel = call.cancel;
+            roundCall.progress = call.progress;
+            WorkSplitter::Settings settings;
+            settings.speeds = speeds_;
+            settings.splittable = false;
+            settings.progressBase = done;
+            settings.progressTotal = asked;
+            settings.callStart = start;
+            if (timed) {
+                const double left = call.timeLimitSeconds -
+                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                if (round > 0 && left <= 0.0) break;
+                roundCall.timeLimitSeconds = std::max(left / double(kMltRounds - round), 1e-3);
+                settings.count = std::uint64_t(n);  // a piece each; the time limit ends them
+            } else {
+                settings.count = asked * (round + 1) / kMltRounds - asked * round / kMltRounds;
+            }
+            WorkSplitter splitter(roundCall, std::move(settings));
+            const bool stopped = runSplit(options, roundCall, accumulate, timed ? 0 : asked / std::uint64_t(n), timed,
+                                          timed, splitter);
+            accumulate = true;
+            for (int d = 0; d < n; ++d) done += splitter.rendered(d);
+            if (stopped) return true;
+            shareNormalizationSamples();
+        }
+        return false;
+    }
+
+    /// Gives every device the other devices' samples of MLT's b.
+    void shareNormalizationSamples() {
+        std::vector<std::pair<double, double>> own(devices_.size(), {0.0, 0.0});
+        onDevices([&](int d) {
+            if (devices_[d]->runner()) own[d] = devices_[d]->runner()->normalizationSamples();
+        });
+        onDevices([&](int d) {
+            double sum = 0.0, count = 0.0;
+            for (std::size_t e = 0; e < own.size(); ++e)
+                if (int(e) != d) sum += own[e].first, count += own[e].second;
+            if (devices_[d]->runner()) devices_[d]->runner()->shareNormalizationSamples(sum, count);
+        });
     }
 
     /// Every device takes pieces from the splitter until none is left; MLT pieces are mutation
@@ -192,7 +231,7 @@ private:
                 WorkPiece piece;
                 bool begun = false;
                 while (splitter.next(d, piece)) {
-                    if (!begun) devices_[d]->beginCall(o, accumulate, mlt && !timed ? piece.count : sizedFor, fillDevice);
+                    if (!begun) devices_[d]->beginCall(o, accumulate, sizedFor, fillDevice);
                     begun = true;
                     RenderBudget budget(pieceCall, piece.count, splitter, d);
                     std::uint64_t done = mlt ? devices_[d]->renderPart(o, timed ? 0 : piece.count, budget)

@@ -295,6 +295,9 @@ struct MltChains {
     double* currentWeight;    ///< weight the current sample has gathered and not yet deposited (double: a
                               ///< long run of rejections adds many small terms)
     double* sums;             ///< kMltSumPartials pairs (sum of I, count)
+    /// (sum of I, count) of the samples of b on the other devices of a multi-device render, as
+    /// of their last exchange (zeros on one device); b averages them with this device's.
+    const double* sharedSums;
     double* stepSums;         ///< kMltStepBins x kMltSumPartials pairs: large steps of step k in bin k % kMltStepBins
     std::uint64_t* foldedSteps;      ///< steps whose large steps are in `sums` (bins below it are empty)
     const std::uint64_t* completeSteps;  ///< every chain has decided every step below this
@@ -334,13 +337,19 @@ struct MltChains {
     }
 };
 
-/// b from the partial sums: the mean I of the uniform samples so far (0 before the first).
-WF_CPU_GPU inline double normalizationOf(const double* sums) {
-    double sum = 0.0, count = 0.0;
+/// Adds up the kMltSumPartials pairs of `sums`: (sum of I, count).
+WF_CPU_GPU inline void addPartials(const double* sums, double& sum, double& count) {
     for (int k = 0; k < kMltSumPartials; ++k) {
         sum += sums[2 * k];
         count += sums[2 * k + 1];
     }
+}
+
+/// b from the partial sums and the other devices' (MltChains::sharedSums): the mean I of the
+/// uniform samples so far (0 before the first).
+WF_CPU_GPU inline double normalizationOf(const double* sums, const double* shared) {
+    double sum = shared[0], count = shared[1];
+    addPartials(sums, sum, count);
     return count > 0.0 ? sum / count : 0.0;
 }
 
@@ -357,7 +366,7 @@ struct NormalizationStage {
             }
         }
         if (*chains.completeSteps > *chains.foldedSteps) *chains.foldedSteps = *chains.completeSteps;
-        *chains.normalization = float(normalizationOf(chains.sums));
+        *chains.normalization = float(normalizationOf(chains.sums, chains.sharedSums));
     }
 };
 
