@@ -168,11 +168,21 @@ fi
 if [ "$mode" = scaling ]; then
     run "$bin/wavefront_tests" "[multidevice]" > "$out/tests-multidevice.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
     tail -3 "$out/tests-multidevice.txt" | tee -a "$log"
-    sanitize "cornell-box --integrator pt --variant spt-r --spp 8 --devices all" \
-             "cornell-box --integrator pt --variant megakernel --spp 8 --devices all" \
-             "cornell-box --integrator bdpt --spp 8 --devices all" \
-             "cornell-box --integrator bdpt --bdpt-variant naive --spp 8 --devices all" \
-             "cornell-box --integrator mlt --spp 8 --devices all"
+    # memcheck on renders large enough that a device takes over part of another's piece (the
+    # shrink of a running work range), racecheck on small ones.
+    local_san() {
+        echo "== $*" >> "$out/sanitizer.txt"
+        compute-sanitizer --error-exitcode 9 "$@" --backend cuda --devices all --out /tmp/san.pfm >> "$out/sanitizer.txt" 2>&1
+        echo "exit $?" >> "$out/sanitizer.txt"
+    }
+    : > "$out/sanitizer.txt"
+    local_san --tool memcheck "$bin/wavefront-render" cornell-box --integrator pt --variant spt-r --res 256x256 --spp 32 --stats
+    local_san --tool memcheck "$bin/wavefront-render" cornell-box --integrator pt --variant megakernel --res 128x128 --spp 16
+    local_san --tool memcheck "$bin/wavefront-render" cornell-box --integrator bdpt --res 128x128 --spp 8 --stats
+    local_san --tool memcheck "$bin/wavefront-render" cornell-box --integrator bdpt --bdpt-variant naive --res 64x64 --spp 4
+    local_san --tool memcheck "$bin/wavefront-render" cornell-box --integrator mlt --res 64x64 --spp 8 --stats
+    local_san --tool racecheck "$bin/wavefront-render" cornell-box --integrator pt --res 40x40 --spp 4 --stream-capacity 700
+    local_san --tool racecheck "$bin/wavefront-render" cornell-box --integrator mlt --res 40x40 --spp 4 --stream-capacity 700
     grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     # shellcheck disable=SC2086
     run "$bin/scaling" --backend cuda ${SCALING_ARGS:-} > "$out/scaling.md" 2>&1
