@@ -1,7 +1,7 @@
 // One image on 1, 2, ... N CUDA devices (RenderOptions::devices): wall time of render() per
 // integrator and resolution, the speed-up over one device, and whether the images agree.
 //   scaling [--backend cuda|cpu] [--scene NAME] [--res 1024x1024,2048x2048] [--seconds S] [--repeat N]
-//           [--z-seeds K] [--devices N]
+//           [--z-seeds K] [--devices N] [--integrators pt,bdpt,mlt]
 // The sample count makes one device take about --seconds (from a calibration render). PT and BDPT
 // render the same samples on any number of devices: the images must agree to float rounding (the
 // largest relative difference is printed). MLT's chains differ: a per-pixel test over --z-seeds
@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> resolutions = {"1024x1024", "2048x2048"};
     double seconds = 0.5;
     int repeat = 3, zSeeds = 8, maxDevices = 0;
+    std::vector<std::string> integrators = {"pt", "bdpt", "mlt"};
     BenchArgs args("scaling", "One image on 1..N devices: time, speed-up, and agreement with one device");
     args.add("--scene", sceneName, "built-in scene")->check(BenchArgs::validator(checkBuiltinScene));
     args.addList("--res", resolutions, "resolutions WIDTHxHEIGHT", [](const std::string& r) { parseResolution(r); });
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
     args.addAtLeast("--repeat", repeat, 1, "timed renders per row; the row is the median");
     args.addAtLeast("--z-seeds", zSeeds, 2, "MLT: independent renders on each side of the per-pixel test");
     args.addAtLeast("--devices", maxDevices, 0, "most devices to use (0: every CUDA device; the CPU: 2 workers)");
+    args.addList("--integrators", integrators, "integrators: pt, bdpt, mlt", [](const std::string& i) { parseIntegrator(i); });
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
     try {
@@ -77,14 +79,15 @@ int main(int argc, char** argv) {
         std::printf("|---|---|---|---|---|---|---|---|\n");
         for (const std::string& res : resolutions) {
             auto [width, height] = parseResolution(res);
-            for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
+            for (const std::string& integratorName : integrators) {
+                const IntegratorType integrator = parseIntegrator(integratorName);
                 RenderOptions o;
                 o.backend = backend;
                 o.integrator = integrator;
                 o.width = width;
                 o.height = height;
                 o.devices = {0};
-                o.samplesPerPixel = 2;
+                o.samplesPerPixel = 8;  // long enough that set-up (MLT's start-up) does not dominate the rate
                 {
                     Renderer calibrate(scene, o);
                     calibrate.render();  // warm-up
@@ -151,8 +154,8 @@ int main(int argc, char** argv) {
                     if (k > 1) {
                         std::printf("|  |  |  |  | per device:");
                         for (const DeviceStats& d : st.devices)
-                            std::printf(" %.1f%% of the samples in %.3f s;", 100.0 * double(d.samples) / double(st.samples),
-                                        d.seconds);
+                            std::printf(" %.1f%% of the samples in %llu pieces, %.3f s;",
+                                        100.0 * double(d.samples) / double(st.samples), (unsigned long long)d.pieces, d.seconds);
                         std::printf(" |  |  |  |\n");
                     }
                     std::fflush(stdout);

@@ -315,7 +315,8 @@ void printStats(const wavefront::RenderOptions& options, const wavefront::Render
                 st.raysPerSecond() * 1e-6, st.streamCapacity, (unsigned long long)st.bytesPerSampleSlot);
     if (st.devices.size() > 1)
         for (const auto& d : st.devices)
-            std::printf("device %s: %llu samples in %.3f s\n", d.name.c_str(), (unsigned long long)d.samples, d.seconds);
+            std::printf("device %s: %llu samples in %llu pieces, %.3f s\n", d.name.c_str(), (unsigned long long)d.samples,
+                        (unsigned long long)d.pieces, d.seconds);
     if (options.integrator == wavefront::IntegratorType::Mlt)
         std::printf("MLT: %d chains, acceptance %s, large steps %s, normalisation b = %.6g\n", st.streamCapacity,
                     percent(st.acceptanceRate).c_str(), percent(st.largeStepFraction).c_str(), st.normalization);

@@ -166,6 +166,9 @@ struct DeviceStats {
     std::string name;           ///< as RenderStats::backend
     std::uint64_t samples = 0;  ///< samples (MLT: mutations) it put on the film
     double seconds = 0.0;       ///< time it spent rendering them
+    /// PT and BDPT: pieces of the sample ranges it rendered (its own share of each call or
+    /// round, and every part it took over from a slower device); MLT: render calls.
+    std::uint64_t pieces = 0;
 };
 
 /// What went into the current film, counted on the device: by render() and every renderMore()

@@ -135,6 +135,7 @@ py::dict statsDict(const RenderStats& s) {
         e["name"] = dev.name;
         e["samples"] = dev.samples;
         e["seconds"] = dev.seconds;
+        e["pieces"] = dev.pieces;
         devices.append(e);
     }
     d["devices"] = devices;

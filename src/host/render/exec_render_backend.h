@@ -65,6 +65,7 @@ public:
     /// samples the call asks for, which size the runner (0 when time-limited).
     void beginCall(const RenderOptions& options, bool accumulate, std::uint64_t asked, bool timed) {
         if (!accumulate || !runner_) startFilm(options, asked, timed);
+        ++calls_;
     }
     /// Renders `asked` more samples (0: until the budget's time limit); PT and BDPT from sample
     /// index `first` when given. Returns the samples rendered.
@@ -101,7 +102,7 @@ public:
         stats.memoryBytes = exec_.memory().live;
         stats.peakMemoryBytes = exec_.memory().peak;
         runner_->finish(film, stats);
-        stats.devices = {DeviceStats{stats.backend, stats.samples, seconds_}};
+        stats.devices = {DeviceStats{stats.backend, stats.samples, seconds_, calls_}};
     }
 
 private:
@@ -116,6 +117,7 @@ private:
         exec_.fill(film_.nonFinite.data(), 0ull, 1);
         exec_.clearStats();
         seconds_ = 0.0;
+        calls_ = 0;
         const std::uint64_t samples = timed ? ~std::uint64_t(0) : firstCall;  // a time limit fills the device
         switch (o.integrator) {
         case IntegratorType::PathTracer: runner_ = std::make_unique<PtRunner<Exec>>(exec_, o, samples); break;
@@ -134,6 +136,7 @@ private:
     FilmBuffers<Exec> film_;
     std::unique_ptr<IntegratorRunner<Exec>> runner_;
     double seconds_ = 0.0;
+    std::uint64_t calls_ = 0;  ///< calls on the film (DeviceStats::pieces of one device)
 };
 
 }  // namespace wavefront

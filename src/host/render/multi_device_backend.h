@@ -79,6 +79,7 @@ public:
         started_ = true;
         busy_.assign(devices_.size(), 0.0);
         rendered_.assign(devices_.size(), 0);
+        pieces_.assign(devices_.size(), 0);
         bool stopped = false;
         if (options.integrator == IntegratorType::Mlt) {
             stopped = renderMlt(options, call, asked, start);
@@ -97,10 +98,12 @@ public:
         onDevices([&](int d) { devices_[d]->collect(options, seconds, films[d], perDevice[d]); });
         multidevice::addFilms(films, film);
         seconds_ = call.accumulate ? seconds_ + seconds : seconds;
-        if (!call.accumulate) busyTotal_.assign(devices_.size(), 0.0);
+        if (!call.accumulate) busyTotal_.assign(devices_.size(), 0.0), piecesTotal_.assign(devices_.size(), 0);
         for (std::size_t d = 0; d < devices_.size(); ++d) {
             busyTotal_[d] += busy_[d];
+            piecesTotal_[d] += pieces_[d];
             perDevice[d].devices.at(0).seconds = busyTotal_[d];
+            perDevice[d].devices.at(0).pieces = piecesTotal_[d];
         }
         stats = multidevice::mergeStats(perDevice, seconds_);
         stats.cancelled = stopped;
@@ -242,6 +245,7 @@ private:
                 if (!begun) devices_[d]->beginCall(o, accumulate, sizedFor, fillDevice);
                 busy_[d] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 rendered_[d] += splitter.rendered(d);
+                pieces_[d] += splitter.pieces(d);
             } catch (...) {
                 splitter.abort(d);
                 throw;
@@ -274,7 +278,8 @@ private:
     std::vector<double> speeds_;       ///< samples per second of each device in the last call
     std::vector<double> busy_;         ///< this call: seconds each device rendered
     std::vector<double> busyTotal_;    ///< the film's calls: seconds each device rendered
-    std::vector<std::uint64_t> rendered_;
+    std::vector<std::uint64_t> rendered_, pieces_;  ///< this call, per device
+    std::vector<std::uint64_t> piecesTotal_;        ///< the film's calls, per device
     double minStealSeconds_ = 0.0;
     std::uint64_t next_ = 0;           ///< PT and BDPT: the film's next sample index
     bool started_ = false;

@@ -99,6 +99,7 @@ void WorkSplitter::done(int device, std::uint64_t rendered) {
     std::lock_guard<std::mutex> lock(mutex_);
     Device& d = devices_[device];
     d.rendered += rendered;
+    d.pieces += 1;
     d.running = false;
     if (d.ask != Device::Ask::None) {  // the piece ended before the request was served
         answers_[askedBy_[device]] = Answer{true, WorkPiece{}};
@@ -162,6 +163,11 @@ bool WorkSplitter::stopped() const {
 std::uint64_t WorkSplitter::rendered(int device) const {
     std::lock_guard<std::mutex> lock(mutex_);
     return devices_[device].rendered;
+}
+
+std::uint64_t WorkSplitter::pieces(int device) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return devices_[device].pieces;
 }
 
 int WorkSplitter::steals() const {

@@ -55,8 +55,9 @@ public:
     void shrunk(int device, std::uint64_t end) override;
 
     bool stopped() const;
-    /// Samples device `device` has rendered in this round, and for how long it ran.
+    /// Samples device `device` has rendered in this round, and in how many pieces.
     std::uint64_t rendered(int device) const;
+    std::uint64_t pieces(int device) const;
     /// Pieces taken from other devices in this round (for the tests).
     int steals() const;
 
@@ -64,7 +65,8 @@ private:
     struct Device {
         WorkPiece piece;
         std::uint64_t handedOut = 0;  ///< absolute sample index reached in the piece
-        std::uint64_t rendered = 0;   ///< finished pieces
+        std::uint64_t rendered = 0;   ///< samples of its finished pieces
+        std::uint64_t pieces = 0;     ///< finished pieces
         bool started = false, running = false;
         // A request to give up the end of the piece: pending, then issued to the driver, then
         // answered with the piece the asker gets (empty when the piece ended first).
