@@ -22,10 +22,12 @@ namespace wftest {
 class TempDir {
 public:
     TempDir() {
+        // A fresh directory: one left by a crashed run whose pid this process got again is skipped.
         static std::atomic<int> counter{0};
-        path_ = std::filesystem::temp_directory_path() /
-                ("wavefront-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        std::filesystem::create_directories(path_);
+        do {
+            path_ = std::filesystem::temp_directory_path() /
+                    ("wavefront-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        } while (!std::filesystem::create_directory(path_));
     }
     ~TempDir() {
         std::error_code ec;
