@@ -122,19 +122,27 @@ private:
         });
     }
 
+    /// A split over the devices at their speeds, reporting progress from `progressBase` of
+    /// `progressTotal` (0: time-limited) since `callStart`.
+    WorkSplitter::Settings splitSettings(std::uint64_t progressBase, std::uint64_t progressTotal,
+                                         std::chrono::steady_clock::time_point callStart) const {
+        WorkSplitter::Settings settings;
+        settings.speeds = speeds_;
+        settings.minStealSeconds = minStealSeconds_;
+        settings.progressBase = progressBase;
+        settings.progressTotal = progressTotal;
+        settings.callStart = callStart;
+        return settings;
+    }
+
     /// Renders samples [first, first + count) over every device (PT and BDPT); `sizedFor`: the
     /// samples a fresh film's runners are sized for. True when the call was stopped.
     bool renderRound(const RenderOptions& options, const RenderCall& call, bool accumulate, std::uint64_t sizedFor,
                      std::uint64_t first, std::uint64_t count, std::uint64_t progressBase,
                      std::chrono::steady_clock::time_point callStart) {
-        WorkSplitter::Settings settings;
+        WorkSplitter::Settings settings = splitSettings(progressBase, call.timeLimitSeconds > 0.0 ? 0 : sizedFor, callStart);
         settings.first = first;
         settings.count = count;
-        settings.speeds = speeds_;
-        settings.minStealSeconds = minStealSeconds_;
-        settings.progressBase = progressBase;
-        settings.progressTotal = call.timeLimitSeconds > 0.0 ? 0 : sizedFor;
-        settings.callStart = callStart;
         WorkSplitter splitter(call, std::move(settings));
         return runSplit(options, call, accumulate, sizedFor, call.timeLimitSeconds > 0.0, false, splitter);
     }
@@ -177,12 +185,8 @@ private:
             RenderCall roundCall;
             roundCall.cancel = call.cancel;
             roundCall.progress = call.progress;
-            WorkSplitter::Settings settings;
-            settings.speeds = speeds_;
+            WorkSplitter::Settings settings = splitSettings(done, asked, start);
             settings.splittable = false;
-            settings.progressBase = done;
-            settings.progressTotal = asked;
-            settings.callStart = start;
             if (timed) {
                 const double left = call.timeLimitSeconds -
                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
