@@ -167,6 +167,18 @@ TEST_CASE("cli: an unknown backend is reported", "[cli]") {
     requireInputError(r, {"backend", "vulkan"});
 }
 
+TEST_CASE("cli: --devices renders on CPU workers and refuses bad lists", "[cli][multidevice]") {
+    TempDir dir;
+    auto r = runCli(dir, {"cornell-box", "--res", "16x16", "--spp", "4", "--backend", "cpu", "--devices", "0,1", "--stats",
+                          "--out", dir.file("o.pfm")});
+    INFO("stderr:\n" << r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("cpu (") != std::string::npos);
+    requireInputError(runCli(dir, {"--devices", "0,x", "--backend", "cpu", "--out", dir.file("o.pfm")}), {"--devices", "0,x"});
+    requireInputError(runCli(dir, {"--devices", "1,1", "--backend", "cpu", "--out", dir.file("o.pfm")}), {"device 1", "twice"});
+    requireInputError(runCli(dir, {"--devices", "", "--backend", "cpu", "--out", dir.file("o.pfm")}), {"--devices"});
+}
+
 TEST_CASE("cli: mlt renders and reports its chains", "[cli][mlt]") {
     TempDir dir;
     auto r = runCli(dir, {"cornell-box", "--integrator", "mlt", "--backend", "cpu", "--res", "16x16", "--spp", "4",
