@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench_args.h"
+#include "test_support.h"
 #include "wavefront/wavefront.h"
 
 using namespace wavefront;
@@ -26,13 +27,6 @@ std::vector<int> firstDevices(int k) {
     std::vector<int> d;
     for (int i = 0; i < k; ++i) d.push_back(i);
     return d;
-}
-
-double maxRelativeDifference(const Image& a, const Image& b) {
-    double worst = 0.0;
-    for (std::size_t i = 0; i < a.rgb.size(); ++i)
-        worst = std::max(worst, std::fabs(double(a.rgb[i]) - b.rgb[i]) / std::max(std::fabs(double(b.rgb[i])), 1e-3));
-    return worst;
 }
 
 struct PixelMoments {
@@ -117,7 +111,7 @@ int main(int argc, char** argv) {
                     if (k == 1) {
                         reference = r.image();
                     } else if (integrator != IntegratorType::Mlt) {
-                        std::snprintf(buf, sizeof buf, "max relative difference %.2g", maxRelativeDifference(r.image(), reference));
+                        std::snprintf(buf, sizeof buf, "max relative difference %.2g", wftest::maxRelativeDifference(r.image(), reference));
                         agreement = buf;
                     } else {
                         // Independent chains on each side: a per-pixel t-test over zSeeds renders.

@@ -63,14 +63,6 @@ std::vector<std::vector<Interval>> runFakeSplit(const std::vector<FakeDevice>& d
     return done;
 }
 
-/// Largest |a - b| / max(|b|, 1e-3) over every pixel and channel.
-double maxRelativeDifference(const Image& a, const Image& b) {
-    double worst = 0.0;
-    for (std::size_t i = 0; i < a.rgb.size(); ++i)
-        worst = std::max(worst, std::fabs(double(a.rgb[i]) - b.rgb[i]) / std::max(std::fabs(double(b.rgb[i])), 1e-3));
-    return worst;
-}
-
 /// The device lists a whole-render test runs on: two and three CPU workers, and every CUDA
 /// device where there are two or more.
 std::vector<std::pair<Backend, std::vector<int>>> multiDeviceSetups() {
@@ -131,7 +123,7 @@ TEST_CASE("PT and BDPT on several devices give the film of one device", "[multid
                 Image split = wftest::renderImage(scene, o, &many);
                 INFO(toString(backend) << " " << toString(integrator) << " variant " << variant << ", "
                                        << many.devices.size() << " devices");
-                CHECK(maxRelativeDifference(split, reference) < 1e-5);
+                CHECK(wftest::maxRelativeDifference(split, reference) < 1e-5);
                 CHECK(many.samples == one.samples);
                 CHECK(many.extensionRays == one.extensionRays);
                 CHECK(many.shadowRays == one.shadowRays);
@@ -156,7 +148,7 @@ TEST_CASE("renderMore, time limits and cancellation on several devices", "[multi
         Renderer r(scene, o);
         r.render();
         r.renderMore(3);
-        CHECK(maxRelativeDifference(r.image(), once) < 1e-5);
+        CHECK(wftest::maxRelativeDifference(r.image(), once) < 1e-5);
         CHECK(r.stats().samples == 5u * 32 * 32);
 
         // A time limit: whole passes on every device together.

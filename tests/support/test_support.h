@@ -359,6 +359,15 @@ inline PixelTest pixelTest(const PixelStats& a, const PixelStats& b, double alph
     return r;
 }
 
+/// Largest |a - b| / max(|b|, 1e-3) over every pixel and channel (images of the same samples
+/// summed in another order agree to float rounding).
+inline double maxRelativeDifference(const wavefront::Image& a, const wavefront::Image& b) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.rgb.size(); ++i)
+        worst = std::max(worst, std::fabs(double(a.rgb[i]) - b.rgb[i]) / std::max(std::fabs(double(b.rgb[i])), 1e-3));
+    return worst;
+}
+
 inline double imageMean(const wavefront::Image& img) {
     double s = 0.0;
     for (float v : img.rgb) s += v;
