@@ -174,7 +174,8 @@ std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, s
         RunVerdict v = budget.check(done);
         if (v == RunVerdict::Stop) end = done;
         else if (v == RunVerdict::Shrink) {
-            end = std::max(done, std::min(end, budget.shrinkTarget() - std::min(budget.shrinkTarget(), first)));
+            const std::uint64_t target = budget.shrinkTarget() > first ? budget.shrinkTarget() - first : 0;
+            end = std::clamp(target, done, end);  // launches run whole: never below what ran
             budget.shrunk(first + end);
         } else if (v == RunVerdict::FinishPass && pass > 0) end = std::min(end, (first + done + pass - 1) / pass * pass - first);
     }

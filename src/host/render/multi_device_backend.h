@@ -264,14 +264,10 @@ private:
         return o;
     }
 
+    /// Frees each device's backend with that device current (from the destructor: not thrown).
     void release() {
-        // Each device's memory is freed with that device current.
-        onDevicesNoThrow([&](int d) { devices_[d].reset(); });
-    }
-    template <class Work>
-    void onDevicesNoThrow(const Work& work) {
         try {
-            onDevices(work);
+            onDevices([&](int d) { devices_[d].reset(); });
         } catch (...) {
         }
     }

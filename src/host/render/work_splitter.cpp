@@ -49,22 +49,22 @@ bool WorkSplitter::next(int device, WorkPiece& piece) {
     if (!self.started) {
         self.started = true;
         if (stopped_ || self.piece.count == 0) return false;
-        self.running = true;
-        self.handedOut = self.piece.first;
+        self.run(self.piece);
         piece = self.piece;
         return true;
     }
     while (s_.splittable && !stopped_ && !(call_.cancel && call_.cancel->load())) {
         // The running piece that would take longest to finish alone.
         const double t = elapsed(), mine = speedOf(device, t);
+        // A device that has not reported yet is taken to be as fast as this one.
+        auto speed = [&](int v) { return speedOf(v, t) > 0.0 ? speedOf(v, t) : std::max(mine, 1.0); };
         int victim = -1;
         double longest = 0.0;
         for (int v = 0; v < int(devices_.size()); ++v) {
             const Device& d = devices_[v];
             if (v == device || !d.running || d.ask != Device::Ask::None) continue;
-            std::uint64_t left = d.piece.first + d.piece.count - d.handedOut;
-            double speed = speedOf(v, t) > 0.0 ? speedOf(v, t) : std::max(mine, 1.0);
-            double seconds = double(left) / speed;
+            const std::uint64_t left = d.end() - d.handedOut;
+            const double seconds = double(left) / speed(v);
             if (left >= 2 && seconds > longest) {
                 longest = seconds;
                 victim = v;
@@ -73,9 +73,8 @@ bool WorkSplitter::next(int device, WorkPiece& piece) {
         if (victim < 0 || longest < s_.minStealSeconds) break;
         // Take the part that lets both finish together at the speeds seen so far.
         Device& v = devices_[victim];
-        const double theirs = speedOf(victim, t) > 0.0 ? speedOf(victim, t) : std::max(mine, 1.0);
-        const double fraction = mine > 0.0 ? mine / (mine + theirs) : 0.5;
-        const std::uint64_t end = v.piece.first + v.piece.count, left = end - v.handedOut;
+        const double fraction = mine > 0.0 ? mine / (mine + speed(victim)) : 0.5;
+        const std::uint64_t end = v.end(), left = end - v.handedOut;
         const std::uint64_t take = std::clamp<std::uint64_t>(std::uint64_t(double(left) * fraction), 1, left - 1);
         v.ask = Device::Ask::Pending;
         v.askFrom = end - take;
@@ -84,9 +83,7 @@ bool WorkSplitter::next(int device, WorkPiece& piece) {
         changed_.wait(lock, [&] { return answers_[device].ready || stopped_; });
         if (stopped_) break;
         if (answers_[device].piece.count > 0) {
-            self.piece = answers_[device].piece;
-            self.handedOut = self.piece.first;
-            self.running = true;
+            self.run(answers_[device].piece);
             ++steals_;
             piece = self.piece;
             return true;
@@ -121,7 +118,7 @@ RunVerdict WorkSplitter::report(int device, std::uint64_t done, std::uint64_t& s
         std::lock_guard<std::mutex> lock(mutex_);
         Device& d = devices_[device];
         if (stopped_) return RunVerdict::Stop;
-        d.handedOut = std::min(d.piece.first + done, d.piece.first + d.piece.count);
+        d.handedOut = std::min(d.piece.first + done, d.end());
         if (d.ask == Device::Ask::Pending) {
             d.ask = Device::Ask::Issued;
             shrinkTo = d.askFrom;
@@ -146,7 +143,7 @@ RunVerdict WorkSplitter::report(int device, std::uint64_t done, std::uint64_t& s
 void WorkSplitter::shrunk(int device, std::uint64_t end) {
     std::lock_guard<std::mutex> lock(mutex_);
     Device& d = devices_[device];
-    const std::uint64_t oldEnd = d.piece.first + d.piece.count;
+    const std::uint64_t oldEnd = d.end();
     end = std::clamp(end, d.piece.first, oldEnd);
     d.piece.count = end - d.piece.first;
     answers_[askedBy_[device]] = Answer{true, WorkPiece{end, oldEnd - end}};

@@ -68,6 +68,13 @@ private:
         std::uint64_t rendered = 0;   ///< samples of its finished pieces
         std::uint64_t pieces = 0;     ///< finished pieces
         bool started = false, running = false;
+        std::uint64_t end() const { return piece.first + piece.count; }
+        /// Takes `p` as the running piece.
+        void run(const WorkPiece& p) {
+            piece = p;
+            handedOut = p.first;
+            running = true;
+        }
         // A request to give up the end of the piece: pending, then issued to the driver, then
         // answered with the piece the asker gets (empty when the piece ended first).
         enum class Ask { None, Pending, Issued } ask = Ask::None;
