@@ -228,8 +228,9 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
     Hit hit{ray.tMax, -1};
     if (bvh.numPrims == 0) return hit;
     constexpr int kNone = 0x7fffffff;  // empty stack / no postponed leaf (internal indices are smaller)
-    WatertightRay wr(ray.direction);
-    vec3 invDir = 1.0f / ray.direction;  // +-inf for zero components is what the slab test wants
+    // Only triangle tests use the shear: sphere-only scenes skip its divisions.
+    WatertightRay wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
+    vec3 invDir = reciprocal(ray.direction);  // +-inf for zero components is what the slab test wants
     int stack[kTraversalStackSize];
     int top = 0;
     int node = 0;       // internal node (>= 0), leaf (~index, < 0) or kNone

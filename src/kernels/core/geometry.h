@@ -71,8 +71,10 @@ WF_CPU_GPU WF_INLINE vec3 offsetRayOrigin(vec3 p, float error, vec3 n) {
 /// the ray is sheared so it runs along +z, then edge functions decide inside/outside exactly
 /// once per shared edge, so rays cannot slip between neighbouring triangles.
 struct WatertightRay {
-    int kx, ky, kz;
-    float sx, sy, sz;
+    int kx = 0, ky = 1, kz = 2;
+    float sx = 0.0f, sy = 0.0f, sz = 1.0f;
+    /// Unsheared: for traversals that test no triangle (sphere-only scenes skip the divisions).
+    WF_CPU_GPU WatertightRay() {}
     WF_CPU_GPU explicit WatertightRay(vec3 d) {
         vec3 ad = glm::abs(d);
         kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
@@ -145,9 +147,11 @@ WF_CPU_GPU WF_INLINE bool intersectSphere(vec3 org, vec3 dir, float tMax, vec3 c
 /// a value >= tMax on a miss.
 WF_CPU_GPU WF_INLINE float intersectBox(vec3 lo, vec3 hi, vec3 org, vec3 invDir, float tMax) {
     vec3 t0 = (lo - org) * invDir, t1 = (hi - org) * invDir;
-    vec3 tn = glm::min(t0, t1), tf = glm::max(t0, t1);
-    float tNear = glm::max(glm::max(tn.x, tn.y), glm::max(tn.z, 0.0f));
-    float tFar = glm::min(glm::min(tf.x, tf.y), glm::min(tf.z, tMax));
+    // minNum / maxNum: half the instructions of glm's compare-and-select on the GPU (the test is
+    // most of traversal), and an axis whose slab distance is NaN (origin on the plane, direction
+    // parallel to it) does not cull the box.
+    float tNear = maxNum(maxNum(minNum(t0.x, t1.x), minNum(t0.y, t1.y)), maxNum(minNum(t0.z, t1.z), 0.0f));
+    float tFar = minNum(minNum(maxNum(t0.x, t1.x), maxNum(t0.y, t1.y)), minNum(maxNum(t0.z, t1.z), tMax));
     // The 1 + 2 gamma(3) factor keeps the test conservative under rounding (pbrt, Bounds3::IntersectP).
     return tNear <= tFar * 1.0000004f ? tNear : FLT_MAX;
 }

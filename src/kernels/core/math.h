@@ -61,6 +61,33 @@ WF_CPU_GPU WF_INLINE int floatAsInt(float f) {
 WF_CPU_GPU WF_INLINE float uintAsFloat(std::uint32_t i) { return intAsFloat(int(i)); }
 WF_CPU_GPU WF_INLINE std::uint32_t floatAsUint(float f) { return std::uint32_t(floatAsInt(f)); }
 
+/// IEEE minNum and maxNum: a NaN operand yields the other one. One FMNMX instruction on the GPU,
+/// where glm::min and glm::max (a ternary) cost a compare and a select each.
+WF_CPU_GPU WF_INLINE float minNum(float a, float b) {
+#if defined(WF_IS_GPU_CODE)
+    return fminf(a, b);
+#else
+    return a < b || b != b ? a : b;
+#endif
+}
+WF_CPU_GPU WF_INLINE float maxNum(float a, float b) {
+#if defined(WF_IS_GPU_CODE)
+    return fmaxf(a, b);
+#else
+    return a > b || b != b ? a : b;
+#endif
+}
+
+/// 1 / x rounded to nearest, also where the kernels are compiled with fast math (whose division is
+/// approximate): the slab test's conservative bound assumes correctly rounded inverse directions.
+WF_CPU_GPU WF_INLINE vec3 reciprocal(vec3 v) {
+#if defined(WF_IS_GPU_CODE)
+    return vec3(__frcp_rn(v.x), __frcp_rn(v.y), __frcp_rn(v.z));
+#else
+    return 1.0f / v;
+#endif
+}
+
 WF_CPU_GPU WF_INLINE float maxComponent(vec3 v) { return glm::max(v.x, glm::max(v.y, v.z)); }
 WF_CPU_GPU WF_INLINE float luminance(vec3 c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
 WF_CPU_GPU WF_INLINE bool isFinite(vec3 v) {

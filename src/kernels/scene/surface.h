@@ -110,7 +110,8 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
         h.p = s.xyz() + s.w * h.ng;
         h.error = spherePointError(s.xyz(), s.w);
         h.ns = h.ng;
-        h.uv = sphereTextureCoordinates(h.ng);
+        // Only textures read uv (an atan2 and an acos): skipped in scenes without any.
+        h.uv = Materials::kTextures && scene.textured ? sphereTextureCoordinates(h.ng) : vec2(0.0f);
         // u grows along the longitude (-z, 0, x); v towards -y.
         if (normalMap >= 0)
             applyNormalMap(scene.textures[normalMap], scene.materials[h.material].normalScale(),
