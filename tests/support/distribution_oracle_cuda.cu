@@ -1,4 +1,5 @@
 // CUDA instantiations of the distribution entry points used by tests and benchmarks.
+#include "host/exec/cuda_builders.cuh"  // first: the builders are instantiated in the library
 #include "distribution_oracle_impl.h"
 #include "host/exec/cuda_exec.cuh"
 

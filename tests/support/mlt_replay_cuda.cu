@@ -1,5 +1,5 @@
 // CUDA instantiation of MLT's replay check (tests).
-#include "host/exec/cuda_exec.cuh"
+#include "host/exec/cuda_builders.cuh"
 #include "mlt_replay_impl.h"
 
 namespace wavefront {

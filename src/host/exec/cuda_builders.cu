@@ -1,0 +1,10 @@
+// The one instantiation of the CUDA builders, compiled without fast math (cuda_builders.cuh).
+#include "host/exec/cuda_builders.cuh"
+
+namespace wavefront {
+
+template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
+template class Distribution<CudaExec>;
+template struct EnvironmentBuffers<CudaExec>;
+
+}  // namespace wavefront
