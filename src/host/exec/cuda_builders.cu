@@ -3,6 +3,7 @@
 
 namespace wavefront {
 
+template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, LightSampler);
 template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
 template class Distribution<CudaExec>;
 template struct EnvironmentBuffers<CudaExec>;

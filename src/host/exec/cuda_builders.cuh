@@ -1,15 +1,14 @@
-// The CUDA builders (LBVH, distributions, environment map) live in one translation unit of their
+// The CUDA builders (scene upload, LBVH, distributions, environment map) live in one translation unit of their
 // own, cuda_builders.cu, compiled with exact IEEE arithmetic: the render kernels are compiled with
 // fast math (docs/decisions.md), but every build must equal the CPU backend's bit for bit. Every
 // CUDA translation unit that builds includes this header instead of instantiating the builders.
 #pragma once
 #include "host/exec/cuda_exec.cuh"
-#include "host/scene/bvh_builder.h"
-#include "host/scene/distribution_builder.h"
-#include "host/scene/environment_buffers.h"
+#include "host/scene/scene_upload.h"
 
 namespace wavefront {
 
+extern template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, LightSampler);
 extern template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
 extern template class Distribution<CudaExec>;
 extern template struct EnvironmentBuffers<CudaExec>;

@@ -26,22 +26,7 @@ struct EnvironmentBuffers {
 
     /// `rgb` is width x height x 3 floats of radiance (Scene::setEnvironment has scaled them), top
     /// row first.
-    void build(Exec& exec, const std::vector<float>& rgb, int w, int h, LightSampler kind) {
-        width = w;
-        height = h;
-        std::vector<Float4> host(std::size_t(w) * h);
-        for (std::size_t i = 0; i < host.size(); ++i)
-            host[i] = Float4(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 0.0f);
-        texels = exec.template allocate<Float4>(host.size());
-        exec.upload(texels.data(), host.data(), host.size());
-        Buffer<double> weights = exec.template allocate<double>(host.size());
-        Buffer<double> rowSums = exec.template allocate<double>(h);
-        exec.parallelFor("environment weights", int(host.size()), environment::WeightStage{texels.data(), w, h, weights.data()});
-        exec.parallelFor("environment row sums", h, environment::RowSumStage{weights.data(), w, rowSums.data()});
-        conditional.build(exec, weights.data(), w, h, kind);
-        marginal.build(exec, rowSums.data(), h, 1, kind);
-        exec.synchronize();
-    }
+    void build(Exec& exec, const std::vector<float>& rgb, int w, int h, LightSampler kind);
     EnvironmentView view() const {
         EnvironmentView v;
         v.texels = texels.data();
@@ -55,5 +40,24 @@ struct EnvironmentBuffers {
         return v;
     }
 };
+
+// Out of the class body (not inline), like Distribution::build.
+template <class Exec>
+void EnvironmentBuffers<Exec>::build(Exec& exec, const std::vector<float>& rgb, int w, int h, LightSampler kind) {
+    width = w;
+    height = h;
+    std::vector<Float4> host(std::size_t(w) * h);
+    for (std::size_t i = 0; i < host.size(); ++i)
+        host[i] = Float4(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 0.0f);
+    texels = exec.template allocate<Float4>(host.size());
+    exec.upload(texels.data(), host.data(), host.size());
+    Buffer<double> weights = exec.template allocate<double>(host.size());
+    Buffer<double> rowSums = exec.template allocate<double>(h);
+    exec.parallelFor("environment weights", int(host.size()), environment::WeightStage{texels.data(), w, h, weights.data()});
+    exec.parallelFor("environment row sums", h, environment::RowSumStage{weights.data(), w, rowSums.data()});
+    conditional.build(exec, weights.data(), w, h, kind);
+    marginal.build(exec, rowSums.data(), h, 1, kind);
+    exec.synchronize();
+}
 
 }  // namespace wavefront
