@@ -230,7 +230,7 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
     constexpr int kNone = 0x7fffffff;  // empty stack / no postponed leaf (internal indices are smaller)
     // Only triangle tests use the shear: sphere-only scenes skip its divisions.
     WatertightRay wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
-    vec3 invDir = reciprocal(ray.direction);  // +-inf for zero components is what the slab test wants
+    SlabRay slabs(ray.origin, ray.direction);
     int stack[kTraversalStackSize];
     int top = 0;
     int node = 0;       // internal node (>= 0), leaf (~index, < 0) or kNone
@@ -241,8 +241,8 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
             probe.sample();
             const BvhNode& n = bvh.nodes[node];
             Float4 lo0 = n.lo0, hi0 = n.hi0, lo1 = n.lo1, hi1 = n.hi1;
-            float t0 = intersectBox(lo0.xyz(), hi0.xyz(), ray.origin, invDir, hit.t);
-            float t1 = intersectBox(lo1.xyz(), hi1.xyz(), ray.origin, invDir, hit.t);
+            float t0 = intersectBox(lo0.xyz(), hi0.xyz(), slabs, hit.t);
+            float t1 = intersectBox(lo1.xyz(), hi1.xyz(), slabs, hit.t);
             int c0 = floatAsInt(lo0.w), c1 = floatAsInt(hi0.w);
             bool go0 = t0 < hit.t, go1 = t1 < hit.t;
             if (go0 && go1) {
