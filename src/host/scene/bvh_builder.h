@@ -23,13 +23,16 @@ Bvh<Exec> buildLbvh(Exec& exec, const PrimitiveSource& src) {
     bvh.numTriangles = src.numTriangles;
     if (n == 0) return bvh;
 
-    // Morton codes of the centroids, quantised in the centroid bounds, sorted with their ids.
-    Buffer<Aabb> centroidBounds = exec.template allocate<Aabb>(1);
-    exec.transformReduceDevice(n, Aabb(), lbvh::CentroidBox{src}, lbvh::Unite{}, centroidBounds.data());
+    // Morton codes of the centroids with the large primitives' key bit (lbvh::isLargePrimitive),
+    // sorted with their ids.
+    Buffer<Aabb> centroidBoxes = exec.template allocate<Aabb>(2);
+    exec.transformReduceDevice(n, Aabb(), lbvh::CentroidBox{src}, lbvh::Unite{}, centroidBoxes.data());
+    exec.transformReduceDevice(n, Aabb(), lbvh::SmallCentroidBox{src, centroidBoxes.data()}, lbvh::Unite{},
+                               centroidBoxes.data() + 1);
     Buffer<std::uint64_t> codes = exec.template allocate<std::uint64_t>(n);
     Buffer<std::uint32_t> ids = exec.template allocate<std::uint32_t>(n);
-    exec.parallelFor("bvh morton codes", n, lbvh::MortonStage{src, centroidBounds.data(), codes.data(), ids.data()});
-    exec.sortPairs(codes.data(), ids.data(), n, 63);
+    exec.parallelFor("bvh morton codes", n, lbvh::MortonStage{src, centroidBoxes.data(), codes.data(), ids.data()});
+    exec.sortPairs(codes.data(), ids.data(), n, 64);
 
     int numInternal = n > 1 ? n - 1 : 1;
     bvh.nodes = exec.template allocate<BvhNode>(numInternal);

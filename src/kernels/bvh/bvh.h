@@ -33,8 +33,9 @@ static_assert(alignof(BvhNode) == 16, "BvhNode must be 16-byte aligned");
 /// Leaves are stored in Morton order, so neighbouring leaves sit together in memory.
 constexpr int kPrimWords = 3;
 
-/// Karras trees over 63-bit Morton codes with index tie-breaking have depth at most 63 + 32:
-/// every level down a root-to-leaf path lengthens the common prefix of the 95-bit (code, index)
+/// Karras trees over 64-bit keys (a Morton code and the large-primitive bit) with index
+/// tie-breaking have at most 64 + 32 internal nodes on a root-to-leaf path:
+/// every level down a root-to-leaf path lengthens the common prefix of the 96-bit (key, index)
 /// keys. Traversal pushes at most one entry per level, so this stack never overflows.
 constexpr int kTraversalStackSize = 96;
 

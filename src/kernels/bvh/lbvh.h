@@ -50,16 +50,42 @@ struct CentroidBox {
         return b;
     }
 };
+/// Large primitives: a box side longer than a quarter of the longest side of the centroid box
+/// (`all`, the CentroidBox reduction). One huge primitive (rtiow-final's ground, a sphere of
+/// radius 1000 centred 1000 below the others) would otherwise stretch the quantisation box, leave
+/// every other centroid the same high bits on that axis (a two-dimensional Morton order), and
+/// sit deep in the tree with its box in every ancestor. So large primitives get the top key bit:
+/// the root splits them from the rest, and the small ones are quantised in their own centroid box
+/// (node visits of the three trees: docs/decisions.md).
+WF_CPU_GPU WF_INLINE bool isLargePrimitive(const Aabb& box, const Aabb& all) {
+    return maxComponent(box.hi - box.lo) > 0.25f * maxComponent(all.hi - all.lo);
+}
+constexpr std::uint64_t kLargePrimitiveBit = 1ull << 63;
+/// Centroid box of the primitives that are not large.
+struct SmallCentroidBox {
+    PrimitiveSource src;
+    const Aabb* all;
+    WF_CPU_GPU Aabb operator()(int i) const {
+        Aabb b = src.bounds(i), r;
+        if (!isLargePrimitive(b, *all)) r.extend(b.center());
+        return r;
+    }
+};
 struct Unite {
     WF_CPU_GPU Aabb operator()(const Aabb& a, const Aabb& b) const { return Aabb::unite(a, b); }
 };
 struct MortonStage {
     PrimitiveSource src;
-    const Aabb* centroidBounds;  ///< in exec memory: the reduction's result never visits the host
+    /// In exec memory (the reductions' results never visit the host): CentroidBox's, then
+    /// SmallCentroidBox's (empty when every primitive is large).
+    const Aabb* centroidBoxes;
     std::uint64_t* codes;
     std::uint32_t* ids;
     WF_CPU_GPU void operator()(int i) const {
-        codes[i] = mortonCode63(src.bounds(i).center(), *centroidBounds);
+        Aabb b = src.bounds(i);
+        const Aabb& all = centroidBoxes[0];
+        codes[i] = isLargePrimitive(b, all) ? kLargePrimitiveBit | mortonCode63(b.center(), all)
+                                            : mortonCode63(b.center(), centroidBoxes[1]);
         ids[i] = std::uint32_t(i);
     }
 };
