@@ -112,7 +112,10 @@ private:
             exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), streams_.hits.data()});
             pt::ShadeStage<Materials> shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
             exec_.compactingFor("shade", live, shade);
-            exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
+            // Without next-event estimation the connection stream stays empty: no launch (an empty
+            // one cost 6.5 us, 5% of an rtiow-final frame with NEE off).
+            if (c.params.nextEventEstimation)
+                exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
             cur ^= 1;
             if (finished(iteration, poll, first, steering, budget, bound)) break;
         }
@@ -128,17 +131,22 @@ private:
             exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
             exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive, streams_.hits.data()});
             exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage<Materials>{c, paths(0), alive, streams_.hits.data(), shadow()});
-            exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
+            if (c.params.nextEventEstimation)  // else the shadow slots stay empty (ShadeOutput::hasShadow)
+                exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
             exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
             int fixedStream = capacity_;  // PT+R keeps its slots in place: no bound
             if (finished(iteration, poll, first, steering, budget, fixedStream)) break;
         }
     }
 
-    /// One launch per `capacity` samples keeps launches short enough for progress reports.
+    /// One launch per kMegakernelChunk x `capacity` samples keeps launches short enough for
+    /// progress reports and time limits (about 4 ms on an H100 for rtiow-final), and long enough
+    /// that the last wave of each launch, where SMs idle behind the longest paths, costs little.
+    static constexpr int kMegakernelChunk = 4;
     template <class Materials, class Budget>
     std::uint64_t renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
-        return runChunked(exec_, first, count, std::uint64_t(capacity_), std::uint64_t(c.params.numPixels), budget,
+        const std::uint64_t chunk = std::min<std::uint64_t>(std::uint64_t(kMegakernelChunk) * std::uint64_t(capacity_), INT_MAX);
+        return runChunked(exec_, first, count, chunk, std::uint64_t(c.params.numPixels), budget,
                           [&](std::uint64_t offset, std::uint64_t n) {
                               exec_.parallelFor("megakernel", int(n), pt::MegakernelStage<Materials>{c, first + offset});
                           });
