@@ -132,44 +132,37 @@ def expand_bits21(v):
     return out
 
 
-def morton_codes(cent, dtype):
-    c = cent.astype(dtype)
-    lo = c.min(0)
-    hi = c.max(0)
+def morton_in_box(c, lo, hi, dtype):
+    """63-bit Morton codes of points c quantised in [lo, hi] (clamped), as mortonCode63 does."""
     ext = np.maximum(hi - lo, dtype(1e-30))
-    rel = (c - lo) / ext
-    q = np.floor(rel * dtype(2 ** 21)).astype(np.int64)
-    q = np.clip(q, 0, 2 ** 21 - 1)
+    q = np.clip(np.floor((c - lo) / ext * dtype(2 ** 21)).astype(np.int64), 0, 2 ** 21 - 1)
     e = [expand_bits21(q[:, k]) for k in range(3)]
     return (e[0] << np.uint64(2)) | (e[1] << np.uint64(1)) | e[2]
+
+
+def large_primitives(c, pmin, pmax):
+    """lbvh::isLargePrimitive: a box side over a quarter of the centroid box's longest side."""
+    return (pmax - pmin).max(1) > 0.25 * (c.max(0) - c.min(0)).max()
+
+
+def morton_codes(cent, dtype):
+    c = cent.astype(dtype)
+    return morton_in_box(c, c.min(0), c.max(0), dtype)
 
 
 def morton_codes_small(cent, pmin, pmax, dtype):
+    """Large centroids clamped into the small primitives' centroid box (worse: docs/decisions.md)."""
     c = cent.astype(dtype)
-    alo = c.min(0); ahi = c.max(0)
-    ext = (pmax - pmin).max(1)
-    small = ext <= 0.25 * (ahi - alo).max()
-    lo = c[small].min(0); hi = c[small].max(0)
-    e_ = np.maximum(hi - lo, dtype(1e-30))
-    rel = (c - lo) / e_
-    q = np.floor(rel * dtype(2 ** 21)).astype(np.int64)
-    q = np.clip(q, 0, 2 ** 21 - 1)
-    e = [expand_bits21(q[:, k]) for k in range(3)]
-    return (e[0] << np.uint64(2)) | (e[1] << np.uint64(1)) | e[2]
+    small = ~large_primitives(c, pmin, pmax)
+    return morton_in_box(c, c[small].min(0), c[small].max(0), dtype)
 
 
 def morton_codes_large_top(cent, pmin, pmax, dtype):
+    """What src/kernels/bvh/lbvh.h builds: large primitives get the top key bit."""
     c = cent.astype(dtype)
-    alo = c.min(0); ahi = c.max(0)
-    ext = (pmax - pmin).max(1)
-    large = ext > 0.25 * (ahi - alo).max()
-    def mc(lo, hi):
-        e_ = np.maximum(hi - lo, dtype(1e-30))
-        q = np.clip(np.floor((c - lo) / e_ * dtype(2 ** 21)).astype(np.int64), 0, 2 ** 21 - 1)
-        e = [expand_bits21(q[:, k]) for k in range(3)]
-        return (e[0] << np.uint64(2)) | (e[1] << np.uint64(1)) | e[2]
-    codes_all = mc(alo, ahi)
-    codes_small = mc(c[~large].min(0), c[~large].max(0))
+    large = large_primitives(c, pmin, pmax)
+    codes_all = morton_in_box(c, c.min(0), c.max(0), dtype)
+    codes_small = morton_in_box(c, c[~large].min(0), c[~large].max(0), dtype)
     return np.where(large, codes_all | np.uint64(1 << 63), codes_small)
 
 
