@@ -47,17 +47,23 @@ int main(int argc, char** argv) {
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
     std::printf("# bvh_bench on %s\n\n", toString(backend));
-    std::printf("| primitives | build ms (best) | build ms (median) | Mprims/s | depth | last build's kernel times (ms) |\n|---:|---:|---:|---:|---:|---|\n");
+    std::printf("SAH: cost relative to the root's area, node and primitive cost 1 (bvhSahCost)\n\n");
+    std::printf("| primitives | build ms (best) | build ms (median) | Mprims/s | depth | SAH | last build's kernel times (ms) |\n|---:|---:|---:|---:|---:|---:|---|\n");
     for (int n : {100000, 1000000, 10000000}) {
         if (quick && n > 100000) break;
         PrimitiveArrays p = randomTriangles(n, 1);
         std::vector<double> ms;
         std::string stages;
         int depth = 0;
+        double sah = 0.0;
         int runs = backend == Backend::Cuda ? 7 : 2;
         for (int r = 0; r < runs; ++r) {
             BvhSnapshot s = buildBvhSnapshot(backend, p);
-            if (r == 0) { depth = bvhDepth(s); continue; }  // warm-up: allocations, module load
+            if (r == 0) {  // warm-up: allocations, module load
+                depth = bvhDepth(s);
+                sah = bvhSahCost(s);
+                continue;
+            }
             ms.push_back(s.buildMilliseconds);
             if (r == runs - 1) {
                 double kernels = 0.0;
@@ -72,15 +78,16 @@ int main(int argc, char** argv) {
             }
         }
         std::sort(ms.begin(), ms.end());
-        std::printf("| %d | %.3f | %.3f | %.1f | %d | %s |\n", n, ms.front(), ms[ms.size() / 2], n / ms.front() / 1e3, depth,
-                    stages.c_str());
+        std::printf("| %d | %.3f | %.3f | %.1f | %d | %.1f | %s |\n", n, ms.front(), ms[ms.size() / 2], n / ms.front() / 1e3, depth,
+                    sah, stages.c_str());
     }
 
-    std::printf("\n| scene | triangles | spheres | ray kind | rays | Mrays/s | hit fraction |\n|---|---:|---:|---|---:|---:|---:|\n");
+    std::printf("\n| scene | triangles | spheres | SAH | ray kind | rays | Mrays/s | hit fraction |\n|---|---:|---:|---:|---|---:|---:|---:|\n");
     for (const char* name : {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"}) {
         Scene scene = Scene::builtin(name);
         scene.validate();
         PrimitiveArrays prims = sceneArrays(scene);
+        const double sah = bvhSahCost(buildBvhSnapshot(backend, prims));
         const int width = quick ? 256 : 1920, height = quick ? 256 : 1080;
         // Primary rays through pixel centres with jitter, from the library's own camera code.
         std::vector<Ray> primary;
@@ -138,8 +145,8 @@ int main(int argc, char** argv) {
             double best = std::min(warm.milliseconds, r.milliseconds);
             std::size_t hit = 0;
             for (auto& x : r.hits) hit += x.prim >= 0;
-            std::printf("| %s | %zu | %zu | %s | %zu | %.1f | %.3f |\n", name, scene.triangles().size(), scene.spheres().size(),
-                        kind, rays.size(), rays.size() / best / 1e3, double(hit) / rays.size());
+            std::printf("| %s | %zu | %zu | %.2f | %s | %zu | %.1f | %.3f |\n", name, scene.triangles().size(),
+                        scene.spheres().size(), sah, kind, rays.size(), rays.size() / best / 1e3, double(hit) / rays.size());
         };
         report("primary (closest)", primary, false);
         report("diffuse bounce (closest, incoherent)", bounce, false);

@@ -248,3 +248,14 @@ TEST_CASE("CUDA LBVH is valid and identical to the CPU tree", "[bvh][gpu]") {
         CHECK(differing == 0);
     }
 }
+
+TEST_CASE("the SAH cost of a tree is its boxes' areas over the root's", "[bvh]") {
+    // Two spheres of radius 1, ten apart: the root box is 12 x 2 x 2 (half-area 52), each leaf
+    // 2 x 2 x 2 (12), so the cost is (52 + 12 + 12) / 52.
+    PrimitiveArrays two;
+    two.spheres = {Float4(vec3(0.0f), 1.0f), Float4(vec3(10.0f, 0.0f, 0.0f), 1.0f)};
+    CHECK(bvhSahCost(buildBvhSnapshot(Backend::Cpu, two)) == Approx(76.0 / 52.0).epsilon(1e-9));
+    PrimitiveArrays one;
+    one.spheres = {Float4(vec3(3.0f), 0.5f)};
+    CHECK(bvhSahCost(buildBvhSnapshot(Backend::Cpu, one)) == Approx(2.0));
+}

@@ -42,5 +42,8 @@ CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, in
 std::string validateBvh(const BvhSnapshot& bvh);
 /// Depth of the deepest leaf (root = 1).
 int bvhDepth(const BvhSnapshot& bvh);
+/// SAH cost relative to the root's surface area, node and primitive costs 1: the sum over internal
+/// nodes and over leaves (one primitive each) of their box's area over the root's.
+double bvhSahCost(const BvhSnapshot& bvh);
 
 }  // namespace wavefront

@@ -137,6 +137,29 @@ int bvhDepth(const BvhSnapshot& bvh) {
     return deepest;
 }
 
+double bvhSahCost(const BvhSnapshot& bvh) {
+    if (bvh.numPrims == 0) return 0.0;
+    auto area = [](const Aabb& b) {
+        double x = double(b.hi.x) - b.lo.x, y = double(b.hi.y) - b.lo.y, z = double(b.hi.z) - b.lo.z;
+        return x * y + y * z + z * x;
+    };
+    if (bvh.numPrims == 1) return 2.0;  // the root and its one leaf, both the primitive's box
+    const BvhNode& root = bvh.nodes[0];
+    double rootArea = area(Aabb::unite(root.box(0), root.box(1)));
+    if (!(rootArea > 0.0)) return 0.0;
+    double cost = rootArea;  // the root, an internal node
+    std::vector<int> stack{0};
+    while (!stack.empty()) {
+        const BvhNode& n = bvh.nodes[stack.back()];
+        stack.pop_back();
+        for (int c = 0; c < 2; ++c) {
+            cost += area(n.box(c));  // an internal node or a one-primitive leaf, each cost 1
+            if (n.child(c) >= 0) stack.push_back(n.child(c));
+        }
+    }
+    return cost / rootArea;
+}
+
 // ---- Distributions ---------------------------------------------------------------------------
 
 DistributionSnapshot buildDistribution(Backend backend, const std::vector<double>& weights, int n, int count,
