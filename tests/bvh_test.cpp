@@ -90,17 +90,6 @@ std::pair<double, double> exactSlab(const Aabb& box, const Ray& ray) {
     return {tNear, tFar};
 }
 
-/// The GPU's form of SlabRay::distance (one fused multiply-add), evaluated on the CPU.
-float fusedIntersectBox(const Aabb& box, const SlabRay& r) {
-    float tNear = 0.0f, tFar = FLT_MAX;
-    for (int k = 0; k < 3; ++k) {
-        float a = std::fma(box.lo[k], r.invDir[k], -r.offsetLo[k]), b = std::fma(box.hi[k], r.invDir[k], -r.offsetHi[k]);
-        tNear = maxNum(tNear, minNum(a, b));
-        tFar = minNum(tFar, maxNum(a, b));
-    }
-    return tNear <= tFar * 1.0000004f ? tNear : FLT_MAX;
-}
-
 }  // namespace
 
 TEST_CASE("the slab test never culls a box the ray meets, and still culls for nearly parallel rays", "[bvh]") {
@@ -126,7 +115,7 @@ TEST_CASE("the slab test never culls a box the ray meets, and still culls for ne
         Ray ray{target - d * (s * (0.001f + 1000.0f * unit(rng))), d, FLT_MAX};
         SlabRay slabs(ray.origin, ray.direction);
         bool cpu = intersectBox(box.lo, box.hi, slabs, FLT_MAX) < FLT_MAX;
-        bool gpu = fusedIntersectBox(box, slabs) < FLT_MAX;
+        bool gpu = intersectBox<true>(box.lo, box.hi, slabs, FLT_MAX) < FLT_MAX;  // the GPU's fused form
         auto [tNear, tFar] = exactSlab(box, ray);
         // The test may keep boxes the ray passes within 1e-5 of the magnitudes involved (the
         // widening is 8 roundoffs of the origin, the relative factor 6 of the distance); a box

@@ -171,21 +171,31 @@ struct SlabRay {
             offsetHi[k] = positive ? o - widen : o + widen;
         }
     }
+    /// kFused: one rounding (the GPU's FFMA); else plane * invDir rounded first, one more roundoff
+    /// of |plane invDir|, within the widening and the factor (the CPU, where a fused multiply-add
+    /// is a library call).
+    template <bool kFused>
     WF_CPU_GPU static float distance(float plane, float invDir, float offset) {
-#if defined(WF_IS_GPU_CODE)
-        return fmaf(plane, invDir, -offset);
-#else
-        return plane * invDir - offset;  // one more roundoff of |plane invDir|: within the widening and the factor
-#endif
+        if constexpr (kFused) return std::fma(plane, invDir, -offset);
+        else return plane * invDir - offset;
     }
 };
 
-/// Slab test against a box; returns the entry distance or a value >= tMax on a miss.
+#if defined(WF_IS_GPU_CODE)
+constexpr bool kFusedSlabs = true;
+#else
+constexpr bool kFusedSlabs = false;
+#endif
+
+/// Slab test against a box; returns the entry distance or a value >= tMax on a miss. The tests
+/// run the GPU's fused form on the CPU too (kFused = true).
+template <bool kFused = kFusedSlabs>
 WF_CPU_GPU WF_INLINE float intersectBox(vec3 lo, vec3 hi, const SlabRay& ray, float tMax) {
-    vec3 t0(SlabRay::distance(lo.x, ray.invDir.x, ray.offsetLo.x), SlabRay::distance(lo.y, ray.invDir.y, ray.offsetLo.y),
-            SlabRay::distance(lo.z, ray.invDir.z, ray.offsetLo.z));
-    vec3 t1(SlabRay::distance(hi.x, ray.invDir.x, ray.offsetHi.x), SlabRay::distance(hi.y, ray.invDir.y, ray.offsetHi.y),
-            SlabRay::distance(hi.z, ray.invDir.z, ray.offsetHi.z));
+    auto distance = [&ray](int k, float plane, bool isLo) {
+        return SlabRay::distance<kFused>(plane, ray.invDir[k], isLo ? ray.offsetLo[k] : ray.offsetHi[k]);
+    };
+    vec3 t0(distance(0, lo.x, true), distance(1, lo.y, true), distance(2, lo.z, true));
+    vec3 t1(distance(0, hi.x, false), distance(1, hi.y, false), distance(2, hi.z, false));
     // minNum / maxNum: half the instructions of glm's compare-and-select on the GPU (the test is
     // most of traversal), and an axis whose distance is NaN (an overflow to infinity minus
     // infinity) does not cull the box.
