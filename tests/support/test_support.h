@@ -229,7 +229,10 @@ inline double maxZScore(const BlockStats& a, const BlockStats& b, double floor =
 }
 
 /// |difference of the all-block means| / its standard error: sensitive to a small bias that is
-/// spread over the whole image, which the per-block bound would miss.
+/// spread over the whole image, which the per-block bound would miss. It sums per-block variances,
+/// so it assumes independent blocks: not for MLT, whose normalisation b scales a whole render (use
+/// imageMeanZScore there: over 32 cornell-box MLT renders the image mean's variance was 1.8-2.0x
+/// the sum, and a GPU run read 4.53 here by chance).
 inline double globalZScore(const BlockStats& a, const BlockStats& b) {
     double diff = 0.0, var = 0.0;
     for (std::size_t i = 0; i < a.mean.size(); ++i) {
