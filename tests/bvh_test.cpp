@@ -107,7 +107,8 @@ TEST_CASE("the slab test never culls a box the ray meets, and still culls for ne
         Aabb box{centre - half, centre + half};
         vec3 d(sym(rng), sym(rng), sym(rng));
         int flat = int(unit(rng) * 8.0f);  // sometimes one axis nearly or exactly parallel
-        if (flat < 3) d[flat] = (i % 3 == 0) ? 0.0f : (i % 3 == 1 ? 1e-9f : 1e-5f) * (d[flat] < 0.0f ? -1.0f : 1.0f);
+        const float tiny[] = {0.0f, 1e-25f, 1e-9f, 1e-5f};  // 1e-25: below SlabRay's 1e-20 stand-in
+        if (flat < 3) d[flat] = tiny[i % 4 == 0 ? 0 : (i % 3) + 1] * (d[flat] < 0.0f ? -1.0f : 1.0f);
         d = glm::normalize(d);
         // Aim at a point on the surface, or beside the box by up to a fifth of its size.
         vec3 target = centre + half * vec3(sym(rng), sym(rng), sym(rng)) * 1.2f;
@@ -135,6 +136,32 @@ TEST_CASE("the slab test never culls a box the ray meets, and still culls for ne
     CHECK(misses > 20000);
     CHECK(culledWrongly == 0);
     CHECK(keptWrongly == 0);
+}
+
+TEST_CASE("the slab test's three-way combines on float bits equal float min and max", "[bvh]") {
+    // maxOfThreeAndZero is max(a, b, c, 0) exactly; minOfThreeSignExact is min(a, b, c) when that
+    // is >= 0 and some negative value otherwise (slabTest needs only its sign then).
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> mag(-30.0f, 30.0f);
+    std::uniform_int_distribution<int> kind(0, 5);
+    auto value = [&] {
+        switch (kind(rng)) {
+        case 0: return 0.0f;
+        case 1: return -0.0f;
+        case 2: return -std::exp2(mag(rng));
+        case 3: return FLT_MAX;
+        default: return std::exp2(mag(rng));
+        }
+    };
+    int wrong = 0;
+    for (int i = 0; i < 100000; ++i) {
+        float a = value(), b = value(), c = value();
+        float mx = std::max(std::max(a, b), std::max(c, 0.0f)), mn = std::min(std::min(a, b), c);
+        float gotMax = maxOfThreeAndZero(a, b, c), gotMin = minOfThreeSignExact(a, b, c);
+        wrong += !(gotMax == mx && !std::signbit(gotMax));
+        wrong += mn >= 0.0f ? !(gotMin == mn) : !(gotMin < 0.0f || (gotMin == 0.0f && std::signbit(gotMin)));
+    }
+    CHECK(wrong == 0);
 }
 
 TEST_CASE("LBVH is structurally valid for random and degenerate inputs", "[bvh]") {

@@ -242,10 +242,10 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
             probe.sample();
             const BvhNode& n = bvh.nodes[node];
             Float4 lo0 = n.lo0, hi0 = n.hi0, lo1 = n.lo1, hi1 = n.hi1;
-            float t0 = intersectBox(lo0.xyz(), hi0.xyz(), slabs, hit.t);
-            float t1 = intersectBox(lo1.xyz(), hi1.xyz(), slabs, hit.t);
+            float t0, t1;
+            bool go0 = slabTest(lo0.xyz(), hi0.xyz(), slabs, hit.t, t0);
+            bool go1 = slabTest(lo1.xyz(), hi1.xyz(), slabs, hit.t, t1);
             int c0 = floatAsInt(lo0.w), c1 = floatAsInt(hi0.w);
-            bool go0 = t0 < hit.t, go1 = t1 < hit.t;
             if (go0 && go1) {
                 bool nearFirst = t0 <= t1;
                 stack[top++] = nearFirst ? c1 : c0;

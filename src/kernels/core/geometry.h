@@ -156,12 +156,12 @@ struct SlabRay {
     vec3 invDir;    ///< correctly rounded 1 / direction
     vec3 offsetLo;  ///< subtracted at the box's lo planes
     vec3 offsetHi;  ///< subtracted at the box's hi planes
-    /// A zero direction component becomes 1e-20: an infinite invDir would make the FMA's distances
-    /// NaN (infinity minus infinity), and that axis would not cull at all. The finite stand-in
-    /// culls as the parallel slab should, to within the widening (8 roundoffs of the origin).
-    WF_CPU_GPU SlabRay(vec3 origin, vec3 direction)
-        : invDir(reciprocal(vec3(direction.x != 0.0f ? direction.x : 1e-20f, direction.y != 0.0f ? direction.y : 1e-20f,
-                                 direction.z != 0.0f ? direction.z : 1e-20f))) {
+    /// A direction component below 1e-20 in magnitude (zero included) becomes +-1e-20, so |invDir|
+    /// <= 1e20 and, for coordinates below 1e18, no distance overflows: an infinite one would make
+    /// the FMA's distances NaN (infinity minus infinity), and an axis whose two distances are NaN
+    /// culls the box (slabTest). The stand-in culls as the parallel slab should, to within the
+    /// widening (8 roundoffs of the origin).
+    WF_CPU_GPU SlabRay(vec3 origin, vec3 direction) : invDir(reciprocal(clampTiny(direction))) {
         for (int k = 0; k < 3; ++k) {
             float o = origin[k] * invDir[k];
             float widen = std::fabs(o) * (1.0f / 2097152.0f);  // 8 roundoffs (2^-24 each)
@@ -174,6 +174,10 @@ struct SlabRay {
     /// kFused: one rounding (the GPU's FFMA); else plane * invDir rounded first, one more roundoff
     /// of |plane invDir|, within the widening and the factor (the CPU, where a fused multiply-add
     /// is a library call).
+    WF_CPU_GPU static vec3 clampTiny(vec3 d) {
+        auto clamp = [](float x) { return std::fabs(x) >= 1e-20f ? x : (x < 0.0f ? -1e-20f : 1e-20f); };
+        return vec3(clamp(d.x), clamp(d.y), clamp(d.z));
+    }
     template <bool kFused>
     WF_CPU_GPU static float distance(float plane, float invDir, float offset) {
         if constexpr (kFused) return std::fma(plane, invDir, -offset);
@@ -187,22 +191,32 @@ constexpr bool kFusedSlabs = true;
 constexpr bool kFusedSlabs = false;
 #endif
 
-/// Slab test against a box; returns the entry distance or a value >= tMax on a miss. The tests
-/// run the GPU's fused form on the CPU too (kFused = true).
+/// Slab test against a box: whether the ray meets it within [0, tMax], conservatively (a box the
+/// ray misses by less than the rounding bound also passes), and in `tNear` where it enters (>= 0).
+/// The tests run the GPU's fused form on the CPU too (kFused = true).
 template <bool kFused = kFusedSlabs>
-WF_CPU_GPU WF_INLINE float intersectBox(vec3 lo, vec3 hi, const SlabRay& ray, float tMax) {
+WF_CPU_GPU WF_INLINE bool slabTest(vec3 lo, vec3 hi, const SlabRay& ray, float tMax, float& tNear) {
     auto distance = [&ray](int k, float plane, bool isLo) {
         return SlabRay::distance<kFused>(plane, ray.invDir[k], isLo ? ray.offsetLo[k] : ray.offsetHi[k]);
     };
     vec3 t0(distance(0, lo.x, true), distance(1, lo.y, true), distance(2, lo.z, true));
     vec3 t1(distance(0, hi.x, false), distance(1, hi.y, false), distance(2, hi.z, false));
-    // minNum / maxNum: half the instructions of glm's compare-and-select on the GPU (the test is
-    // most of traversal), and an axis whose distance is NaN (an overflow to infinity minus
-    // infinity) does not cull the box.
-    float tNear = maxNum(maxNum(minNum(t0.x, t1.x), minNum(t0.y, t1.y)), maxNum(minNum(t0.z, t1.z), 0.0f));
-    float tFar = minNum(minNum(maxNum(t0.x, t1.x), maxNum(t0.y, t1.y)), minNum(maxNum(t0.z, t1.z), tMax));
+    // minNum / maxNum per axis: one FMNMX each on the GPU (glm's compare-and-select takes two);
+    // a plane whose distance is NaN leaves the axis to the other plane (SlabRay keeps distances
+    // finite for coordinates below 1e18). The three-way combines are DPX instructions on Hopper;
+    // tFar is exact when it is >= 0, and any negative tFar (the box is behind the ray) fails the
+    // test all the same.
+    tNear = maxOfThreeAndZero(minNum(t0.x, t1.x), minNum(t0.y, t1.y), minNum(t0.z, t1.z));
+    float tFar = minOfThreeSignExact(maxNum(t0.x, t1.x), maxNum(t0.y, t1.y), minNum(maxNum(t0.z, t1.z), tMax));
     // The 1 + 2 gamma(3) factor keeps the test conservative under rounding (pbrt, Bounds3::IntersectP).
-    return tNear <= tFar * 1.0000004f ? tNear : FLT_MAX;
+    return tNear <= tFar * 1.0000004f;
+}
+
+/// The entry distance, or FLT_MAX on a miss.
+template <bool kFused = kFusedSlabs>
+WF_CPU_GPU WF_INLINE float intersectBox(vec3 lo, vec3 hi, const SlabRay& ray, float tMax) {
+    float tNear;
+    return slabTest<kFused>(lo, hi, ray, tMax, tNear) ? tNear : FLT_MAX;
 }
 
 }  // namespace wavefront

@@ -1,5 +1,6 @@
 // Small math helpers shared by host and device code, on top of GLM.
 #pragma once
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -75,6 +76,28 @@ WF_CPU_GPU WF_INLINE float maxNum(float a, float b) {
     return fmaxf(a, b);
 #else
     return a > b || b != b ? a : b;
+#endif
+}
+
+/// The slab test's three-way combines, on the bits of non-NaN floats as signed integers: that
+/// order is the float order for non-negative values, and every negative value (-0 included) is
+/// below every non-negative one. Hopper's DPX integer min/max take three operands and a clamp at 0
+/// in one instruction where FMNMX takes two; the CPU computes the same integers.
+/// max(a, b, c, 0), exactly.
+WF_CPU_GPU WF_INLINE float maxOfThreeAndZero(float a, float b, float c) {
+#if defined(WF_IS_GPU_CODE)
+    return __int_as_float(__vimax3_s32_relu(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
+#else
+    int m = std::max(std::max(floatAsInt(a), floatAsInt(b)), std::max(floatAsInt(c), 0));
+    return intAsFloat(m);
+#endif
+}
+/// min(a, b, c) when it is >= 0 (+0 or above); otherwise some negative value among them.
+WF_CPU_GPU WF_INLINE float minOfThreeSignExact(float a, float b, float c) {
+#if defined(WF_IS_GPU_CODE)
+    return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
+#else
+    return intAsFloat(std::min(std::min(floatAsInt(a), floatAsInt(b)), floatAsInt(c)));
 #endif
 }
 
