@@ -174,13 +174,14 @@ public:
     template <class F>
     void parallelFor(const char* label, ItemCount count, const F& f) {
         if (count.capacity <= 0) return;
-        int grid = (count.capacity + kBlock - 1) / kBlock;
+        constexpr int kStageBlock = BlockSizeOf<F>::value;
+        int grid = (count.capacity + kStageBlock - 1) / kStageBlock;
         throwDeferred();
         Timed t(*this, label);
         if constexpr (MinBlocksPerSm<F>::value > 1)
-            detail::forEachKernelCapped<kBlock, MinBlocksPerSm<F>::value><<<grid, kBlock, 0, stream_>>>(f, count);
+            detail::forEachKernelCapped<kStageBlock, MinBlocksPerSm<F>::value><<<grid, kStageBlock, 0, stream_>>>(f, count);
         else
-            detail::forEachKernel<<<grid, kBlock, 0, stream_>>>(f, count);
+            detail::forEachKernel<<<grid, kStageBlock, 0, stream_>>>(f, count);
         WF_CUDA_CHECK_LAUNCH(label);
     }
     template <class F>

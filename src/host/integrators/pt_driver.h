@@ -35,13 +35,16 @@ public:
         WorkSteering steering(0, std::uint64_t(params.numPixels));  // passes from the film's first sample
         std::uint64_t chunked = 0;
         withMaterialSet(scene, [&](auto materials) {
-            using M = decltype(materials);
-            switch (variant_) {
-            case PtVariant::Megakernel: chunked = renderMegakernel<M>(c, first, count, budget); break;
-            case PtVariant::PtR: renderInPlace<M>(c, first, steering, budget); break;
-            case PtVariant::Spt: renderStreaming<M>(c, true, first, steering, budget); break;
-            case PtVariant::SptR: renderStreaming<M>(c, false, first, steering, budget); break;
-            }
+            withNextEventSetting(params, [&](auto nextEvent) {
+                using M = decltype(materials);
+                constexpr bool kNee = decltype(nextEvent)::value;
+                switch (variant_) {
+                case PtVariant::Megakernel: chunked = renderMegakernel<M, kNee>(c, first, count, budget); break;
+                case PtVariant::PtR: renderInPlace<M, kNee>(c, first, steering, budget); break;
+                case PtVariant::Spt: renderStreaming<M, kNee>(c, true, first, steering, budget); break;
+                case PtVariant::SptR: renderStreaming<M, kNee>(c, false, first, steering, budget); break;
+                }
+            });
         });
         StreamControl k = scheduler_.read();
         extensionRays_ += k.extensionRays;
@@ -99,7 +102,7 @@ private:
         return false;
     }
 
-    template <class Materials, class Budget>
+    template <class Materials, bool kNee, class Budget>
     void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
                          Budget& budget) {
         int cur = 0, bound = capacity_;
@@ -110,7 +113,7 @@ private:
             exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
             ItemCount live{bound, &k->pathCount[cur]};
             exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), streams_.hits.data()});
-            pt::ShadeStage<Materials> shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
+            pt::ShadeStage<Materials, kNee> shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
             exec_.compactingFor("shade", live, shade);
             // Without next-event estimation the connection stream stays empty: no launch (an empty
             // one cost 6.5 us, 5% of an rtiow-final frame with NEE off).
@@ -122,7 +125,7 @@ private:
         // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
     }
 
-    template <class Materials, class Budget>
+    template <class Materials, bool kNee, class Budget>
     void renderInPlace(const pt::Common& c, std::uint64_t first, WorkSteering& steering, Budget& budget) {
         int* alive = streams_.alive.data();
         exec_.fill(alive, 0, capacity_);
@@ -130,7 +133,7 @@ private:
         for (int iteration = 0;; ++iteration) {
             exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
             exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive, streams_.hits.data()});
-            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage<Materials>{c, paths(0), alive, streams_.hits.data(), shadow()});
+            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage<Materials, kNee>{c, paths(0), alive, streams_.hits.data(), shadow()});
             if (c.params.nextEventEstimation)  // else the shadow slots stay empty (ShadeOutput::hasShadow)
                 exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
             exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
@@ -143,12 +146,12 @@ private:
     /// progress reports and time limits (about 4 ms on an H100 for rtiow-final), and long enough
     /// that the last wave of each launch, where SMs idle behind the longest paths, costs little.
     static constexpr int kMegakernelChunk = 4;
-    template <class Materials, class Budget>
+    template <class Materials, bool kNee, class Budget>
     std::uint64_t renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
         const std::uint64_t chunk = std::min<std::uint64_t>(std::uint64_t(kMegakernelChunk) * std::uint64_t(capacity_), INT_MAX);
         return runChunked(exec_, first, count, chunk, std::uint64_t(c.params.numPixels), budget,
                           [&](std::uint64_t offset, std::uint64_t n) {
-                              exec_.parallelFor("megakernel", int(n), pt::MegakernelStage<Materials>{c, first + offset});
+                              exec_.parallelFor("megakernel", int(n), pt::MegakernelStage<Materials, kNee>{c, first + offset});
                           });
     }
 

@@ -45,9 +45,14 @@ struct ScatterWords { static constexpr int value = 0; };
 template <class Stage>
 struct ScatterWords<Stage, std::void_t<decltype(Stage::kScatterWords)>> { static constexpr int value = Stage::kScatterWords; };
 
-/// Stages may ask for at least kMinBlocksPerSm resident blocks of 256 threads per multiprocessor
-/// (a register cap of 65536 / (256 * k), through __launch_bounds__) where the compiler's own choice
-/// lands just past an occupancy step. This trait reads it, 1 (no cap) if absent.
+/// Stages of parallelFor may ask for a block size other than 256 threads (kBlockSize), and for at
+/// least kMinBlocksPerSm resident blocks per multiprocessor (a register cap of
+/// 65536 / (block size * k), through __launch_bounds__) where the compiler's own choice lands just
+/// past an occupancy step. These traits read them: 256 and 1 (no cap) if absent.
+template <class Stage, class = void>
+struct BlockSizeOf { static constexpr int value = 256; };
+template <class Stage>
+struct BlockSizeOf<Stage, std::void_t<decltype(Stage::kBlockSize)>> { static constexpr int value = Stage::kBlockSize; };
 template <class Stage, class = void>
 struct MinBlocksPerSm { static constexpr int value = 1; };
 template <class Stage>

@@ -3,6 +3,8 @@
 // shadow-ray deposits. Every variant (megakernel, PT+R, SPT, SPT+R) and both backends call
 // exactly these functions.
 #pragma once
+#include <type_traits>
+
 #include "kernels/lights/light_sample.h"
 #include "kernels/materials/material.h"
 #include "kernels/scene/shadow_ray.h"
@@ -59,22 +61,26 @@ struct ShadeOutput {
 
 /// Shades the hit of `path` (hit.prim < 0: the ray escaped). Emission found here is deposited
 /// directly; next-event estimation and the continuation are returned. `Materials`: the material
-/// kinds compiled in (material_types.h).
-template <class Materials>
+/// kinds compiled in (material_types.h). kNextEvent false compiles next-event estimation out, for
+/// params.nextEventEstimation off (withNextEventSetting): compiled in but never run, its light
+/// sampling and MIS weights still cost the rtiow-final megakernel 11% (registers and spills).
+template <class Materials, bool kNextEvent = true>
 WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& params, const FilmView& film,
                                         const PathState& path, Hit hit) {
+    const bool nextEvent = kNextEvent && params.nextEventEstimation;
     ShadeOutput out;
     std::uint64_t sample = path.sampleIndex();
-    int pixel = pixelOfSample(sample, params.numPixels);
+    // The pixel (a 64-bit remainder) where a deposit or a shadow ray needs it, not on every bounce.
+    auto pixel = [&] { return pixelOfSample(sample, params.numPixels); };
     if (hit.prim < 0) {
         // Escaped: the environment, weighted against sampling it at the previous vertex.
         if (scene.environment.present()) {
             vec3 d = path.direction.xyz();
             float prevPdf = path.origin.w;
-            float w = params.nextEventEstimation && prevPdf > 0.0f
+            float w = nextEvent && prevPdf > 0.0f
                           ? powerHeuristic(prevPdf, scene.environmentSelect * scene.environment.pdf(d))
                           : 1.0f;
-            film.deposit(pixel, path.throughput.xyz() * scene.environment.radiance(d) * w);
+            film.deposit(pixel(), path.throughput.xyz() * scene.environment.radiance(d) * w);
         }
         return out;
     }
@@ -93,13 +99,13 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
         vec3 Le = emittedRadiance(m, sh.ng, wo);
         if (!isBlack(Le)) {
             float w = 1.0f;
-            if (params.nextEventEstimation && prevPdf > 0.0f) {
+            if (nextEvent && prevPdf > 0.0f) {
                 float cosL = glm::dot(sh.ng, wo);
                 float pdfLight = (1.0f - scene.environmentSelect) * scene.lights.primPmf[hit.prim] /
                                  primitiveArea(scene, hit.prim) * hit.t * hit.t / cosL;
                 w = powerHeuristic(prevPdf, pdfLight);
             }
-            film.deposit(pixel, beta * Le * w);
+            film.deposit(pixel(), beta * Le * w);
         }
     }
     if (depth + 1 > params.maxDepth) return out;
@@ -115,7 +121,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     int vertex = depth - 1;
 
     // Next-event estimation: the environment or an area light chosen by power.
-    if (params.nextEventEstimation && !isSpecular<Materials>(m) &&
+    if (nextEvent && !isSpecular<Materials>(m) &&
         (scene.lights.numLights > 0 || scene.environment.present())) {
         float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
         vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
@@ -128,7 +134,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             wi = es.direction;
             Le = es.radiance;
             pdfLight = scene.environmentSelect * es.pdf;
-            ray = shadowRayAlong(here, wi, pixel, vec3(0.0f));
+            ray = shadowRayAlong(here, wi, pixel(), vec3(0.0f));
         } else {
             LightSample ls;
             float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
@@ -140,7 +146,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
             float cosL = -glm::dot(ls.n, wi);
             Le = ls.Le;
             pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
-            ray = shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel, vec3(0.0f));
+            ray = shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel(), vec3(0.0f));
         }
         // Opaque surfaces see lights on wo's side only; rough glass also through itself.
         if (pdfLight > 0.0f && (dielectric || glm::dot(wi, ng) > 0.0f)) {
@@ -177,6 +183,14 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
                  depth);
     out.hasNext = true;
     return out;
+}
+
+/// Calls f(std::true_type{}) or f(std::false_type{}) by params.nextEventEstimation: the stages
+/// that shade are compiled both ways (shadePath's kNextEvent).
+template <class F>
+decltype(auto) withNextEventSetting(const PtParams& params, F&& f) {
+    if (params.nextEventEstimation) return f(std::true_type{});
+    return f(std::false_type{});
 }
 
 /// Connect stage body: deposits a shadow ray's contribution when nothing blocks it.

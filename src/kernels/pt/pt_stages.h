@@ -102,7 +102,7 @@ struct ExtendStage {
 /// Shade with compaction at write time: continued paths go to the other path buffer, shadow
 /// rays to the connection stream (exec.compactingFor reserves space once per block). The stages
 /// that shade are compiled per material set (material_types.h).
-template <class Materials>
+template <class Materials, bool kNextEvent = true>
 struct ShadeStage {
     static constexpr int kStreams = 2;
     /// 3 blocks of 256 (at most 85 registers): the occupancy PT shading has without the microfacet
@@ -117,7 +117,7 @@ struct ShadeStage {
     int* outCounter[kStreams];
     WF_CPU_GPU Output evaluate(int i) const {
         c.simd.entry(kSimdShade).sample();
-        return shadePath<Materials>(c.scene, c.params, c.film, in.load(i), hits[i]);
+        return shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, in.load(i), hits[i]);
     }
     WF_CPU_GPU void emit(int stream, int slot, const Output& o, int) const {
         if (stream == ShadeOutput::kExtension) outPaths.store(slot, o.next);
@@ -168,7 +168,7 @@ struct InPlaceExtendStage {
     }
 };
 
-template <class Materials>
+template <class Materials, bool kNextEvent = true>
 struct InPlaceShadeStage {
     static constexpr int kMinBlocksPerSm = 3;  ///< as ShadeStage
     Common c;
@@ -184,7 +184,7 @@ struct InPlaceShadeStage {
             return;
         }
         c.simd.entry(kSimdShade).sample();
-        ShadeOutput o = shadePath<Materials>(c.scene, c.params, c.film, paths.load(i), hits[i]);
+        ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, paths.load(i), hits[i]);
         shadow.store(i, o.hasShadow ? o.shadow : none);
         if (o.hasNext) {
             paths.store(i, o.next);
@@ -217,11 +217,15 @@ struct InPlaceBookkeepingStage {
 
 // ---- Megakernel: one thread runs a whole path ------------------------------------------------
 
-template <class Materials>
+template <class Materials, bool kNextEvent = true>
 struct MegakernelStage {
-    /// 64 registers (4 blocks of 256 per SM): the spills cost less than the occupancy gains
-    /// (rtiow-final 20.0 -> 19.1 ms, cornell-box +14%, mesh-1m +13%, hdr-spheres +8%: results/h100.md).
-    static constexpr int kMinBlocksPerSm = 4;
+    /// Blocks of 64 threads: a block holds its registers until its longest path ends, so smaller
+    /// blocks give them back sooner (against 256: rtiow-final 9.58 -> 9.42 ms, cornell-box +6%,
+    /// mesh-1m +11%). 64 registers (16 blocks per SM): the spills cost less than the occupancy
+    /// gains (72 registers: rtiow-final equal with NEE off, 9% slower with it on, the other scenes
+    /// 4-9% slower; 56: rtiow-final 25% slower). results/h100.md.
+    static constexpr int kBlockSize = 64;
+    static constexpr int kMinBlocksPerSm = 16;
     Common c;
     std::uint64_t firstSample;
     WF_CPU_GPU void operator()(int i) const {
@@ -234,7 +238,7 @@ struct MegakernelStage {
             Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
             Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdMegakernel));
             ++extension;
-            ShadeOutput o = shadePath<Materials>(c.scene, c.params, c.film, path, hit);
+            ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
             if (o.hasShadow) {
                 ++shadowRays;
                 traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdMegakernel));
