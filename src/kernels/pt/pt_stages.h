@@ -87,7 +87,12 @@ struct BookkeepingStage {
     }
 };
 
+/// Blocks of 64 threads for the traversal stages (extend, connect): a block's registers come back
+/// when its slowest ray ends (against 256, rtiow-final spt-r -1.5% time, mesh-1m +7%).
+constexpr int kTraversalBlock = 64;
+
 struct ExtendStage {
+    static constexpr int kBlockSize = kTraversalBlock;
     Common c;
     SoaView<PathState> paths;
     Hit* hits;
@@ -106,8 +111,10 @@ template <class Materials, bool kNextEvent = true>
 struct ShadeStage {
     static constexpr int kStreams = 2;
     /// 3 blocks of 256 (at most 85 registers): the occupancy PT shading has without the microfacet
-    /// materials (76 registers) kept when they are compiled in (107 without a cap).
-    static constexpr int kMinBlocksPerSm = 3;
+    /// materials (76 registers) kept when they are compiled in (107 without a cap). Without NEE
+    /// the kernel is smaller and 4 blocks (64 registers) win (rtiow-final spt-r -1.8% time; with
+    /// NEE they lost 2.4%).
+    static constexpr int kMinBlocksPerSm = kNextEvent ? 3 : 4;
     using Output = ShadeOutput;
     Common c;
     SoaView<PathState> in;
@@ -126,6 +133,7 @@ struct ShadeStage {
 };
 
 struct ConnectStage {
+    static constexpr int kBlockSize = kTraversalBlock;
     Common c;
     SoaView<ShadowRay> shadow;
     WF_CPU_GPU void operator()(int i) const {
