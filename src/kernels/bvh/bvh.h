@@ -29,7 +29,8 @@ static_assert(sizeof(BvhNode) == 64, "BvhNode is four 16-byte loads");
 static_assert(alignof(BvhNode) == 16, "BvhNode must be 16-byte aligned");
 
 /// A leaf holds one primitive; leaf i's data is 3 Float4 at primData[3 i]:
-/// triangle: v0 (w = original primitive id), v1, v2; sphere: centre + radius, (id, 0, 0, 0), unused.
+/// triangle: v0 (w = original primitive id, >= 0), v1, v2; sphere: centre and -radius (the sign
+/// bit marks a sphere: one load tells the kinds apart), (id, 0, 0, 0), unused.
 /// Leaves are stored in Morton order, so neighbouring leaves sit together in memory.
 constexpr int kPrimWords = 3;
 
@@ -164,8 +165,8 @@ WF_CPU_GPU WF_INLINE Aabb primDataBounds(const Float4* prim, bool isTriangle) {
         b.extend(prim[2].xyz());
     } else {
         vec3 c = prim[0].xyz();
-        b.lo = c - vec3(prim[0].w);
-        b.hi = c + vec3(prim[0].w);
+        b.lo = c - vec3(-prim[0].w);
+        b.hi = c + vec3(-prim[0].w);
     }
     return b;
 }
@@ -191,29 +192,28 @@ WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int num
 
 // ---- Traversal -----------------------------------------------------------------------------
 
-/// Whether leaf data `p` holds a sphere (packSphere's marker) rather than a triangle.
-WF_CPU_GPU WF_INLINE bool isSphereLeaf(const Float4* p) { return p[1].w == 0.0f && floatAsInt(p[2].w) == 1; }
+/// Whether leaf data `p` holds a sphere (packSphere's marker, a negative radius) rather than a
+/// triangle (whose first word's w is its id, >= 0).
+WF_CPU_GPU WF_INLINE bool isSphereLeaf(const Float4* p) { return floatAsInt(p[0].w) < 0; }
 
 /// Intersects one leaf primitive; updates `hit` if closer than hit.t.
 WF_CPU_GPU WF_INLINE bool intersectLeaf(const BvhView& bvh, int leaf, const WatertightRay& wr, vec3 org, vec3 dir,
                                         Hit& hit) {
     const Float4* p = bvh.primData + kPrimWords * leaf;
     Float4 a = p[0];
-    int id;
+    bool sphere = floatAsInt(a.w) < 0;  // isSphereLeaf on the word already loaded
     float t;
     bool found;
-    if (isSphereLeaf(p)) {
-        id = floatAsInt(p[1].x);
-        found = intersectSphere(org, dir, hit.t, a.xyz(), a.w, t);
+    if (sphere) {
+        found = intersectSphere(org, dir, hit.t, a.xyz(), -a.w, t);
     } else {
-        id = floatAsInt(a.w);
         TriangleHit th;
         found = intersectTriangle(wr, org, hit.t, a.xyz(), p[1].xyz(), p[2].xyz(), th);
         t = th.t;
     }
     if (found) {
         hit.t = t;
-        hit.prim = id;
+        hit.prim = sphere ? floatAsInt(p[1].x) : floatAsInt(a.w);  // a sphere's id only when it is hit
     }
     return found;
 }
@@ -287,12 +287,12 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
     return hit;
 }
 
-/// Packs a sphere leaf so intersectLeaf can tell it from a triangle: p[1].w == 0 and p[2].w == 1
-/// (as int bits) never occur for triangles, whose p[1].w and p[2].w are written as -1.
+/// Packs a sphere leaf (radius > 0, as scene validation requires) with -radius, the marker that
+/// intersectLeaf tells it from a triangle by: a triangle's id there is >= 0.
 WF_CPU_GPU WF_INLINE void packSphere(Float4* p, vec3 center, float radius, int id) {
-    p[0] = Float4(center, radius);
+    p[0] = Float4(center, -radius);
     p[1] = Float4(intAsFloat(id), 0.0f, 0.0f, 0.0f);
-    p[2] = Float4(0.0f, 0.0f, 0.0f, intAsFloat(1));
+    p[2] = Float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 WF_CPU_GPU WF_INLINE void packTriangle(Float4* p, vec3 v0, vec3 v1, vec3 v2, int id) {
     p[0] = Float4(v0, intAsFloat(id));
