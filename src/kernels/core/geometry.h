@@ -171,13 +171,14 @@ struct SlabRay {
             offsetHi[k] = positive ? o - widen : o + widen;
         }
     }
-    /// kFused: one rounding (the GPU's FFMA); else plane * invDir rounded first, one more roundoff
-    /// of |plane invDir|, within the widening and the factor (the CPU, where a fused multiply-add
-    /// is a library call).
+    /// Components below 1e-20 in magnitude as +-1e-20 (zero as +1e-20).
     WF_CPU_GPU static vec3 clampTiny(vec3 d) {
         auto clamp = [](float x) { return std::fabs(x) >= 1e-20f ? x : (x < 0.0f ? -1e-20f : 1e-20f); };
         return vec3(clamp(d.x), clamp(d.y), clamp(d.z));
     }
+    /// kFused: one rounding (the GPU's FFMA); else plane * invDir rounded first, one more roundoff
+    /// of |plane invDir|, within the widening and the factor (the CPU, where a fused multiply-add
+    /// is a library call).
     template <bool kFused>
     WF_CPU_GPU static float distance(float plane, float invDir, float offset) {
         if constexpr (kFused) return std::fma(plane, invDir, -offset);
