@@ -85,11 +85,12 @@ private:
 
     /// Polls the control block every few iterations without stalling the GPU (ControlPoll), asks
     /// the budget and steers the work range; true once the render has finished. Once a snapshot
-    /// shows every sample handed out, paths only end: its counts bound the grids (`live`), so the
-    /// drain at the end of a render launches few blocks.
+    /// shows every sample handed out (`exhausted`: the range only ever shrinks), paths only end:
+    /// its counts bound the grids (`live`), so the drain at the end of a render launches few
+    /// blocks, and no generate kernel runs.
     template <class Budget>
     bool finished(int iteration, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first, WorkSteering& steering,
-                  Budget& budget, int& live) {
+                  Budget& budget, int& live, bool& exhausted) {
         constexpr int kPollEvery = 4;
         if (iteration % kPollEvery != kPollEvery - 1) return false;
         StreamControl k;
@@ -97,7 +98,10 @@ private:
         poll.post();
         if (!have) return false;
         if (k.done) return true;
-        if (k.work.next >= k.work.end) live = std::min(live, std::max(k.pathCount[0], k.pathCount[1]));
+        if (k.work.next >= k.work.end) {
+            exhausted = true;
+            live = std::min(live, std::max(k.pathCount[0], k.pathCount[1]));
+        }
         steering.steer(exec_, &scheduler_.control()->work, budget, std::min(k.work.next, k.work.end) - first);
         return false;
     }
@@ -106,10 +110,12 @@ private:
     void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
                          Budget& budget) {
         int cur = 0, bound = capacity_;
+        bool exhausted = false;
         StreamControl* k = scheduler_.control();
         ControlPoll<Exec, StreamControl> poll = scheduler_.poll();
         for (int iteration = 0;; ++iteration) {
-            exec_.parallelFor("generate", bound, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
+            // In the drain every sample is handed out: a generate launch would find nothing to start.
+            if (!exhausted) exec_.parallelFor("generate", bound, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
             exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
             ItemCount live{bound, &k->pathCount[cur]};
             exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), streams_.hits.data()});
@@ -120,7 +126,7 @@ private:
             if (c.params.nextEventEstimation)
                 exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
             cur ^= 1;
-            if (finished(iteration, poll, first, steering, budget, bound)) break;
+            if (finished(iteration, poll, first, steering, budget, bound, exhausted)) break;
         }
         // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
     }
@@ -130,15 +136,16 @@ private:
         int* alive = streams_.alive.data();
         exec_.fill(alive, 0, capacity_);
         ControlPoll<Exec, StreamControl> poll = scheduler_.poll();
+        bool exhausted = false;
         for (int iteration = 0;; ++iteration) {
-            exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
+            if (!exhausted) exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
             exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive, streams_.hits.data()});
             exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage<Materials, kNee>{c, paths(0), alive, streams_.hits.data(), shadow()});
             if (c.params.nextEventEstimation)  // else the shadow slots stay empty (ShadeOutput::hasShadow)
                 exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
             exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
             int fixedStream = capacity_;  // PT+R keeps its slots in place: no bound
-            if (finished(iteration, poll, first, steering, budget, fixedStream)) break;
+            if (finished(iteration, poll, first, steering, budget, fixedStream, exhausted)) break;
         }
     }
 
