@@ -106,6 +106,8 @@ private:
         return false;
     }
 
+    static constexpr int kDrainFraction = 16;
+
     template <class Materials, bool kNee, class Budget>
     void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
                          Budget& budget) {
@@ -127,6 +129,15 @@ private:
                 exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
             cur ^= 1;
             if (finished(iteration, poll, first, steering, budget, bound, exhausted)) break;
+            // SPT+R's drain: nothing left to start and at most a sixteenth of the stream in flight
+            // (at an H100's capacity, one wave of the drain kernel). One launch runs each path to
+            // its end; bookkeeping first counts their next traversals and the last shadow rays.
+            // SPT, a baseline of the paper's, keeps its schedule to the end.
+            if (!onlyWhenEmpty && exhausted && bound <= capacity_ / kDrainFraction) {
+                exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
+                exec_.parallelFor("drain", ItemCount{bound, &k->pathCount[cur]}, pt::DrainStage<Materials, kNee>{c, paths(cur)});
+                break;
+            }
         }
         // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
     }

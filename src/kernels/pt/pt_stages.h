@@ -25,9 +25,9 @@ struct StreamControl {
 /// Table 1 measure: lanes of a warp holding live work when the stage starts on it; for the
 /// megakernel, at the start of every bounce) and steps (lanes active at every traversal step, the
 /// instruction-level figure that Nsight Compute's threads-per-instruction ratio also reflects).
-enum SimdKernel : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdKernelCount };
+enum SimdKernel : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdDrain, kSimdKernelCount };
 inline const char* simdKernelLabel(int kernel) {
-    static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel"};
+    static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel", "drain"};
     return labels[kernel];
 }
 static_assert(2 * kSimdKernelCount <= kSimdSlots, "two counter slots per kernel");
@@ -225,15 +225,38 @@ struct InPlaceBookkeepingStage {
 
 // ---- Megakernel: one thread runs a whole path ------------------------------------------------
 
+/// One thread runs `path` to its end: trace, shade, trace the shadow ray, continue. The
+/// megakernel's body and the streaming schedules' drain. Counts the traversals and shadow rays.
+template <class Materials, bool kNextEvent, int kSimdKernel>
+WF_CPU_GPU WF_INLINE void tracePathToEnd(const Common& c, PathState path, unsigned& extension, unsigned& shadowRays) {
+    for (;;) {
+        c.simd.entry(kSimdKernel).sample();  // lanes whose path is still alive at this bounce
+        Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
+        Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdKernel));
+        ++extension;
+        ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
+        if (o.hasShadow) {
+            ++shadowRays;
+            traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdKernel));
+        }
+        if (!o.hasNext) break;
+        path = o.next;
+    }
+}
+
+/// Launch shape of the kernels that run whole paths (MegakernelStage, DrainStage): blocks of 64
+/// threads, since a block holds its registers until its longest path ends, so smaller blocks give
+/// them back sooner (against 256: rtiow-final 9.58 -> 9.42 ms, cornell-box +6%, mesh-1m +11%); 64
+/// registers (16 blocks per SM), where the spills cost less than the occupancy gains (72
+/// registers: rtiow-final equal with NEE off, 9% slower with it on, the other scenes 4-9% slower;
+/// 56: rtiow-final 25% slower). results/h100.md.
+constexpr int kWholePathBlock = 64;
+constexpr int kWholePathBlocksPerSm = 16;
+
 template <class Materials, bool kNextEvent = true>
 struct MegakernelStage {
-    /// Blocks of 64 threads: a block holds its registers until its longest path ends, so smaller
-    /// blocks give them back sooner (against 256: rtiow-final 9.58 -> 9.42 ms, cornell-box +6%,
-    /// mesh-1m +11%). 64 registers (16 blocks per SM): the spills cost less than the occupancy
-    /// gains (72 registers: rtiow-final equal with NEE off, 9% slower with it on, the other scenes
-    /// 4-9% slower; 56: rtiow-final 25% slower). results/h100.md.
-    static constexpr int kBlockSize = 64;
-    static constexpr int kMinBlocksPerSm = 16;
+    static constexpr int kBlockSize = kWholePathBlock;
+    static constexpr int kMinBlocksPerSm = kWholePathBlocksPerSm;
     Common c;
     std::uint64_t firstSample;
     WF_CPU_GPU void operator()(int i) const {
@@ -241,20 +264,26 @@ struct MegakernelStage {
         PathState path = generateCameraPath(c.scene, c.params, s);
         c.film.countSample(pixelOfSample(s, c.params.numPixels));
         unsigned extension = 0, shadowRays = 0;
-        for (;;) {
-            c.simd.entry(kSimdMegakernel).sample();  // lanes whose path is still alive at this bounce
-            Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-            Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdMegakernel));
-            ++extension;
-            ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
-            if (o.hasShadow) {
-                ++shadowRays;
-                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdMegakernel));
-            }
-            if (!o.hasNext) break;
-            path = o.next;
-        }
+        tracePathToEnd<Materials, kNextEvent, kSimdMegakernel>(c, path, extension, shadowRays);
         addToCounter(&c.control->extensionRays, extension);
+        addToCounter(&c.control->shadowRays, shadowRays);
+    }
+};
+
+/// The end of a streaming render: once every sample is handed out and few paths are left, one
+/// launch runs each of them to its end, where each bounce took three launches over a nearly empty
+/// stream (the drain was 48 of the 84 iterations of an rtiow-final frame). The bookkeeping launch
+/// before it counted each path's next traversal.
+template <class Materials, bool kNextEvent = true>
+struct DrainStage {
+    static constexpr int kBlockSize = kWholePathBlock;
+    static constexpr int kMinBlocksPerSm = kWholePathBlocksPerSm;
+    Common c;
+    SoaView<PathState> paths;
+    WF_CPU_GPU void operator()(int i) const {
+        unsigned extension = 0, shadowRays = 0;
+        tracePathToEnd<Materials, kNextEvent, kSimdDrain>(c, paths.load(i), extension, shadowRays);
+        addToCounter(&c.control->extensionRays, extension - 1);  // the first was counted already
         addToCounter(&c.control->shadowRays, shadowRays);
     }
 };
