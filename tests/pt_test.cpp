@@ -28,16 +28,33 @@ std::vector<PtVariant> analyticVariants(Backend b) {
 
 TEST_CASE("all four path-tracer variants compute the same estimate per sample", "[pt]") {
     // Same sampler, same primary-sample layout: each sample's contribution is identical whatever
-    // the schedule, so the images differ only by the order of float additions.
+    // the schedule, so the images differ only by the order of float additions, and every schedule
+    // traces the same rays. SPT+R runs twice: at the default capacity, and with a stream of 1024
+    // slots, which regenerates for a while and then drains in one launch ("drain").
     for (const char* name : {"cornell-box", "cornell-spheres"}) {
         Scene scene = Scene::builtin(name);
-        Image reference = wftest::renderImage(scene, smallOptions(PtVariant::Megakernel));
-        for (PtVariant v : kVariants) {
+        RenderStats referenceStats;
+        Image reference = wftest::renderImage(scene, smallOptions(PtVariant::Megakernel), &referenceStats);
+        for (int run = 0; run < 5; ++run) {
+            PtVariant v = run < 4 ? kVariants[run] : PtVariant::SptR;
+            RenderOptions o = smallOptions(v);
+            if (run == 4) o.streamCapacity = 1024;
             RenderStats st;
-            Image img = wftest::renderImage(scene, smallOptions(v), &st);
-            INFO(name << " " << toString(v));
+            Image img = wftest::renderImage(scene, o, &st);
+            INFO(name << " " << toString(v) << " capacity " << st.streamCapacity);
             CHECK(st.samples == 32u * 32u * 16u);
             CHECK(st.nonFiniteSamples == 0);
+            CHECK(st.extensionRays == referenceStats.extensionRays);
+            CHECK(st.shadowRays == referenceStats.shadowRays);
+            if (run == 4) {
+                std::uint64_t drains = 0, shades = 0;
+                for (const KernelStats& k : st.kernels) {
+                    if (k.label == "drain") drains += k.launches;
+                    if (k.label == "shade") shades += k.launches;
+                }
+                CHECK(drains == 1);
+                CHECK(shades > 16);  // 16384 samples through 1024 slots: it regenerated first
+            }
             double worst = 0.0;
             for (std::size_t i = 0; i < img.rgb.size(); ++i)
                 worst = std::max(worst, std::fabs(double(img.rgb[i]) - reference.rgb[i]) / (std::fabs(reference.rgb[i]) + 1e-3));
