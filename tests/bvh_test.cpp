@@ -115,8 +115,9 @@ TEST_CASE("the slab test never culls a box the ray meets, and still culls for ne
         target[i % 3] = centre[i % 3] + (unit(rng) < 0.5f ? -1.0f : 1.0f) * half[i % 3];
         Ray ray{target - d * (s * (0.001f + 1000.0f * unit(rng))), d, FLT_MAX};
         SlabRay slabs(ray.origin, ray.direction);
-        bool cpu = intersectBox(box.lo, box.hi, slabs, FLT_MAX) < FLT_MAX;
-        bool gpu = intersectBox<true>(box.lo, box.hi, slabs, FLT_MAX) < FLT_MAX;  // the GPU's fused form
+        float entry;
+        bool cpu = slabTest(box.lo, box.hi, slabs, FLT_MAX, entry);
+        bool gpu = slabTest<true>(box.lo, box.hi, slabs, FLT_MAX, entry);  // the GPU's fused form
         auto [tNear, tFar] = exactSlab(box, ray);
         // The test may keep boxes the ray passes within 1e-5 of the magnitudes involved (the
         // widening is 8 roundoffs of the origin, the relative factor 6 of the distance); a box

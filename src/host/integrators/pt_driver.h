@@ -139,7 +139,8 @@ private:
                 break;
             }
         }
-        // Drain: the last poll can see `done` only after a bookkeeping pass that found nothing.
+        // Without the drain launch (SPT, or a render whose paths end first), the last poll can see
+        // `done` only after a bookkeeping pass that found nothing.
     }
 
     template <class Materials, bool kNee, class Budget>

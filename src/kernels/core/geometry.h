@@ -213,11 +213,4 @@ WF_CPU_GPU WF_INLINE bool slabTest(vec3 lo, vec3 hi, const SlabRay& ray, float t
     return tNear <= tFar * 1.0000004f;
 }
 
-/// The entry distance, or FLT_MAX on a miss.
-template <bool kFused = kFusedSlabs>
-WF_CPU_GPU WF_INLINE float intersectBox(vec3 lo, vec3 hi, const SlabRay& ray, float tMax) {
-    float tNear;
-    return slabTest<kFused>(lo, hi, ray, tMax, tNear) ? tNear : FLT_MAX;
-}
-
 }  // namespace wavefront

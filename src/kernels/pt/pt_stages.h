@@ -178,7 +178,7 @@ struct InPlaceExtendStage {
 
 template <class Materials, bool kNextEvent = true>
 struct InPlaceShadeStage {
-    static constexpr int kMinBlocksPerSm = 3;  ///< as ShadeStage
+    static constexpr int kMinBlocksPerSm = 3;  ///< as ShadeStage with NEE (its NEE-free cap of 4 was not measured here)
     Common c;
     SoaView<PathState> paths;
     int* alive;
