@@ -31,25 +31,20 @@ static PrimitiveArrays randomTriangles(int count, std::uint32_t seed) {
     return p;
 }
 
-static PrimitiveArrays sceneArrays(const Scene& s) {
-    PrimitiveArrays p;
-    p.positions = s.positions();
-    p.triangles = s.triangles();
-    for (const Sphere& sp : s.spheres()) p.spheres.push_back(Float4(sp.center, sp.radius));
-    return p;
-}
 
 int main(int argc, char** argv) {
     bool quick = false;
-    BenchArgs args("bvh_bench", "LBVH build time and ray throughput: random triangles, then primary, diffuse-bounce "
-                                "and shadow rays on built-in scenes");
+    BenchArgs args("bvh_bench", "LBVH and PLOC build times, SAH and ray throughput: random triangles, then primary, "
+                                "diffuse-bounce and shadow rays on built-in scenes");
     args.addFlag("--quick", quick, "100k triangles only, rays at 256x256 instead of 1920x1080");
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
     std::printf("# bvh_bench on %s\n\n", toString(backend));
     std::printf("SAH: cost relative to the root's area, node and primitive cost 1 (bvhSahCost)\n\n");
-    std::printf("| primitives | build ms (best) | build ms (median) | Mprims/s | depth | SAH | last build's kernel times (ms) |\n|---:|---:|---:|---:|---:|---:|---|\n");
-    for (int n : {100000, 1000000, 10000000}) {
+    std::printf("| primitives | builder | build ms (best) | build ms (median) | Mprims/s | depth | SAH | last build's kernel "
+                "times (ms) |\n|---:|---|---:|---:|---:|---:|---:|---|\n");
+    for (int n : {100000, 1000000, 10000000})
+    for (BvhBuilder builder : {BvhBuilder::Lbvh, BvhBuilder::Ploc}) {
         if (quick && n > 100000) break;
         PrimitiveArrays p = randomTriangles(n, 1);
         std::vector<double> ms;
@@ -58,7 +53,7 @@ int main(int argc, char** argv) {
         double sah = 0.0;
         int runs = backend == Backend::Cuda ? 7 : 2;
         for (int r = 0; r < runs; ++r) {
-            BvhSnapshot s = buildBvhSnapshot(backend, p);
+            BvhSnapshot s = buildBvhSnapshot(backend, p, builder);
             if (r == 0) {  // warm-up: allocations, module load
                 depth = bvhDepth(s);
                 sah = bvhSahCost(s);
@@ -78,16 +73,19 @@ int main(int argc, char** argv) {
             }
         }
         std::sort(ms.begin(), ms.end());
-        std::printf("| %d | %.3f | %.3f | %.1f | %d | %.1f | %s |\n", n, ms.front(), ms[ms.size() / 2], n / ms.front() / 1e3, depth,
-                    sah, stages.c_str());
+        std::printf("| %d | %s | %.3f | %.3f | %.1f | %d | %.1f | %s |\n", n, toString(builder), ms.front(), ms[ms.size() / 2],
+                    n / ms.front() / 1e3, depth, sah, stages.c_str());
+        std::fflush(stdout);
     }
 
-    std::printf("\n| scene | triangles | spheres | SAH | ray kind | rays | Mrays/s | hit fraction |\n|---|---:|---:|---:|---|---:|---:|---:|\n");
+    std::printf("\n| scene | triangles | spheres | LBVH SAH | PLOC SAH | ray kind | rays | LBVH Mrays/s | PLOC Mrays/s | "
+                "PLOC / LBVH | hit fraction |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
     for (const char* name : {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"}) {
         Scene scene = Scene::builtin(name);
         scene.validate();
         PrimitiveArrays prims = sceneArrays(scene);
         const double sah = bvhSahCost(buildBvhSnapshot(backend, prims));
+        const double plocSah = bvhSahCost(buildBvhSnapshot(backend, prims, BvhBuilder::Ploc));
         const int width = quick ? 256 : 1920, height = quick ? 256 : 1080;
         // Primary rays through pixel centres with jitter, from the library's own camera code.
         std::vector<Ray> primary;
@@ -140,13 +138,20 @@ int main(int argc, char** argv) {
         }
         auto report = [&](const char* kind, const std::vector<Ray>& rays, bool anyHit) {
             if (rays.empty()) return;
-            TraceResult warm = traceRays(backend, prims, rays, anyHit);
-            TraceResult r = traceRays(backend, prims, rays, anyHit);
-            double best = std::min(warm.milliseconds, r.milliseconds);
-            std::size_t hit = 0;
-            for (auto& x : r.hits) hit += x.prim >= 0;
-            std::printf("| %s | %zu | %zu | %.2f | %s | %zu | %.1f | %.3f |\n", name, scene.triangles().size(),
-                        scene.spheres().size(), sah, kind, rays.size(), rays.size() / best / 1e3, double(hit) / rays.size());
+            auto measure = [&](BvhBuilder builder, std::size_t& hit) {
+                TraceResult warm = traceRays(backend, prims, rays, anyHit, builder);
+                TraceResult r = traceRays(backend, prims, rays, anyHit, builder);
+                hit = 0;
+                for (auto& x : r.hits) hit += x.prim >= 0;
+                return rays.size() / std::min(warm.milliseconds, r.milliseconds) / 1e3;
+            };
+            std::size_t hit = 0, plocHit = 0;
+            double lbvh = measure(BvhBuilder::Lbvh, hit), ploc = measure(BvhBuilder::Ploc, plocHit);
+            std::printf("| %s | %zu | %zu | %.2f | %.2f | %s | %zu | %.1f | %.1f | %.2f | %.3f |\n", name,
+                        scene.triangles().size(), scene.spheres().size(), sah, plocSah, kind, rays.size(), lbvh, ploc,
+                        ploc / lbvh, double(hit) / rays.size());
+            if (hit != plocHit) std::printf("(PLOC's tree: %zu hits, the LBVH's %zu)\n", plocHit, hit);
+            std::fflush(stdout);
         };
         report("primary (closest)", primary, false);
         report("diffuse bounce (closest, incoherent)", bounce, false);

@@ -158,6 +158,8 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_option("--exposure", a.exposure, "PNG exposure in stops")->capture_default_str();
     app.add_option("--stream-capacity", a.capacity, "path-state slots per stream (0: fill the device)");
     app.add_option("--light-sampler", a.lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
+    app.add_option("--bvh", a.bvhBuilder, "BVH builder: auto (PLOC with triangles, else LBVH), lbvh or ploc")
+        ->capture_default_str();
     auto* envmapOpt = app.add_option("--envmap", a.envmap, "HDR latitude-longitude environment map (.exr, .pfm or .hdr)");
     app.add_option("--sky", a.sky,
                    "built-in sky lighting the scene: uniform (radiance 1), gradient (an image), or rtiow (Ray Tracing "
@@ -200,6 +202,7 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     options.devices = parseDevices(a.devices);
     options.streamCapacity = a.capacity;
     options.lightSampler = wavefront::parseLightSampler(a.lightSampler);
+    options.bvhBuilder = wavefront::parseBvhBuilder(a.bvhBuilder);
     options.environmentMap = a.envmap;
     options.environmentScale = a.envScale;
     options.bdptVariant = wavefront::parseBdptVariant(a.bdptVariant);
@@ -294,9 +297,10 @@ void printSummary(const std::string& schedule, const wavefront::RenderStats& st,
 }
 
 void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& st, double loadSeconds) {
-    std::printf("scene: loaded in %.3f s; BVH build and upload %.3f s; %llu triangles, %llu spheres, %llu "
+    std::printf("scene: loaded in %.3f s; BVH build and upload %.3f s (%s); %llu triangles, %llu spheres, %llu "
                 "textures (%.2f MiB)\n",
-                loadSeconds, st.sceneSetupSeconds, (unsigned long long)st.triangles, (unsigned long long)st.spheres,
+                loadSeconds, st.sceneSetupSeconds, st.bvhBuilder.c_str(), (unsigned long long)st.triangles,
+                (unsigned long long)st.spheres,
                 (unsigned long long)st.textures, st.textureBytes / 1048576.0);
     const bool cuda = st.backend.rfind("cuda", 0) == 0;
     std::printf("memory: %.1f MiB of %s held, %.1f MiB at most\n", st.memoryBytes / 1048576.0,

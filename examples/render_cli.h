@@ -14,7 +14,7 @@ namespace wfcli {
 /// one-line InputError).
 struct Args {
     std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
-    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", envmap, bdptVariant = "streaming";
+    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", bvhBuilder = "auto", envmap, bdptVariant = "streaming";
     std::string strategy, cameraConnections = "on", startup = "resample", nee = "on";
     std::string cameraSpec, lensSpec, up = "y", sky, devices = "all";
     float largeStep = 0.5f;

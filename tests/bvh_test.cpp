@@ -52,10 +52,11 @@ Hit bruteForce(const BvhSnapshot& bvh, const Ray& ray) {
     return hit;
 }
 
-void checkAgainstBruteForce(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays) {
+void checkAgainstBruteForce(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays,
+                            BvhBuilder builder = BvhBuilder::Lbvh) {
     BvhSnapshot reference = buildBvhSnapshot(Backend::Cpu, prims);
-    TraceResult closest = traceRays(backend, prims, rays, false);
-    TraceResult any = traceRays(backend, prims, rays, true);
+    TraceResult closest = traceRays(backend, prims, rays, false, builder);
+    TraceResult any = traceRays(backend, prims, rays, true, builder);
     int mismatches = 0, hits = 0;
     for (std::size_t i = 0; i < rays.size(); ++i) {
         Hit expect = bruteForce(reference, rays[i]);
@@ -275,4 +276,90 @@ TEST_CASE("the SAH cost of a tree is its boxes' areas over the root's", "[bvh]")
     PrimitiveArrays one;
     one.spheres = {Float4(vec3(3.0f), 0.5f)};
     CHECK(bvhSahCost(buildBvhSnapshot(Backend::Cpu, one)) == Approx(2.0));
+}
+
+// ---- PLOC ----------------------------------------------------------------------------------------
+
+namespace {
+
+bool sameNodes(const BvhSnapshot& a, const BvhSnapshot& b) {
+    if (a.nodes.size() != b.nodes.size()) return false;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (std::memcmp(&a.nodes[i], &b.nodes[i], sizeof(BvhNode)) != 0) return false;
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("PLOC tree is structurally valid for random and degenerate inputs", "[bvh][ploc]") {
+    for (int n : {1, 2, 3, 5, 17, 100, 1000, 50000}) {
+        PrimitiveArrays p = randomTriangles(n, 42 + n);
+        BvhSnapshot bvh = buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Ploc);
+        INFO("n = " << n);
+        CHECK(validateBvh(bvh) == "");
+        CHECK(bvhDepth(bvh) <= kTraversalStackSize);
+    }
+    SECTION("all centroids equal: equal areas pair off neighbours, so the tree stays balanced") {
+        PrimitiveArrays p;
+        for (int i = 0; i < 4096; ++i) {
+            p.positions.insert(p.positions.end(), {vec3(-1, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0)});
+            p.triangles.push_back(uvec3(3 * i, 3 * i + 1, 3 * i + 2));
+        }
+        BvhSnapshot bvh = buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Ploc);
+        CHECK(validateBvh(bvh) == "");
+        CHECK(bvhDepth(bvh) <= 14);
+    }
+    SECTION("triangles and spheres in one tree; points; a flat scene") {
+        PrimitiveArrays p = randomTriangles(300, 7);
+        addRandomSpheres(p, 200, 8);
+        CHECK(validateBvh(buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Ploc)) == "");
+        PrimitiveArrays points = randomTriangles(500, 5, 10.0f, 0.0f);
+        CHECK(validateBvh(buildBvhSnapshot(Backend::Cpu, points, BvhBuilder::Ploc)) == "");
+        PrimitiveArrays flat = randomTriangles(500, 6);
+        for (vec3& v : flat.positions) v.z = 0.0f;
+        CHECK(validateBvh(buildBvhSnapshot(Backend::Cpu, flat, BvhBuilder::Ploc)) == "");
+    }
+}
+
+TEST_CASE("PLOC gives up for the LBVH when its tree would be too deep for traversal", "[bvh][ploc]") {
+    // Spheres doubling in size and distance along x: each one's cheapest union is with everything
+    // before it, so every round merges one pair and the tree is a chain of 119 levels.
+    PrimitiveArrays p;
+    for (int k = 0; k < 120; ++k) p.spheres.push_back(Float4(vec3(std::ldexp(1.0f, k), 0.0f, 0.0f), std::ldexp(0.25f, k)));
+    BvhSnapshot ploc = buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Ploc);
+    CHECK(validateBvh(ploc) == "");
+    CHECK(bvhDepth(ploc) <= kTraversalStackSize);
+    CHECK(sameNodes(ploc, buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Lbvh)));
+}
+
+TEST_CASE("PLOC's tree has a lower SAH cost than the LBVH's where primitive sizes vary", "[bvh][ploc]") {
+    for (const char* name : {"cornell-box", "cornell-spheres", "mesh-1m"}) {
+        Scene scene = Scene::builtin(name);
+        PrimitiveArrays p = sceneArrays(scene);
+        double lbvh = bvhSahCost(buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Lbvh));
+        double ploc = bvhSahCost(buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Ploc));
+        INFO(name << ": LBVH " << lbvh << ", PLOC " << ploc);
+        CHECK(ploc < lbvh);
+    }
+}
+
+TEST_CASE("traversal of the PLOC tree equals brute force", "[bvh][ploc][traversal][gpu]") {
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    PrimitiveArrays p = randomTriangles(1500, 11, 10.0f, 1.5f);
+    addRandomSpheres(p, 100, 12);
+    checkAgainstBruteForce(backend, p, randomRays(50000, 13), BvhBuilder::Ploc);
+}
+
+TEST_CASE("CUDA PLOC tree is identical to the CPU tree", "[bvh][ploc][gpu]") {
+    if (!wftest::haveGpu()) return;
+    for (int n : {2, 3, 1000, 100000, 1000000}) {
+        PrimitiveArrays p = randomTriangles(n, 99 + n);
+        if (n == 1000) addRandomSpheres(p, 300, 4);
+        BvhSnapshot gpu = buildBvhSnapshot(Backend::Cuda, p, BvhBuilder::Ploc);
+        BvhSnapshot cpu = buildBvhSnapshot(Backend::Cpu, p, BvhBuilder::Ploc);
+        INFO("n = " << n);
+        CHECK(validateBvh(gpu) == "");
+        CHECK(sameNodes(gpu, cpu));
+    }
 }

@@ -241,6 +241,41 @@ TEST_CASE("films of disjoint pass ranges add up to the film of one render", "[re
     }
 }
 
+TEST_CASE("the LBVH and PLOC trees give the same images; Auto picks PLOC for triangles", "[render][bvh][ploc][gpu]") {
+    // Traversal finds the same closest hit in either tree (ties between coincident primitives
+    // aside), so the same samples give the same film: nearly every pixel bit for bit. (MLT's chains
+    // would carry one tie into every later state: its images are compared in the integrator tests.)
+    Backend backend = GENERATE(from_range(wftest::testBackends()));
+    INFO(toString(backend));
+    for (const char* name : {"cornell-box", "cornell-spheres"}) {
+        Scene scene = Scene::builtin(name);
+        for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt}) {
+            INFO(name << " " << toString(integrator));
+            RenderOptions o = wftest::smallRender(integrator, backend, 24, 4);
+            o.bvhBuilder = BvhBuilder::Lbvh;
+            Renderer lbvh(scene, o);
+            lbvh.render();
+            o.bvhBuilder = BvhBuilder::Ploc;
+            Renderer ploc(scene, o);
+            ploc.render();
+            CHECK(lbvh.stats().bvhBuilder == "lbvh");
+            CHECK(ploc.stats().bvhBuilder == "ploc");
+            Image a = lbvh.image(), b = ploc.image();
+            std::size_t same = 0;
+            for (std::size_t i = 0; i < a.rgb.size(); ++i) same += a.rgb[i] == b.rgb[i];
+            INFO(same << " of " << a.rgb.size() << " channel values equal");
+            CHECK(same >= a.rgb.size() * 99 / 100);
+        }
+    }
+    auto builtWith = [backend](const char* name) {
+        Renderer r(Scene::builtin(name), wftest::smallRender(IntegratorType::PathTracer, backend, 8, 1));
+        r.render();
+        return r.stats().bvhBuilder;
+    };
+    CHECK(builtWith("cornell-box") == "ploc");
+    CHECK(builtWith("rtiow-final") == "lbvh");
+}
+
 TEST_CASE("RenderOptions refuses a first pass past the sample-index limit, and any for MLT", "[render][mlt]") {
     Scene scene = Scene::builtin("cornell-box");
     RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 4);
@@ -271,6 +306,7 @@ TEST_CASE("RenderOptions refuses enum values outside their enums and non-finite 
     refused([](RenderOptions& o) { o.backend = Backend(-1); }, "Backend");
     refused([](RenderOptions& o) { o.bdptVariant = BdptVariant(2); }, "BdptVariant");
     refused([](RenderOptions& o) { o.lightSampler = LightSampler(4); }, "LightSampler");
+    refused([](RenderOptions& o) { o.bvhBuilder = BvhBuilder(3); }, "BvhBuilder");
     refused([](RenderOptions& o) { o.timeLimitSeconds = std::numeric_limits<double>::quiet_NaN(); o.samplesPerPixel = 0; },
             "time limit");
     refused([](RenderOptions& o) { o.timeLimitSeconds = std::numeric_limits<double>::infinity(); }, "time limit");

@@ -42,6 +42,13 @@ enum class LightSampler {
     Alias,         ///< Vose's alias table (not monotonic)
 };
 
+/// Which tree the BVH is (built once per Renderer, on the backend; every integrator traverses it).
+enum class BvhBuilder {
+    Auto,  ///< PLOC for scenes with triangles, the LBVH for spheres only (measured: benchmarks/results/h100.md)
+    Lbvh,  ///< Karras 2012: radix-sorted Morton codes, the fastest build
+    Ploc,  ///< Meister and Bittner 2018: surface-area clustering of Morton neighbours, a lower SAH cost
+};
+
 /// Called between passes with (samples done, samples asked for or 0 when time-limited, seconds
 /// elapsed) in the current call. A callable that returns bool cancels the render by returning
 /// false; one that returns nothing never does.
@@ -99,6 +106,7 @@ struct WAVEFRONT_API RenderOptions {
     /// (give each process a seed of its own instead).
     std::uint64_t firstPass = 0;
     LightSampler lightSampler = LightSampler::BinarySearch;
+    BvhBuilder bvhBuilder = BvhBuilder::Auto;
     /// HDR latitude-longitude image (.exr, .pfm or .hdr) lighting the scene from infinitely far away,
     /// in place of the scene's own environment (Scene::setEnvironment); empty: the scene's, if any.
     std::string environmentMap;
@@ -188,6 +196,9 @@ struct RenderStats {
     /// distributions included; once per Renderer).
     std::uint64_t triangles = 0, spheres = 0, textures = 0, textureBytes = 0;
     double sceneSetupSeconds = 0.0;
+    /// The BVH the renderer built: "lbvh" or "ploc" (Auto resolved; PLOC falls back to the LBVH
+    /// on trees too deep for traversal).
+    std::string bvhBuilder;
     /// Memory the backend holds for this renderer (device memory on CUDA, host memory on the CPU):
     /// scene, film and integrator state now, and the most at once (temporaries of the BVH build
     /// and of sorts included). Counted at every allocation and free, not estimated.
@@ -253,5 +264,7 @@ WAVEFRONT_API const char* toString(BdptVariant variant);
 WAVEFRONT_API BdptVariant parseBdptVariant(const std::string& name);  ///< throws InputError
 WAVEFRONT_API const char* toString(LightSampler sampler);
 WAVEFRONT_API LightSampler parseLightSampler(const std::string& name);  ///< throws InputError
+WAVEFRONT_API const char* toString(BvhBuilder builder);
+WAVEFRONT_API BvhBuilder parseBvhBuilder(const std::string& name);  ///< throws InputError
 
 }  // namespace wavefront

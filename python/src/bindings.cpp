@@ -123,6 +123,7 @@ py::dict statsDict(const RenderStats& s) {
     d["textures"] = s.textures;
     d["textureBytes"] = s.textureBytes;
     d["sceneSetupSeconds"] = s.sceneSetupSeconds;
+    d["bvhBuilder"] = s.bvhBuilder;
     d["memoryBytes"] = s.memoryBytes;
     d["peakMemoryBytes"] = s.peakMemoryBytes;
     d["streamCapacity"] = s.streamCapacity;
@@ -272,6 +273,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .value("Spt", PtVariant::Spt)
         .value("SptR", PtVariant::SptR);
     py::enum_<BdptVariant>(m, "BdptVariant").value("Streaming", BdptVariant::Streaming).value("Naive", BdptVariant::Naive);
+    py::enum_<BvhBuilder>(m, "BvhBuilder")
+        .value("Auto", BvhBuilder::Auto)
+        .value("Lbvh", BvhBuilder::Lbvh)
+        .value("Ploc", BvhBuilder::Ploc);
     py::enum_<LightSampler>(m, "LightSampler")
         .value("BinarySearch", LightSampler::BinarySearch)
         .value("GuideTable", LightSampler::GuideTable)
@@ -291,12 +296,14 @@ PYBIND11_MODULE(_wavefront, m) {
     m.def("toString", py::overload_cast<IntegratorType>(&toString));
     m.def("toString", py::overload_cast<BdptVariant>(&toString));
     m.def("toString", py::overload_cast<LightSampler>(&toString));
+    m.def("toString", py::overload_cast<BvhBuilder>(&toString));
     m.def("cudaDeviceCount", &cudaDeviceCount, "CUDA devices this build can use (0 without CUDA or a GPU)");
     m.def("parseBackend", &parseBackend);
     m.def("parsePtVariant", &parsePtVariant);
     m.def("parseIntegrator", &parseIntegrator);
     m.def("parseBdptVariant", &parseBdptVariant);
     m.def("parseLightSampler", &parseLightSampler);
+    m.def("parseBvhBuilder", &parseBvhBuilder);
     m.def("cudaDeviceCount", &cudaDeviceCount);
 
     // ---- Images --------------------------------------------------------------------------------
@@ -501,6 +508,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("firstPass", &RenderOptions::firstPass)
         .def_readwrite("devices", &RenderOptions::devices)
         .def_readwrite("lightSampler", &RenderOptions::lightSampler)
+        .def_readwrite("bvhBuilder", &RenderOptions::bvhBuilder)
         .def_readwrite("environmentMap", &RenderOptions::environmentMap)
         .def_readwrite("environmentScale", &RenderOptions::environmentScale)
         .def_readwrite("streamCapacity", &RenderOptions::streamCapacity)

@@ -14,6 +14,15 @@ struct PrimitiveArrays {
     std::vector<Float4> spheres;  ///< centre, radius
 };
 
+/// A scene's primitives as the BVH builders see them.
+inline PrimitiveArrays sceneArrays(const Scene& s) {
+    PrimitiveArrays p;
+    p.positions = s.positions();
+    p.triangles = s.triangles();
+    for (const Sphere& sp : s.spheres()) p.spheres.push_back(Float4(sp.center, sp.radius));
+    return p;
+}
+
 struct BvhSnapshot {
     std::vector<BvhNode> nodes;
     std::vector<Float4> primData;
@@ -29,8 +38,9 @@ struct TraceResult {
     double milliseconds = 0.0;  ///< tracing only
 };
 
-BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims);
-TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
+BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder = BvhBuilder::Lbvh);
+TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
+                      BvhBuilder builder = BvhBuilder::Lbvh);
 
 struct CompactionTimes;
 /// Write-time compaction of n 32-byte items (a hash keeps `keepFraction` of them) against a plain

@@ -6,9 +6,9 @@
 
 namespace wavefront {
 
-BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims) {
+BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder) {
     CudaExec exec;
-    return buildBvhSnapshotOn(exec, prims);
+    return buildBvhSnapshotOn(exec, prims, builder);
 }
 
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions) {
@@ -19,9 +19,9 @@ CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions
     return measureCompaction(exec, n, keepFraction, repetitions, flagged);
 }
 
-TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {
+TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder) {
     CudaExec exec;
-    return traceRaysOn(exec, prims, rays, anyHit);
+    return traceRaysOn(exec, prims, rays, anyHit, builder);
 }
 
 }  // namespace wavefront

@@ -22,12 +22,12 @@ struct PrimitiveBuffers {
 };
 
 template <class Exec>
-BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims) {
+BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims, BvhBuilder builder) {
     PrimitiveBuffers<Exec> buffers(exec, prims);
     exec.synchronize();
     exec.clearStats();
     auto start = std::chrono::steady_clock::now();
-    Bvh<Exec> bvh = buildLbvh(exec, buffers.source(prims));
+    Bvh<Exec> bvh = buildBvh(exec, buffers.source(prims), builder);
     exec.synchronize();
     BvhSnapshot snap;
     snap.buildMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -50,9 +50,10 @@ struct TraceStage {
 };
 
 template <class Exec>
-TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {
+TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
+                        BvhBuilder builder) {
     PrimitiveBuffers<Exec> buffers(exec, prims);
-    Bvh<Exec> bvh = buildLbvh(exec, buffers.source(prims));
+    Bvh<Exec> bvh = buildBvh(exec, buffers.source(prims), builder);
     Buffer<Ray> dRays = uploadVector(exec, rays);
     Buffer<Hit> dHits = exec.template allocate<Hit>(rays.size());
     int n = int(rays.size());

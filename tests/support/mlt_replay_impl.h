@@ -11,7 +11,7 @@ template <class Exec>
 MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptions& o) {
     o.validate();
     if (o.streamCapacity < 1) throw InputError("the replay check needs an explicit chain count (stream capacity)");
-    SceneBuffers<Exec> buffers = uploadScene(exec, scene, o.lightSampler);
+    SceneBuffers<Exec> buffers = uploadScene(exec, scene, o.lightSampler, o.bvhBuilder);
     SceneView view = buffers.view(o.width, o.height);
     const int numPixels = o.width * o.height;
     FilmBuffers<Exec> film(exec, numPixels);

@@ -14,8 +14,8 @@ namespace wavefront {
 
 // The CUDA translation units' entry points (lbvh_cuda.cu, distribution_cuda.cu).
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
-BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims);
-TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit);
+BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder);
+TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder);
 DistributionSnapshot buildDistributionCuda(const std::vector<double>& weights, int n, int count, LightSampler kind,
                                            int guideSize, int repetitions);
 DistributionSamples sampleDistributionCuda(const std::vector<double>& weights, int n, int count, LightSampler kind,
@@ -47,16 +47,17 @@ MltReplay renderMltAndReplay(Backend backend, const Scene& scene, const RenderOp
         [&] { return renderMltAndReplayCuda(scene, options); });
 }
 
-BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims) {
+BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder) {
     return onBackend(
-        backend, [&](CpuExec& exec) { return buildBvhSnapshotOn(exec, prims); },
-        [&] { return buildBvhSnapshotCuda(prims); });
+        backend, [&](CpuExec& exec) { return buildBvhSnapshotOn(exec, prims, builder); },
+        [&] { return buildBvhSnapshotCuda(prims, builder); });
 }
 
-TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit) {
+TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
+                      BvhBuilder builder) {
     return onBackend(
-        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit); },
-        [&] { return traceRaysCuda(prims, rays, anyHit); });
+        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit, builder); },
+        [&] { return traceRaysCuda(prims, rays, anyHit, builder); });
 }
 
 CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions) {

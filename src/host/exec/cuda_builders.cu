@@ -3,8 +3,10 @@
 
 namespace wavefront {
 
-template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, LightSampler);
+template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, LightSampler, BvhBuilder);
 template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
+template Bvh<CudaExec> buildPloc<CudaExec>(CudaExec&, const PrimitiveSource&);
+template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSource&, BvhBuilder);
 template class Distribution<CudaExec>;
 template struct EnvironmentBuffers<CudaExec>;
 

@@ -1,4 +1,4 @@
-// The CUDA builders (scene upload, LBVH, distributions, environment map) live in one translation
+// The CUDA builders (scene upload, LBVH and PLOC, distributions, environment map) live in one translation
 // unit of their own, cuda_builders.cu, compiled with exact IEEE arithmetic: the render kernels are
 // compiled with fast math (docs/decisions.md), but every build must equal the CPU backend's bit for
 // bit. Every CUDA translation unit that builds includes this header instead of instantiating them.
@@ -8,8 +8,10 @@
 
 namespace wavefront {
 
-extern template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, LightSampler);
+extern template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, LightSampler, BvhBuilder);
 extern template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
+extern template Bvh<CudaExec> buildPloc<CudaExec>(CudaExec&, const PrimitiveSource&);
+extern template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSource&, BvhBuilder);
 extern template class Distribution<CudaExec>;
 extern template struct EnvironmentBuffers<CudaExec>;
 

@@ -24,7 +24,7 @@ public:
     template <class... ExecArgs>
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
         : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
-          scene_(uploadScene(exec_, scene, options.lightSampler)), film_(exec_, options.width * options.height) {
+          scene_(uploadScene(exec_, scene, options.lightSampler, options.bvhBuilder)), film_(exec_, options.width * options.height) {
         // The renderer has put RenderOptions' file and scale into the scene.
         if (scene.hasSkyGradient()) {
             scene_.environment.setGradient(scene.skyGradient().nadir, scene.skyGradient().zenith);
@@ -99,6 +99,7 @@ public:
         stats.textures = scene_.textures.size();
         stats.textureBytes = scene_.textureBytes;
         stats.sceneSetupSeconds = setupSeconds_;
+        stats.bvhBuilder = toString(scene_.bvh.builtWith);
         stats.memoryBytes = exec_.memory().live;
         stats.peakMemoryBytes = exec_.memory().peak;
         runner_->finish(film, stats);

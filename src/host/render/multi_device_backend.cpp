@@ -45,6 +45,7 @@ RenderStats mergeStats(const std::vector<RenderStats>& perDevice, double seconds
         m.connections += s.connections;
         m.connectPhases += s.connectPhases;
         m.sceneSetupSeconds = std::max(m.sceneSetupSeconds, s.sceneSetupSeconds);
+        m.bvhBuilder = s.bvhBuilder;  // every device builds from the same options and scene
         if (s.acceptanceRate >= 0.0) {
             accepted += s.acceptanceRate * double(s.samples);
             large += s.largeStepFraction * double(s.samples);

@@ -34,6 +34,8 @@ void RenderOptions::validate() const {
         throw InputError("BDPT variant " + std::to_string(int(bdptVariant)) + " is not a BdptVariant value");
     if (int(lightSampler) < int(LightSampler::BinarySearch) || int(lightSampler) > int(LightSampler::Alias))
         throw InputError("light sampler " + std::to_string(int(lightSampler)) + " is not a LightSampler value");
+    if (int(bvhBuilder) < int(BvhBuilder::Auto) || int(bvhBuilder) > int(BvhBuilder::Ploc))
+        throw InputError("BVH builder " + std::to_string(int(bvhBuilder)) + " is not a BvhBuilder value");
     if (!(timeLimitSeconds >= 0.0) || !std::isfinite(timeLimitSeconds))
         throw InputError("time limit must be a finite number of seconds (0: render samplesPerPixel instead)");
     if (timeLimitSeconds == 0.0 && samplesPerPixel <= 0) throw InputError("samples per pixel must be at least 1");
@@ -227,6 +229,22 @@ LightSampler parseLightSampler(const std::string& name) {
     for (LightSampler s : {LightSampler::BinarySearch, LightSampler::GuideTable, LightSampler::RadixForest, LightSampler::Alias})
         if (n == toString(s)) return s;
     throw InputError("unknown light sampler '" + name + "' (expected binary, guide, forest or alias)");
+}
+
+const char* toString(BvhBuilder builder) {
+    switch (builder) {
+    case BvhBuilder::Auto: return "auto";
+    case BvhBuilder::Lbvh: return "lbvh";
+    case BvhBuilder::Ploc: return "ploc";
+    }
+    return "?";
+}
+
+BvhBuilder parseBvhBuilder(const std::string& name) {
+    std::string n = lower(name);
+    for (BvhBuilder b : {BvhBuilder::Auto, BvhBuilder::Lbvh, BvhBuilder::Ploc})
+        if (n == toString(b)) return b;
+    throw InputError("unknown BVH builder '" + name + "' (expected auto, lbvh or ploc)");
 }
 
 const char* toString(IntegratorType integrator) {

@@ -120,7 +120,8 @@ void uploadTextures(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
 
 /// `scene` must be validated.
 template <class Exec>
-SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler lightSampler = LightSampler::BinarySearch) {
+SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler lightSampler = LightSampler::BinarySearch,
+                               BvhBuilder bvhBuilder = BvhBuilder::Auto) {
     SceneBuffers<Exec> s;
     s.numTriangles = int(scene.triangles().size());
     s.numSpheres = int(scene.spheres().size());
@@ -154,7 +155,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.boundingSphere = boundingSphere(scene);
 
     PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
-    s.bvh = buildLbvh(exec, src);
+    s.bvh = buildBvh(exec, src, bvhBuilder);
 
     // Lights: the emissive primitives (known on the host from the materials), weighted and
     // prefix-summed on the exec.

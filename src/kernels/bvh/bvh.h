@@ -171,6 +171,14 @@ WF_CPU_GPU WF_INLINE Aabb primDataBounds(const Float4* prim, bool isTriangle) {
     return b;
 }
 
+/// Half the surface area of a box (the SAH needs only ratios). Float products are exact in double,
+/// so the value is the same on both backends and in every kernel, fused multiply-adds or not: the
+/// PLOC build compares it between clusters and must choose the same neighbours on both.
+WF_CPU_GPU WF_INLINE double halfArea(const Aabb& b) {
+    vec3 d = b.hi - b.lo;
+    return double(d.x) * d.y + double(d.y) * d.z + double(d.z) * d.x;
+}
+
 /// Bottom-up refit from leaf `leaf`: each thread climbs while it is the second to arrive at a
 /// node, so every node's box is computed exactly once, after both children are final.
 WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int numTriangles) {
