@@ -104,7 +104,13 @@ struct MergeStage {
     const int* staysScan;
     BvhNode* nodes;
     int nodeTop;
+    int count;
+    int* totals;  ///< the last cluster writes the round's nodes made and clusters left: one read-back
     WF_CPU_GPU void operator()(int i) const {
+        if (i == count - 1) {
+            totals[0] = makesNodeScan[i];
+            totals[1] = staysScan[i];
+        }
         bool mutual = mutualNeighbours(nearest, i);
         int j = nearest[i];
         if (mutual && i > j) return;  // merged into the node its lower neighbour makes
