@@ -177,6 +177,7 @@ struct WalkBookkeepingStage {
 
 template <class C>
 struct ExtendStage {
+    static constexpr int kBlockSize = kTraversalBlock;
     C c;
     SoaView<WalkState> walks;
     Hit* hits;
@@ -230,6 +231,7 @@ WF_CPU_GPU WF_INLINE void traceToSink(const C& c, const ShadowRay& r, const Simd
 /// Traces the s = 1 and t = 1 shadow rays of an iteration and deposits (splats) what is visible.
 template <class C>
 struct TraceStage {
+    static constexpr int kBlockSize = kTraversalBlock;
     C c;
     SoaView<ShadowRay> shadow;
     WF_CPU_GPU void operator()(int i) const {

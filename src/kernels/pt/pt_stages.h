@@ -87,10 +87,6 @@ struct BookkeepingStage {
     }
 };
 
-/// Blocks of 64 threads for the traversal stages (extend, connect): a block's registers come back
-/// when its slowest ray ends (against 256, rtiow-final spt-r -1.5% time, mesh-1m +7%).
-constexpr int kTraversalBlock = 64;
-
 struct ExtendStage {
     static constexpr int kBlockSize = kTraversalBlock;
     Common c;
