@@ -48,15 +48,23 @@ SortedLeaves sortLeaves(Exec& exec, const PrimitiveSource& src, Bvh<Exec>& bvh) 
     return leaves;
 }
 
+/// A tree over `src` with nothing built yet: its counts and builder.
+template <class Exec>
+Bvh<Exec> unbuilt(const PrimitiveSource& src, BvhBuilder builder) {
+    Bvh<Exec> bvh;
+    bvh.numPrims = src.count();
+    bvh.numTriangles = src.numTriangles;
+    bvh.builtWith = builder;
+    return bvh;
+}
+
 }  // namespace detail
 
 /// Builds the LBVH over `src` (which lives in `exec`'s memory space).
 template <class Exec>
 Bvh<Exec> buildLbvh(Exec& exec, const PrimitiveSource& src) {
-    Bvh<Exec> bvh;
-    int n = src.count();
-    bvh.numPrims = n;
-    bvh.numTriangles = src.numTriangles;
+    Bvh<Exec> bvh = detail::unbuilt<Exec>(src, BvhBuilder::Lbvh);
+    int n = bvh.numPrims;
     if (n == 0) return bvh;
     detail::SortedLeaves leaves = detail::sortLeaves(exec, src, bvh);
 
@@ -87,12 +95,9 @@ constexpr int kMaxPlocRounds = 256;
 /// read back after every round (one sync each: about 30 for a million leaves).
 template <class Exec>
 Bvh<Exec> buildPloc(Exec& exec, const PrimitiveSource& src) {
-    Bvh<Exec> bvh;
-    int n = src.count();
-    bvh.numPrims = n;
-    bvh.numTriangles = src.numTriangles;
-    if (n <= 1) return buildLbvh(exec, src);  // no clusters to merge: the LBVH's single-leaf root
-    bvh.builtWith = BvhBuilder::Ploc;
+    if (src.count() <= 1) return buildLbvh(exec, src);  // no clusters to merge: the LBVH's single-leaf root
+    Bvh<Exec> bvh = detail::unbuilt<Exec>(src, BvhBuilder::Ploc);
+    int n = bvh.numPrims;
     detail::sortLeaves(exec, src, bvh);
 
     bvh.nodes = exec.template allocate<BvhNode>(n - 1);
