@@ -46,6 +46,14 @@ TEST_CASE("all four path-tracer variants compute the same estimate per sample", 
             CHECK(st.nonFiniteSamples == 0);
             CHECK(st.extensionRays == referenceStats.extensionRays);
             CHECK(st.shadowRays == referenceStats.shadowRays);
+            if (v == PtVariant::PtR) {
+                // Persistent threads (at most 1024 per pool thread) ran all 16384 samples: they
+                // started new paths, with no stream state.
+                std::uint64_t launches = 0;
+                for (const KernelStats& k : st.kernels) launches += k.label == "persistent" ? k.launches : 0;
+                CHECK(launches >= 1);
+                CHECK(st.bytesPerSampleSlot == 0);
+            }
             if (run == 4) {
                 std::uint64_t drains = 0, shades = 0;
                 for (const KernelStats& k : st.kernels) {

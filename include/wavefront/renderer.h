@@ -22,7 +22,7 @@ enum class IntegratorType { PathTracer, Bdpt, Mlt };
 /// to the same image (van Antwerpen 2011, section 4).
 enum class PtVariant {
     Megakernel,  ///< one thread runs a whole path in a loop
-    PtR,         ///< fixed-length stream, in-place regeneration of finished paths (Novak 2010)
+    PtR,         ///< persistent threads; each starts a new path as soon as its own ends (Novak 2010)
     Spt,         ///< streams compacted at write time, no regeneration (the stream drains)
     SptR,        ///< compaction plus regeneration at the end of the stream (default)
 };

@@ -21,6 +21,7 @@ class CpuExec {
 public:
     explicit CpuExec(int threads = 0) : ownedPool_(new ThreadPool(threads)), pool_(*ownedPool_) {}
     static constexpr bool kIsGpu = false;
+    static constexpr int kItemsPerChunk = 1024;  ///< parallelFor's work unit
     /// Path-state slots per stream: enough items per chunk for every thread, small enough to stay in cache.
     int defaultStreamCapacity() const { return 1 << 16; }
 
@@ -67,12 +68,17 @@ public:
     void parallelFor(const char* label, ItemCount count, const F& f) {
         Scope s(*this, label);
         int n = count.get();
-        pool_.parallelFor(n, 1024, [&](int begin, int end) {
+        pool_.parallelFor(n, kItemsPerChunk, [&](int begin, int end) {
             for (int i = begin; i < end; ++i) f(i);
         });
     }
     template <class F>
     void parallelFor(const char* label, int n, const F& f) { parallelFor(label, ItemCount{n, nullptr}, f); }
+
+    /// Items of parallelFor that run at once: one chunk per pool thread, whose items run in turn.
+    /// A persistent-threads stage launched with this many items keeps every thread busy.
+    template <class F>
+    int residentThreads() const { return kItemsPerChunk * pool_.size(); }
 
     /// Write-time compaction: each chunk evaluates its items, counts the active outputs of each
     /// stream, reserves space with one atomic per chunk and stream, then writes (DESIGN section 4).

@@ -1,6 +1,7 @@
 // The CUDA backend: launches the same stage bodies as CpuExec from generic kernels.
 // Included only by .cu files.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -186,6 +187,21 @@ public:
     }
     template <class F>
     void parallelFor(const char* label, int n, const F& f) { parallelFor(label, ItemCount{n, nullptr}, f); }
+
+    /// Threads of parallelFor(F) that the GPU keeps resident at once (the occupancy API, over
+    /// every multiprocessor): the launch size of a persistent-threads stage.
+    template <class F>
+    int residentThreads() const {
+        constexpr int kStageBlock = BlockSizeOf<F>::value;
+        int blocksPerSm = 0, sms = 0;
+        if constexpr (MinBlocksPerSm<F>::value > 1)
+            WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &blocksPerSm, detail::forEachKernelCapped<kStageBlock, MinBlocksPerSm<F>::value, F>, kStageBlock, 0));
+        else
+            WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerSm, detail::forEachKernel<F>, kStageBlock, 0));
+        WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
+        return std::max(1, blocksPerSm) * sms * kStageBlock;
+    }
 
     template <class Stage>
     void compactingFor(const char* label, ItemCount count, const Stage& stage) {

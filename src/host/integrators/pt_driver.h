@@ -40,7 +40,7 @@ public:
                 constexpr bool kNee = decltype(nextEvent)::value;
                 switch (variant_) {
                 case PtVariant::Megakernel: chunked = renderMegakernel<M, kNee>(c, first, count, budget); break;
-                case PtVariant::PtR: renderInPlace<M, kNee>(c, first, steering, budget); break;
+                case PtVariant::PtR: chunked = renderPersistent<M, kNee>(c, first, count, budget); break;
                 case PtVariant::Spt: renderStreaming<M, kNee>(c, true, first, steering, budget); break;
                 case PtVariant::SptR: renderStreaming<M, kNee>(c, false, first, steering, budget); break;
                 }
@@ -49,7 +49,7 @@ public:
         StreamControl k = scheduler_.read();
         extensionRays_ += k.extensionRays;
         shadowRays_ += k.shadowRays;
-        return variant_ == PtVariant::Megakernel ? chunked : std::min(k.work.next, k.work.end) - first;
+        return wholePaths(variant_) ? chunked : std::min(k.work.next, k.work.end) - first;
     }
 
     std::uint64_t extensionRays() const { return extensionRays_; }
@@ -59,24 +59,25 @@ public:
     std::vector<double> simdEfficiency() { return scheduler_.simdEfficiency(); }
     int capacity() const { return capacity_; }
     /// Bytes of stream state per sample slot, as allocated (film excluded; the paper's Table 6;
-    /// 0 for the megakernel, whose state lives in registers).
+    /// 0 for the megakernel and PT+R, whose state lives in registers).
     std::size_t bytesPerSlot() const { return bytesPerSlot_; }
 
 private:
+    /// The schedules whose threads run whole paths, with no stream between kernels: launched in
+    /// chunks of samples (runChunked).
+    static bool wholePaths(PtVariant v) { return v == PtVariant::Megakernel || v == PtVariant::PtR; }
+
     struct Streams {
-        Buffer<Float4> pathWords[2];  ///< SPT: ping-pong path streams; PT+R: one, in place
+        Buffer<Float4> pathWords[2];  ///< ping-pong path streams
         Buffer<Float4> shadowWords;
         Buffer<Hit> hits;
-        Buffer<int> alive;            ///< PT+R
     };
     static Streams allocateStreams(SlotAllocator<Exec>& slots, PtVariant variant) {
         Streams s;
-        if (variant == PtVariant::Megakernel) return s;
-        int buffers = variant == PtVariant::PtR ? 1 : 2;
-        for (int b = 0; b < buffers; ++b) s.pathWords[b] = slots.template perSlot<Float4>(SoaView<PathState>::kWords);
+        if (wholePaths(variant)) return s;
+        for (int b = 0; b < 2; ++b) s.pathWords[b] = slots.template perSlot<Float4>(SoaView<PathState>::kWords);
         s.shadowWords = slots.template perSlot<Float4>(SoaView<ShadowRay>::kWords);
         s.hits = slots.template perSlot<Hit>();
-        if (variant == PtVariant::PtR) s.alive = slots.template perSlot<int>();
         return s;
     }
 
@@ -145,34 +146,33 @@ private:
         // `done` only after a bookkeeping pass that found nothing.
     }
 
-    template <class Materials, bool kNee, class Budget>
-    void renderInPlace(const pt::Common& c, std::uint64_t first, WorkSteering& steering, Budget& budget) {
-        int* alive = streams_.alive.data();
-        exec_.fill(alive, 0, capacity_);
-        ControlPoll<Exec, StreamControl> poll = scheduler_.poll();
-        bool exhausted = false;
-        for (int iteration = 0;; ++iteration) {
-            if (!exhausted) exec_.parallelFor("generate", capacity_, pt::InPlaceRegenerateStage{c, paths(0), alive});
-            exec_.parallelFor("extend", capacity_, pt::InPlaceExtendStage{c, paths(0), alive, streams_.hits.data()});
-            exec_.parallelFor("shade", capacity_, pt::InPlaceShadeStage<Materials, kNee>{c, paths(0), alive, streams_.hits.data(), shadow()});
-            if (c.params.nextEventEstimation)  // else the shadow slots stay empty (ShadeOutput::hasShadow)
-                exec_.parallelFor("connect", capacity_, pt::InPlaceConnectStage{c, shadow()});
-            exec_.parallelFor("bookkeeping", 1, pt::InPlaceBookkeepingStage{c});
-            int fixedStream = capacity_;  // PT+R keeps its slots in place: no bound
-            if (finished(iteration, poll, first, steering, budget, fixedStream, exhausted)) break;
-        }
-    }
-
     /// One launch per kMegakernelChunk x `capacity` samples keeps launches short enough for
     /// progress reports and time limits (about 4 ms on an H100 for rtiow-final), and long enough
     /// that the last wave of each launch, where SMs idle behind the longest paths, costs little.
     static constexpr int kMegakernelChunk = 4;
+    std::uint64_t wholePathChunk() const {
+        return std::min<std::uint64_t>(std::uint64_t(kMegakernelChunk) * std::uint64_t(capacity_), INT_MAX);
+    }
+
     template <class Materials, bool kNee, class Budget>
     std::uint64_t renderMegakernel(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
-        const std::uint64_t chunk = std::min<std::uint64_t>(std::uint64_t(kMegakernelChunk) * std::uint64_t(capacity_), INT_MAX);
-        return runChunked(exec_, first, count, chunk, std::uint64_t(c.params.numPixels), budget,
+        return runChunked(exec_, first, count, wholePathChunk(), std::uint64_t(c.params.numPixels), budget,
                           [&](std::uint64_t offset, std::uint64_t n) {
                               exec_.parallelFor("megakernel", int(n), pt::MegakernelStage<Materials, kNee>{c, first + offset});
+                          });
+    }
+
+    /// PT+R: per chunk of samples (as the megakernel's), one launch of as many threads as stay
+    /// resident, which take the chunk's samples from control->claimed until none is left.
+    template <class Materials, bool kNee, class Budget>
+    std::uint64_t renderPersistent(const pt::Common& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
+        using Stage = pt::PersistentRegenerateStage<Materials, kNee>;
+        const std::uint64_t threads = std::uint64_t(exec_.template residentThreads<Stage>());
+        unsigned long long* claimed = &scheduler_.control()->claimed;
+        return runChunked(exec_, first, count, wholePathChunk(), std::uint64_t(c.params.numPixels), budget,
+                          [&](std::uint64_t offset, std::uint64_t n) {
+                              exec_.fill(claimed, 0ull, 1);
+                              exec_.parallelFor("persistent", int(std::min(threads, n)), Stage{c, first + offset, n});
                           });
     }
 

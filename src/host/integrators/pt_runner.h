@@ -37,7 +37,7 @@ public:
         stats.samples = runner::filmSamples(film);
         stats.extensionRays = driver_.extensionRays();
         stats.shadowRays = driver_.shadowRays();
-        stats.streamCapacity = options_.variant == PtVariant::Megakernel ? 0 : driver_.capacity();
+        stats.streamCapacity = driver_.bytesPerSlot() == 0 ? 0 : driver_.capacity();  // megakernel, PT+R: no stream
         stats.bytesPerSampleSlot = driver_.bytesPerSlot();
         runner::attachSimd(stats, driver_.simdEfficiency(), simdKernelLabel, kSimdKernelCount);
     }

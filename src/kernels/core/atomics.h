@@ -92,4 +92,21 @@ WF_CPU_GPU WF_INLINE void addToCounter(unsigned long long* counter, unsigned v) 
 #endif
 }
 
+/// Hands out consecutive indices from *counter, one per calling lane; on the GPU the lanes that
+/// call together share one atomic and take neighbouring indices in lane order (a work queue that
+/// every lane of a persistent kernel polls would otherwise serialise on one address).
+WF_CPU_GPU WF_INLINE unsigned long long claimNext(unsigned long long* counter) {
+#if defined(WF_IS_GPU_CODE)
+    unsigned mask = __activemask();
+    unsigned lane = threadIdx.x & 31;
+    int leader = __ffs(mask) - 1;
+    unsigned long long base = 0;
+    if (int(lane) == leader) base = atomicAdd(counter, (unsigned long long)__popc(mask));
+    base = __shfl_sync(mask, base, leader);
+    return base + (unsigned long long)__popc(mask & ((1u << lane) - 1u));
+#else
+    return __atomic_fetch_add(counter, 1ull, __ATOMIC_RELAXED);
+#endif
+}
+
 }  // namespace wavefront

@@ -18,16 +18,16 @@ struct StreamControl {
     WorkRange work;                   ///< global sample indices still to generate
     unsigned long long extensionRays;
     unsigned long long shadowRays;
-    unsigned long long alive;         ///< PT+R: paths in flight
+    unsigned long long claimed;       ///< PT+R: samples of the current launch handed out
 };
 
 /// Kernels whose SIMD efficiency is counted. Each has two counter slots: occupancy (the paper's
 /// Table 1 measure: lanes of a warp holding live work when the stage starts on it; for the
 /// megakernel, at the start of every bounce) and steps (lanes active at every traversal step, the
 /// instruction-level figure that Nsight Compute's threads-per-instruction ratio also reflects).
-enum SimdKernel : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdDrain, kSimdKernelCount };
+enum SimdKernel : int { kSimdGenerate = 0, kSimdExtend, kSimdShade, kSimdConnect, kSimdMegakernel, kSimdDrain, kSimdPersistent, kSimdKernelCount };
 inline const char* simdKernelLabel(int kernel) {
-    static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel", "drain"};
+    static const char* labels[] = {"generate", "extend", "shade", "connect", "megakernel", "drain", "persistent"};
     return labels[kernel];
 }
 static_assert(2 * kSimdKernelCount <= kSimdSlots, "two counter slots per kernel");
@@ -138,87 +138,6 @@ struct ConnectStage {
     }
 };
 
-// ---- PT+R: fixed-length stream, in-place regeneration (Novak et al. 2010) --------------------
-
-struct InPlaceRegenerateStage {
-    Common c;
-    SoaView<PathState> paths;
-    int* alive;
-    WF_CPU_GPU void operator()(int i) const {
-        if (alive[i]) return;
-        c.simd.entry(kSimdGenerate).sample();
-        // Each idle slot takes the next sample on its own: the samples a warp regenerates are
-        // scattered over the image, which is what costs PT+R its primary-ray coherence.
-        std::uint64_t s = atomicFetchAdd(&c.control->work.next, 1ull);
-        if (s >= c.control->work.end) return;
-        startPath(c, paths, i, s);
-        alive[i] = 1;
-        atomicFetchAdd(&c.control->alive, 1ull);
-    }
-};
-
-struct InPlaceExtendStage {
-    Common c;
-    SoaView<PathState> paths;
-    const int* alive;
-    Hit* hits;
-    WF_CPU_GPU void operator()(int i) const {
-        if (!alive[i]) return;
-        addToCounter(&c.control->extensionRays, 1u);
-        c.simd.entry(kSimdExtend).sample();
-        PathState p = paths.load(i);
-        Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdExtend));
-    }
-};
-
-template <class Materials, bool kNextEvent = true>
-struct InPlaceShadeStage {
-    static constexpr int kMinBlocksPerSm = 3;  ///< as ShadeStage with NEE (its NEE-free cap of 4 was not measured here)
-    Common c;
-    SoaView<PathState> paths;
-    int* alive;
-    const Hit* hits;
-    SoaView<ShadowRay> shadow;  ///< one slot per path; tMax < 0 marks "no shadow ray"
-    WF_CPU_GPU void operator()(int i) const {
-        ShadowRay none;
-        none.direction.w = -1.0f;
-        if (!alive[i]) {
-            shadow.store(i, none);
-            return;
-        }
-        c.simd.entry(kSimdShade).sample();
-        ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, paths.load(i), hits[i]);
-        shadow.store(i, o.hasShadow ? o.shadow : none);
-        if (o.hasNext) {
-            paths.store(i, o.next);
-        } else {
-            alive[i] = 0;
-            atomicFetchAdd(&c.control->alive, ~0ull);  // decrement (two's complement)
-        }
-    }
-};
-
-struct InPlaceConnectStage {
-    Common c;
-    SoaView<ShadowRay> shadow;
-    WF_CPU_GPU void operator()(int i) const {
-        ShadowRay s = shadow.load(i);
-        if (s.direction.w < 0.0f) return;
-        addToCounter(&c.control->shadowRays, 1u);
-        c.simd.entry(kSimdConnect).sample();
-        traceShadowRay(c.scene, c.film, s, c.simd.steps(kSimdConnect));
-    }
-};
-
-struct InPlaceBookkeepingStage {
-    Common c;
-    WF_CPU_GPU void operator()(int) const {
-        StreamControl& k = *c.control;
-        k.done = (k.alive == 0 && k.work.next >= k.work.end) ? 1 : 0;
-    }
-};
-
 // ---- Megakernel: one thread runs a whole path ------------------------------------------------
 
 /// One thread runs `path` to its end: trace, shade, trace the shadow ray, continue. The
@@ -280,6 +199,54 @@ struct DrainStage {
         unsigned extension = 0, shadowRays = 0;
         tracePathToEnd<Materials, kNextEvent, kSimdDrain>(c, paths.load(i), extension, shadowRays);
         addToCounter(&c.control->extensionRays, extension - 1);  // the first was counted already
+        addToCounter(&c.control->shadowRays, shadowRays);
+    }
+};
+
+
+// ---- PT+R: persistent threads, a new path as soon as one ends (Novak et al. 2010) -------------
+
+/// PT+R as its authors ran it: as many threads as the GPU keeps resident (CudaExec::
+/// residentThreads), each looping trace and shade, and starting the next sample of the launch as
+/// soon as its own path ends. Unlike the megakernel, a warp does not wait for its longest path:
+/// lanes whose paths ended take new ones at the next bounce. Unlike the streaming schedules, the
+/// path state stays in registers. Samples are handed out in order, one warp-aggregated atomic per
+/// bounce for the lanes that need one, so the paths a warp starts together are neighbours.
+/// The bounce is written out here as in tracePathToEnd: sharing one body raised the megakernel's
+/// and the drain's spills (rtiow-final, sm_90: 24 -> 40 bytes).
+template <class Materials, bool kNextEvent = true>
+struct PersistentRegenerateStage {
+    static constexpr int kBlockSize = kWholePathBlock;
+    static constexpr int kMinBlocksPerSm = kWholePathBlocksPerSm;
+    Common c;
+    std::uint64_t firstSample;  ///< this launch runs samples [firstSample, firstSample + count)
+    std::uint64_t count;
+    WF_CPU_GPU void operator()(int) const {
+        unsigned extension = 0, shadowRays = 0;
+        PathState path;
+        bool live = false;
+        for (;;) {
+            if (!live) {
+                std::uint64_t k = claimNext(&c.control->claimed);
+                if (k >= count) break;
+                std::uint64_t s = firstSample + k;
+                path = generateCameraPath(c.scene, c.params, s);
+                c.film.countSample(pixelOfSample(s, c.params.numPixels));
+                live = true;
+            }
+            c.simd.entry(kSimdPersistent).sample();
+            Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
+            Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdPersistent));
+            ++extension;
+            ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
+            if (o.hasShadow) {
+                ++shadowRays;
+                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdPersistent));
+            }
+            live = o.hasNext;
+            if (live) path = o.next;
+        }
+        addToCounter(&c.control->extensionRays, extension);
         addToCounter(&c.control->shadowRays, shadowRays);
     }
 };
