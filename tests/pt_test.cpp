@@ -1,6 +1,7 @@
 // Path-tracer estimator tests: variants agree, analytic scenes, CPU vs CUDA, non-finite guard.
 #include <catch2/catch.hpp>
 
+#include "host/integrators/stream_scheduler.h"
 #include "kernels/scene/scene_view.h"
 #include "test_support.h"
 
@@ -229,4 +230,18 @@ TEST_CASE("the many-light scene renders the same with every light sampler", "[pt
     wftest::BlockStats b = wftest::renderBlockStats(scene, alias, 8, 8, 5000);
     CHECK(wftest::maxZScore(a, b) < 6.0);
     CHECK(wftest::globalZScore(a, b) < 4.5);
+}
+
+TEST_CASE("launches of whole paths grow to the target time and never below their minimum", "[pt]") {
+    LaunchSizer fixed{1000};
+    fixed.observe(1000, 1e-6);
+    CHECK(fixed.next() == 1000);  // no target: every launch the same
+    LaunchSizer timed{1000, 0.05};
+    CHECK(timed.next() == 1000);  // nothing measured yet
+    timed.observe(1000, 0.001);   // 1 M items/s: 50 ms is 50000 items
+    CHECK(timed.next() == 50000);
+    timed.observe(10, 0.001);     // a short remainder launch measures a low rate
+    CHECK(timed.next() == 1000);
+    timed.observe(1000000000, 1e-3);
+    CHECK(timed.next() == std::uint64_t(INT_MAX));
 }

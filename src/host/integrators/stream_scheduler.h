@@ -1,6 +1,6 @@
 // What every driver loop shares: the range of work a render hands out (a pair of counters in the
 // driver's device control block), the one-thread stage that moves its end, the host-side poll of
-// the control block, and the loop over fixed-size launches (megakernel, naive BDPT).
+// the control block, and the loop over launches of whole paths (megakernel, PT+R, naive BDPT).
 //
 // A render never waits for the host to decide how much work is left: the device keeps handing out
 // work until `next` reaches `end`. The host steers by moving `end` in stream order: a time limit
@@ -8,6 +8,8 @@
 // cancellation ends it at once (paths in flight still finish, so the film stays consistent).
 #pragma once
 #include <algorithm>
+#include <chrono>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -157,19 +159,42 @@ private:
     std::size_t bytesPerSlot_ = 0;
 };
 
-/// Runs work items [first, first + count) in launches of at most `chunk` (one thread per item: the
-/// megakernel and naive BDPT), asking the budget between launches; a time limit ends at a pass
-/// boundary (a multiple of `pass` from item 0). `launch(offset, n)` queues items
-/// [first + offset, first + offset + n); returns the items run.
+/// How many items each launch of runChunked takes. Without a target time, always `minItems`.
+/// With one, enough for about `targetSeconds` at the rate the last launch ran (never fewer than
+/// `minItems`): fast scenes then run a whole render call in one launch, so the tail where the GPU
+/// waits for the longest paths comes once per call rather than once per launch, and slow scenes
+/// still check the budget (progress, time limits, work stealing) every `targetSeconds` or so. A
+/// driver keeps its sizer across render calls: the rate carries over.
+struct LaunchSizer {
+    std::uint64_t minItems = 1;
+    double targetSeconds = 0.0;
+    double itemsPerSecond = 0.0;  ///< measured over the last launch; 0: none yet
+
+    std::uint64_t next() const {
+        const double byTime = itemsPerSecond * targetSeconds;
+        const std::uint64_t items = byTime < double(INT_MAX) ? std::uint64_t(byTime) : std::uint64_t(INT_MAX);
+        return std::clamp<std::uint64_t>(items, std::max<std::uint64_t>(minItems, 1), INT_MAX);
+    }
+    void observe(std::uint64_t items, double seconds) {
+        if (targetSeconds > 0.0 && seconds > 0.0) itemsPerSecond = double(items) / seconds;
+    }
+};
+
+/// Runs work items [first, first + count) in launches sized by `sizer` (one thread per item: the
+/// megakernel and naive BDPT; or persistent threads that share a launch's items: PT+R), asking
+/// the budget between launches; a time limit ends at a pass boundary (a multiple of `pass` from
+/// item 0). `launch(offset, n)` queues items [first + offset, first + offset + n); returns the
+/// items run.
 template <class Exec, class Budget, class Launch>
-std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, std::uint64_t chunk, std::uint64_t pass,
+std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, LaunchSizer& sizer, std::uint64_t pass,
                          Budget& budget, const Launch& launch) {
     std::uint64_t end = count, done = 0;
-    chunk = std::max<std::uint64_t>(chunk, 1);
     while (done < end) {
-        std::uint64_t n = std::min(chunk, end - done);
+        std::uint64_t n = std::min(sizer.next(), end - done);
+        const auto start = std::chrono::steady_clock::now();
         launch(done, n);
         exec.synchronize();  // the budget must see finished work, not queued launches
+        sizer.observe(n, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         done += n;
         RunVerdict v = budget.check(done);
         if (v == RunVerdict::Stop) end = done;
@@ -180,6 +205,14 @@ std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, s
         } else if (v == RunVerdict::FinishPass && pass > 0) end = std::min(end, (first + done + pass - 1) / pass * pass - first);
     }
     return done;
+}
+
+/// runChunked in launches of `chunk` items.
+template <class Exec, class Budget, class Launch>
+std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, std::uint64_t chunk, std::uint64_t pass,
+                         Budget& budget, const Launch& launch) {
+    LaunchSizer fixed{chunk};
+    return runChunked(exec, first, count, fixed, pass, budget, launch);
 }
 
 }  // namespace wavefront
