@@ -15,8 +15,11 @@ namespace wavefront {
 template <class Exec>
 class PathTracerDriver {
 public:
-    PathTracerDriver(Exec& exec, PtVariant variant, int capacity)
-        : exec_(exec), variant_(variant), capacity_(capacity), scheduler_(exec) {
+    /// `launchRate`: where the rate of whole-path launches is kept between drivers (LaunchSizer;
+    /// the backend's, which outlives the runner of each film); null: this driver's own.
+    PathTracerDriver(Exec& exec, PtVariant variant, int capacity, double* launchRate = nullptr)
+        : exec_(exec), variant_(variant), capacity_(capacity), scheduler_(exec),
+          launchRate_(launchRate ? launchRate : &wholePathLaunches_.itemsPerSecond) {
         SlotAllocator<Exec> slots(exec_, std::size_t(capacity_));
         streams_ = allocateStreams(slots, variant_);
         bytesPerSlot_ = slots.bytesPerSlot();
@@ -34,6 +37,7 @@ public:
         scheduler_.reset(start);
         WorkSteering steering(0, std::uint64_t(params.numPixels));  // passes from the film's first sample
         std::uint64_t chunked = 0;
+        wholePathLaunches_.itemsPerSecond = *launchRate_;
         withMaterialSet(scene, [&](auto materials) {
             withNextEventSetting(params, [&](auto nextEvent) {
                 using M = decltype(materials);
@@ -46,6 +50,7 @@ public:
                 }
             });
         });
+        *launchRate_ = wholePathLaunches_.itemsPerSecond;
         StreamControl k = scheduler_.read();
         extensionRays_ += k.extensionRays;
         shadowRays_ += k.shadowRays;
@@ -186,6 +191,7 @@ private:
     std::uint64_t extensionRays_ = 0, shadowRays_ = 0;
     LaunchSizer wholePathLaunches_{std::min<std::uint64_t>(std::uint64_t(kMegakernelChunk) * std::uint64_t(capacity_), INT_MAX),
                                    kWholePathLaunchSeconds};
+    double* launchRate_;
 };
 
 }  // namespace wavefront

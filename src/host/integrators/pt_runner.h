@@ -13,8 +13,9 @@ class PtRunner : public IntegratorRunner<Exec> {
 public:
     static void check(const RenderOptions&, const SceneView&) {}
 
-    PtRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall)
-        : options_(o), driver_(exec, o.variant, runner::streamSlots(exec, o, firstCall)) {}
+    /// `launchRate`: see PathTracerDriver.
+    PtRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall, double* launchRate = nullptr)
+        : options_(o), driver_(exec, o.variant, runner::streamSlots(exec, o, firstCall), launchRate) {}
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {

@@ -4,6 +4,7 @@
 #pragma once
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -121,7 +122,9 @@ private:
         calls_ = 0;
         const std::uint64_t samples = timed ? ~std::uint64_t(0) : firstCall;  // a time limit fills the device
         switch (o.integrator) {
-        case IntegratorType::PathTracer: runner_ = std::make_unique<PtRunner<Exec>>(exec_, o, samples); break;
+        case IntegratorType::PathTracer:
+            runner_ = std::make_unique<PtRunner<Exec>>(exec_, o, samples, &wholePathLaunchRates_[o.variant]);
+            break;
         case IntegratorType::Bdpt: runner_ = std::make_unique<BdptRunner<Exec>>(exec_, o, samples); break;
         case IntegratorType::Mlt:
             runner_ = std::make_unique<MltRunner<Exec>>(exec_, o, firstCall, timed,
@@ -136,6 +139,9 @@ private:
     SceneBuffers<Exec> scene_;
     FilmBuffers<Exec> film_;
     std::unique_ptr<IntegratorRunner<Exec>> runner_;
+    /// Per path-tracer schedule, the rate its launches of whole paths ran at (LaunchSizer): a
+    /// film's first launch is then sized by time too, when the renderer is called again.
+    std::map<PtVariant, double> wholePathLaunchRates_;
     double seconds_ = 0.0;
     std::uint64_t calls_ = 0;  ///< calls on the film (DeviceStats::pieces of one device)
 };
