@@ -113,7 +113,8 @@ struct WAVEFRONT_API RenderOptions {
     /// Multiplies the environment's radiance (the file's or the scene's).
     float environmentScale = 1.0f;
     /// Path-state slots in the stream (BDPT: sample slots; MLT: chains, one slot each); 0 picks a
-    /// default that fills the device (MLT: also at most one chain per 16 mutations).
+    /// default that fills the device (MLT: also at most one chain per 16 mutations). The megakernel
+    /// and PT+R keep no stream: their first launch takes 4 x this many samples.
     int streamCapacity = 0;
     /// BDPT: how it is scheduled, and the fraction of samples that must be complete before a
     /// connect phase runs (streaming; 1: all of them).
@@ -203,7 +204,7 @@ struct RenderStats {
     /// scene, film and integrator state now, and the most at once (temporaries of the BVH build
     /// and of sorts included). Counted at every allocation and free, not estimated.
     std::uint64_t memoryBytes = 0, peakMemoryBytes = 0;
-    int streamCapacity = 0;
+    int streamCapacity = 0;  ///< slots of the stream (0: the megakernel and PT+R, which keep none)
     /// Kernel times and launches, added over the devices.
     std::vector<KernelStats> kernels;
     /// Every device that rendered the film (one entry for a single device).
