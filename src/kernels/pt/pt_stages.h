@@ -42,11 +42,11 @@ struct Common {
     SimdCounters simd;
 };
 
-
-/// Starts a camera path for sample s in `slot`.
-WF_CPU_GPU WF_INLINE void startPath(const Common& c, const SoaView<PathState>& paths, int slot, std::uint64_t s) {
-    paths.store(slot, generateCameraPath(c.scene, c.params, s));
+/// The camera path of sample s, counted in its pixel: how every schedule starts a path.
+WF_CPU_GPU WF_INLINE PathState startCameraPath(const Common& c, std::uint64_t s) {
+    PathState path = generateCameraPath(c.scene, c.params, s);
     c.film.countSample(pixelOfSample(s, c.params.numPixels));
+    return path;
 }
 
 /// SPT+R / SPT: fills [pathCount, capacity) with new samples, side by side at the end of the
@@ -61,7 +61,7 @@ struct RegenerateStage {
         if (i < n || (onlyWhenEmpty && n > 0)) return;
         c.simd.entry(kSimdGenerate).sample();
         std::uint64_t s = c.control->work.next + std::uint64_t(i - n);
-        if (s < c.control->work.end) startPath(c, paths, i, s);
+        if (s < c.control->work.end) paths.store(i, startCameraPath(c, s));
     }
 };
 
@@ -176,8 +176,7 @@ struct MegakernelStage {
     std::uint64_t firstSample;
     WF_CPU_GPU void operator()(int i) const {
         std::uint64_t s = firstSample + std::uint64_t(i);
-        PathState path = generateCameraPath(c.scene, c.params, s);
-        c.film.countSample(pixelOfSample(s, c.params.numPixels));
+        PathState path = startCameraPath(c, s);
         unsigned extension = 0, shadowRays = 0;
         tracePathToEnd<Materials, kNextEvent, kSimdMegakernel>(c, path, extension, shadowRays);
         addToCounter(&c.control->extensionRays, extension);
@@ -202,7 +201,6 @@ struct DrainStage {
         addToCounter(&c.control->shadowRays, shadowRays);
     }
 };
-
 
 // ---- PT+R: persistent threads, a new path as soon as one ends (Novak et al. 2010) -------------
 
@@ -231,9 +229,7 @@ struct PersistentRegenerateStage {
             if (!live) {
                 std::uint64_t k = claimNext(&c.control->claimed);
                 if (k >= count) break;
-                std::uint64_t s = firstSample + k;
-                path = generateCameraPath(c.scene, c.params, s);
-                c.film.countSample(pixelOfSample(s, c.params.numPixels));
+                path = startCameraPath(c, firstSample + k);
                 live = true;
             }
             c.simd.entry(kSimdPersistent).sample();
