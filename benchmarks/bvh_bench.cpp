@@ -1,4 +1,5 @@
-// LBVH build time and ray throughput (issue 2 benchmarks).
+// BVH build time, SAH and ray throughput: the binary LBVH and PLOC trees and the 8-wide
+// compressed tree collapsed from each (issues 2 and 15).
 //   bvh_bench [--backend cuda|cpu] [--quick]
 // Build: 100k, 1M, 10M random triangles, best of several builds after a warm-up (data already
 // on the device; Morton codes, CUB radix sort, Karras split, bottom-up refit).
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     std::printf("| primitives | builder | build ms (best) | build ms (median) | Mprims/s | depth | SAH | last build's kernel "
                 "times (ms) |\n|---:|---|---:|---:|---:|---:|---:|---|\n");
     for (int n : {100000, 1000000, 10000000})
+    for (bool wide : {false, true})
     for (BvhBuilder builder : {BvhBuilder::Lbvh, BvhBuilder::Ploc}) {
         if (quick && n > 100000) break;
         PrimitiveArrays p = randomTriangles(n, 1);
@@ -53,10 +55,10 @@ int main(int argc, char** argv) {
         double sah = 0.0;
         int runs = backend == Backend::Cuda ? 7 : 2;
         for (int r = 0; r < runs; ++r) {
-            BvhSnapshot s = buildBvhSnapshot(backend, p, builder);
+            BvhSnapshot s = buildBvhSnapshot(backend, p, builder, wide);
             if (r == 0) {  // warm-up: allocations, module load
-                depth = bvhDepth(s);
-                sah = bvhSahCost(s);
+                depth = wide ? s.wideDepth : bvhDepth(s);
+                sah = wide ? wideBvhSahCost(s) : bvhSahCost(s);
                 continue;
             }
             ms.push_back(s.buildMilliseconds);
@@ -73,19 +75,24 @@ int main(int argc, char** argv) {
             }
         }
         std::sort(ms.begin(), ms.end());
-        std::printf("| %d | %s | %.3f | %.3f | %.1f | %d | %.1f | %s |\n", n, toString(builder), ms.front(), ms[ms.size() / 2],
+        std::printf("| %d | %s%s | %.3f | %.3f | %.1f | %d | %.1f | %s |\n", n, toString(builder), wide ? " + 8-wide" : "",
+                    ms.front(), ms[ms.size() / 2],
                     n / ms.front() / 1e3, depth, sah, stages.c_str());
         std::fflush(stdout);
     }
 
-    std::printf("\n| scene | triangles | spheres | LBVH SAH | PLOC SAH | ray kind | rays | LBVH Mrays/s | PLOC Mrays/s | "
-                "PLOC / LBVH | hit fraction |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
+    std::printf("\nMrays/s of each tree; the 8-wide trees are collapsed from the binary tree named\n\n");
+    std::printf("| scene | triangles | spheres | SAH LBVH / PLOC / 8-wide from each | ray kind | rays | LBVH | PLOC | "
+                "8-wide (LBVH) | 8-wide (PLOC) | 8-wide (PLOC) / PLOC | 8-wide (LBVH) / LBVH | hit fraction |\n"
+                "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const char* name : {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"}) {
         Scene scene = Scene::builtin(name);
         scene.validate();
         PrimitiveArrays prims = sceneArrays(scene);
         const double sah = bvhSahCost(buildBvhSnapshot(backend, prims));
         const double plocSah = bvhSahCost(buildBvhSnapshot(backend, prims, BvhBuilder::Ploc));
+        const double wideSah = wideBvhSahCost(buildBvhSnapshot(backend, prims, BvhBuilder::Lbvh, true));
+        const double widePlocSah = wideBvhSahCost(buildBvhSnapshot(backend, prims, BvhBuilder::Ploc, true));
         const int width = quick ? 256 : 1920, height = quick ? 256 : 1080;
         // Primary rays through pixel centres with jitter, from the library's own camera code.
         std::vector<Ray> primary;
@@ -138,19 +145,21 @@ int main(int argc, char** argv) {
         }
         auto report = [&](const char* kind, const std::vector<Ray>& rays, bool anyHit) {
             if (rays.empty()) return;
-            auto measure = [&](BvhBuilder builder, std::size_t& hit) {
-                TraceResult warm = traceRays(backend, prims, rays, anyHit, builder);
-                TraceResult r = traceRays(backend, prims, rays, anyHit, builder);
+            auto measure = [&](BvhBuilder builder, bool wide, std::size_t& hit) {
+                TraceResult warm = traceRays(backend, prims, rays, anyHit, builder, wide);
+                TraceResult r = traceRays(backend, prims, rays, anyHit, builder, wide);
                 hit = 0;
                 for (auto& x : r.hits) hit += x.prim >= 0;
                 return rays.size() / std::min(warm.milliseconds, r.milliseconds) / 1e3;
             };
-            std::size_t hit = 0, plocHit = 0;
-            double lbvh = measure(BvhBuilder::Lbvh, hit), ploc = measure(BvhBuilder::Ploc, plocHit);
-            std::printf("| %s | %zu | %zu | %.2f | %.2f | %s | %zu | %.1f | %.1f | %.2f | %.3f |\n", name,
-                        scene.triangles().size(), scene.spheres().size(), sah, plocSah, kind, rays.size(), lbvh, ploc,
-                        ploc / lbvh, double(hit) / rays.size());
-            if (hit != plocHit) std::printf("(PLOC's tree: %zu hits, the LBVH's %zu)\n", plocHit, hit);
+            std::size_t hit = 0, plocHit = 0, wideHit = 0, widePlocHit = 0;
+            double lbvh = measure(BvhBuilder::Lbvh, false, hit), ploc = measure(BvhBuilder::Ploc, false, plocHit);
+            double wide = measure(BvhBuilder::Lbvh, true, wideHit), widePloc = measure(BvhBuilder::Ploc, true, widePlocHit);
+            std::printf("| %s | %zu | %zu | %.2f / %.2f / %.2f / %.2f | %s | %zu | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.3f |\n",
+                        name, scene.triangles().size(), scene.spheres().size(), sah, plocSah, wideSah, widePlocSah, kind,
+                        rays.size(), lbvh, ploc, wide, widePloc, widePloc / ploc, wide / lbvh, double(hit) / rays.size());
+            if (hit != plocHit || hit != wideHit || hit != widePlocHit)
+                std::printf("(hits: LBVH %zu, PLOC %zu, 8-wide %zu and %zu)\n", hit, plocHit, wideHit, widePlocHit);
             std::fflush(stdout);
         };
         report("primary (closest)", primary, false);

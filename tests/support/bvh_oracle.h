@@ -31,6 +31,11 @@ struct BvhSnapshot {
     double buildMilliseconds = 0.0;  ///< build only (data already on the backend), wall clock
     std::vector<KernelStats> stages; ///< per-stage kernel times of the build
     BvhView view() const { return BvhView{nodes.data(), primData.data(), numPrims, numTriangles}; }
+    /// With `wide`: the 8-wide tree collapsed from `nodes` (empty if it would be too deep).
+    std::vector<WideNode> wideNodes;
+    std::vector<Float4> widePrimData;
+    int wideDepth = 0;
+    WideBvhView wideView() const { return WideBvhView{wideNodes.data(), widePrimData.data(), numPrims, numTriangles}; }
 };
 
 struct TraceResult {
@@ -38,9 +43,12 @@ struct TraceResult {
     double milliseconds = 0.0;  ///< tracing only
 };
 
-BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder = BvhBuilder::Lbvh);
+/// `wide`: the binary tree also collapsed into the 8-wide one (collapseToWide); the build time
+/// then includes the collapse, and traceRays traverses the wide tree.
+BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder = BvhBuilder::Lbvh,
+                             bool wide = false);
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
-                      BvhBuilder builder = BvhBuilder::Lbvh);
+                      BvhBuilder builder = BvhBuilder::Lbvh, bool wide = false);
 
 struct CompactionTimes;
 /// Write-time compaction of n 32-byte items (a hash keeps `keepFraction` of them) against a plain
@@ -52,6 +60,12 @@ CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, in
 std::string validateBvh(const BvhSnapshot& bvh);
 /// Depth of the deepest leaf (root = 1).
 int bvhDepth(const BvhSnapshot& bvh);
+/// Structural check of the 8-wide tree: every primitive in exactly one leaf, every node reached
+/// once, meta bytes well formed, every child box holding its primitives, depth within the stack.
+std::string validateWideBvh(const BvhSnapshot& bvh);
+/// SAH cost of the 8-wide tree, the same way: wide nodes cost 1 each, leaf primitives 1 each, both
+/// weighted by their box's area (the dequantised child boxes) over the root's.
+double wideBvhSahCost(const BvhSnapshot& bvh);
 /// SAH cost relative to the root's surface area, node and primitive costs 1: the sum over internal
 /// nodes and over leaves (one primitive each) of their box's area over the root's.
 double bvhSahCost(const BvhSnapshot& bvh);

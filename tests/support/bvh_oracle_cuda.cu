@@ -6,9 +6,9 @@
 
 namespace wavefront {
 
-BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder) {
+BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder, bool wide) {
     CudaExec exec;
-    return buildBvhSnapshotOn(exec, prims, builder);
+    return buildBvhSnapshotOn(exec, prims, builder, wide);
 }
 
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions) {
@@ -19,9 +19,10 @@ CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions
     return measureCompaction(exec, n, keepFraction, repetitions, flagged);
 }
 
-TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder) {
+TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder,
+                          bool wide) {
     CudaExec exec;
-    return traceRaysOn(exec, prims, rays, anyHit, builder);
+    return traceRaysOn(exec, prims, rays, anyHit, builder, wide);
 }
 
 }  // namespace wavefront

@@ -1,6 +1,7 @@
 // Template bodies of bvh_api.h, instantiated for each exec (cpu_backend.cpp, lbvh_cuda.cu).
 #pragma once
 #include <chrono>
+#include <optional>
 
 #include "bvh_oracle.h"
 #include "host/scene/scene_upload.h"
@@ -22,12 +23,14 @@ struct PrimitiveBuffers {
 };
 
 template <class Exec>
-BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims, BvhBuilder builder) {
+BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims, BvhBuilder builder, bool wide) {
     PrimitiveBuffers<Exec> buffers(exec, prims);
     exec.synchronize();
     exec.clearStats();
     auto start = std::chrono::steady_clock::now();
     Bvh<Exec> bvh = buildBvh(exec, buffers.source(prims), builder);
+    std::optional<WideBvh<Exec>> wideBvh;
+    if (wide) wideBvh = collapseToWide(exec, bvh);
     exec.synchronize();
     BvhSnapshot snap;
     snap.buildMilliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -37,6 +40,13 @@ BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims, BvhBuil
     snap.nodes.resize(bvh.nodes.size());
     snap.primData.resize(bvh.primData.size());
     exec.download(snap.nodes.data(), bvh.nodes.data(), snap.nodes.size());
+    if (wideBvh) {
+        snap.wideNodes.resize(wideBvh->nodeCount);
+        snap.widePrimData.resize(wideBvh->primData.size());
+        exec.download(snap.wideNodes.data(), wideBvh->nodes.data(), snap.wideNodes.size());
+        exec.download(snap.widePrimData.data(), wideBvh->primData.data(), snap.widePrimData.size());
+        snap.wideDepth = wideBvh->depth;
+    }
     exec.download(snap.primData.data(), bvh.primData.data(), snap.primData.size());
     return snap;
 }
@@ -48,18 +58,29 @@ struct TraceStage {
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const { hits[i] = traverse<kAnyHit>(bvh, rays[i]); }
 };
+template <bool kAnyHit>
+struct TraceWideStage {
+    WideBvhView bvh;
+    const Ray* rays;
+    Hit* hits;
+    WF_CPU_GPU void operator()(int i) const { hits[i] = traverseWide<kAnyHit>(bvh, rays[i]); }
+};
 
 template <class Exec>
 TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
-                        BvhBuilder builder) {
+                        BvhBuilder builder, bool wide) {
     PrimitiveBuffers<Exec> buffers(exec, prims);
     Bvh<Exec> bvh = buildBvh(exec, buffers.source(prims), builder);
+    std::optional<WideBvh<Exec>> wideBvh;
+    if (wide && !(wideBvh = collapseToWide(exec, bvh))) throw InputError("the 8-wide tree would be too deep");
     Buffer<Ray> dRays = uploadVector(exec, rays);
     Buffer<Hit> dHits = exec.template allocate<Hit>(rays.size());
     int n = int(rays.size());
     exec.synchronize();
     auto start = std::chrono::steady_clock::now();
-    if (anyHit) exec.parallelFor("trace any-hit", n, TraceStage<true>{bvh.view(), dRays.data(), dHits.data()});
+    if (wideBvh && anyHit) exec.parallelFor("trace any-hit 8-wide", n, TraceWideStage<true>{wideBvh->view(), dRays.data(), dHits.data()});
+    else if (wideBvh) exec.parallelFor("trace closest-hit 8-wide", n, TraceWideStage<false>{wideBvh->view(), dRays.data(), dHits.data()});
+    else if (anyHit) exec.parallelFor("trace any-hit", n, TraceStage<true>{bvh.view(), dRays.data(), dHits.data()});
     else exec.parallelFor("trace closest-hit", n, TraceStage<false>{bvh.view(), dRays.data(), dHits.data()});
     exec.synchronize();
     TraceResult r;

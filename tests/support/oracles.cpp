@@ -14,8 +14,9 @@ namespace wavefront {
 
 // The CUDA translation units' entry points (lbvh_cuda.cu, distribution_cuda.cu).
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
-BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder);
-TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder);
+BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder, bool wide);
+TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder,
+                          bool wide);
 DistributionSnapshot buildDistributionCuda(const std::vector<double>& weights, int n, int count, LightSampler kind,
                                            int guideSize, int repetitions);
 DistributionSamples sampleDistributionCuda(const std::vector<double>& weights, int n, int count, LightSampler kind,
@@ -47,17 +48,17 @@ MltReplay renderMltAndReplay(Backend backend, const Scene& scene, const RenderOp
         [&] { return renderMltAndReplayCuda(scene, options); });
 }
 
-BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder) {
+BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder, bool wide) {
     return onBackend(
-        backend, [&](CpuExec& exec) { return buildBvhSnapshotOn(exec, prims, builder); },
-        [&] { return buildBvhSnapshotCuda(prims, builder); });
+        backend, [&](CpuExec& exec) { return buildBvhSnapshotOn(exec, prims, builder, wide); },
+        [&] { return buildBvhSnapshotCuda(prims, builder, wide); });
 }
 
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
-                      BvhBuilder builder) {
+                      BvhBuilder builder, bool wide) {
     return onBackend(
-        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit, builder); },
-        [&] { return traceRaysCuda(prims, rays, anyHit, builder); });
+        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit, builder, wide); },
+        [&] { return traceRaysCuda(prims, rays, anyHit, builder, wide); });
 }
 
 CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions) {
@@ -157,6 +158,103 @@ double bvhSahCost(const BvhSnapshot& bvh) {
             cost += area(n.box(c));  // an internal node or a one-primitive leaf, each cost 1
             if (n.child(c) >= 0) stack.push_back(n.child(c));
         }
+    }
+    return cost / rootArea;
+}
+
+namespace {
+/// Child `slot`'s box as the grid stores it (exact in double).
+Aabb wideChildBox(const WideNode& n, int slot) {
+    Aabb b;
+    for (int k = 0; k < 3; ++k) {
+        double step = std::ldexp(1.0, int(n.e[k]) - 127);
+        b.lo[k] = float(n.p[k] + n.qlo[k][slot] * step);
+        b.hi[k] = float(n.p[k] + n.qhi[k][slot] * step);
+    }
+    return b;
+}
+/// Leaf primitives of `slot` (meta's unary count), 0 for internal and empty slots.
+int wideLeafCount(const WideNode& n, int slot) {
+    if (n.imask >> slot & 1) return 0;
+    return __builtin_popcount(n.meta[slot] >> 5);
+}
+}  // namespace
+
+namespace {
+/// Checks wide node `index` and below; `bounds` receives the exact box of its primitives.
+std::string validateWideNode(const BvhSnapshot& bvh, int index, int depth, std::vector<int>& idSeen,
+                             std::vector<int>& nodeSeen, Aabb& bounds) {
+    int n = bvh.numPrims;
+    if (index < 0 || index >= int(bvh.wideNodes.size())) return "node index out of range";
+    if (nodeSeen[index]++) return "node " + std::to_string(index) + " reached twice";
+    if (depth > kMaxWideDepth) return "deeper than kMaxWideDepth";
+    const WideNode& w = bvh.wideNodes[index];
+    int rank = 0, offsetExpected = 0;
+    for (int s = 0; s < 8; ++s) {
+        Aabb box = wideChildBox(w, s), content;
+        if (w.imask >> s & 1) {
+            if (w.meta[s] != (1u << 5 | (24u + s))) return "internal slot with a wrong meta byte";
+            std::string e = validateWideNode(bvh, int(w.childBase) + rank++, depth + 1, idSeen, nodeSeen, content);
+            if (!e.empty()) return e;
+        } else {
+            if (w.meta[s] == 0) continue;
+            int count = wideLeafCount(w, s), offset = w.meta[s] & 31;
+            if ((w.meta[s] >> 5) != (1u << count) - 1u || count > kWideLeafSize) return "leaf meta is not a unary count";
+            if (offset != offsetExpected) return "leaf primitives are not packed in slot order";
+            offsetExpected += count;
+            for (int k = 0; k < count; ++k) {
+                int prim = int(w.primBase) + offset + k;
+                if (prim >= n) return "primitive index out of range";
+                const Float4* p = &bvh.widePrimData[kPrimWords * prim];
+                bool sphere = isSphereLeaf(p);
+                int id = sphere ? floatAsInt(p[1].x) : floatAsInt(p[0].w);
+                if (id < 0 || id >= n) return "bad primitive id";
+                if (idSeen[id]++) return "primitive " + std::to_string(id) + " in two leaves";
+                content.extend(primDataBounds(p, !sphere));
+            }
+        }
+        // The quantised box must hold everything below it (nested boxes need not nest: each is
+        // rounded outward on its own grid).
+        if (!box.contains(content)) return "a child box does not contain its primitives";
+        bounds.extend(content);
+    }
+    return "";
+}
+}  // namespace
+
+std::string validateWideBvh(const BvhSnapshot& bvh) {
+    int n = bvh.numPrims;
+    if (n == 0) return bvh.wideNodes.empty() ? "" : "nodes without primitives";
+    if (bvh.wideNodes.empty()) return "no wide nodes";
+    std::vector<int> idSeen(n, 0), nodeSeen(bvh.wideNodes.size(), 0);
+    Aabb bounds;
+    std::string e = validateWideNode(bvh, 0, 1, idSeen, nodeSeen, bounds);
+    if (!e.empty()) return e;
+    for (int id = 0; id < n; ++id)
+        if (!idSeen[id]) return "primitive " + std::to_string(id) + " is unreachable";
+    for (std::size_t i = 0; i < nodeSeen.size(); ++i)
+        if (!nodeSeen[i]) return "node " + std::to_string(i) + " is unreachable";
+    return "";
+}
+
+double wideBvhSahCost(const BvhSnapshot& bvh) {
+    if (bvh.numPrims == 0 || bvh.wideNodes.empty()) return 0.0;
+    auto area = [](const Aabb& b) {
+        double x = double(b.hi.x) - b.lo.x, y = double(b.hi.y) - b.lo.y, z = double(b.hi.z) - b.lo.z;
+        return x * y + y * z + z * x;
+    };
+    auto nodeBox = [](const WideNode& w) {
+        Aabb b;
+        for (int s = 0; s < 8; ++s)
+            if (w.imask >> s & 1 || w.meta[s]) b.extend(wideChildBox(w, s));
+        return b;
+    };
+    double rootArea = area(nodeBox(bvh.wideNodes[0]));
+    if (!(rootArea > 0.0)) return 0.0;
+    double cost = 0.0;
+    for (const WideNode& w : bvh.wideNodes) {
+        cost += area(nodeBox(w));  // every wide node costs 1
+        for (int s = 0; s < 8; ++s) cost += wideLeafCount(w, s) * area(wideChildBox(w, s));
     }
     return cost / rootArea;
 }

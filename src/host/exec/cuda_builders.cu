@@ -7,6 +7,7 @@ template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, L
 template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
 template Bvh<CudaExec> buildPloc<CudaExec>(CudaExec&, const PrimitiveSource&);
 template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSource&, BvhBuilder);
+template std::optional<WideBvh<CudaExec>> collapseToWide<CudaExec>(CudaExec&, const Bvh<CudaExec>&);
 template class Distribution<CudaExec>;
 template struct EnvironmentBuffers<CudaExec>;
 

@@ -1,12 +1,17 @@
 // Builds the binary BVH on an exec: the LBVH (Karras 2012) from the stages in kernels/bvh/lbvh.h,
 // or PLOC (Meister and Bittner 2018) from kernels/bvh/ploc.h over the same sorted leaves.
 #pragma once
+#include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "host/exec/buffer.h"
 #include "wavefront/renderer.h"
 #include "kernels/bvh/lbvh.h"
 #include "kernels/bvh/ploc.h"
+#include "kernels/bvh/wide_bvh.h"
 
 namespace wavefront {
 
@@ -18,6 +23,18 @@ struct Bvh {
     int numTriangles = 0;
     BvhBuilder builtWith = BvhBuilder::Lbvh;  ///< Lbvh or Ploc: the tree these nodes are
     BvhView view() const { return BvhView{nodes.data(), primData.data(), numPrims, numTriangles}; }
+};
+
+/// The 8-wide compressed tree collapsed from a binary one (collapseToWide).
+template <class Exec>
+struct WideBvh {
+    Buffer<WideNode> nodes;   ///< `nodeCount` used; sized for the most a binary tree can give
+    Buffer<Float4> primData;  ///< the primitives in the wide leaves' order
+    int nodeCount = 0;
+    int depth = 0;            ///< wide levels, root = 1
+    int numPrims = 0;
+    int numTriangles = 0;
+    WideBvhView view() const { return WideBvhView{nodes.data(), primData.data(), numPrims, numTriangles}; }
 };
 
 namespace detail {
@@ -135,6 +152,47 @@ Bvh<Exec> buildPloc(Exec& exec, const PrimitiveSource& src) {
         return buildLbvh(exec, src);
     }
     return bvh;
+}
+
+/// Collapses a binary tree (LBVH or PLOC) into the 8-wide compressed tree: wide_bvh.h's
+/// CollapseStage, one launch of persistent threads and one read-back of its counters. Empty (with
+/// a one-line note on stderr) where the wide tree would be deeper than its traversal's stack.
+template <class Exec>
+std::optional<WideBvh<Exec>> collapseToWide(Exec& exec, const Bvh<Exec>& binary) {
+    WideBvh<Exec> wide;
+    wide.numPrims = binary.numPrims;
+    wide.numTriangles = binary.numTriangles;
+    int n = binary.numPrims;
+    if (n == 0) return wide;
+    int capacity = int(binary.nodes.size());  // one wide node per binary internal node at most
+    wide.nodes = exec.template allocate<WideNode>(capacity);
+    wide.primData = exec.template allocate<Float4>(std::size_t(kPrimWords) * n);
+    Buffer<int> pendingSubtree = exec.template allocate<int>(capacity);
+    Buffer<int> pendingDepth = exec.template allocate<int>(capacity);
+    Buffer<CollapseCounters> counters = exec.template allocate<CollapseCounters>(1);
+    exec.fill(pendingSubtree.data(), -1, capacity);
+    CollapseCounters start{1, 0, 0, 0, 0};
+    exec.upload(counters.data(), &start, 1);
+    int root = 0, rootDepth = 1;
+    exec.upload(pendingSubtree.data(), &root, 1);
+    exec.upload(pendingDepth.data(), &rootDepth, 1);
+    CollapseStage stage{binary.nodes.data(), binary.primData.data(), wide.nodes.data(), wide.primData.data(),
+                        pendingSubtree.data(), pendingDepth.data(), counters.data(), capacity};
+    int threads = std::min(exec.template residentThreads<CollapseStage>(), std::max(1, capacity / kCollapseNodesPerThread));
+    exec.parallelFor("bvh collapse to 8-wide", threads, stage);
+    CollapseCounters done;
+    exec.download(&done, counters.data(), 1);
+    if (done.prims != n || done.finished != done.nodes)  // a broken binary tree; the tests build none
+        throw std::logic_error("the 8-wide collapse placed " + std::to_string(done.prims) + " of " + std::to_string(n) +
+                               " primitives");
+    if (done.depth > kMaxWideDepth) {
+        std::fprintf(stderr, "wavefront: the 8-wide tree would be %d levels deep (at most %d); not collapsing\n",
+                     done.depth, kMaxWideDepth);
+        return std::nullopt;
+    }
+    wide.nodeCount = done.nodes;
+    wide.depth = done.depth;
+    return wide;
 }
 
 /// Auto: PLOC where there are triangles (meshes, whose primitive sizes vary, gain 5-10% in render

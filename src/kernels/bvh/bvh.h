@@ -205,9 +205,9 @@ WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int num
 WF_CPU_GPU WF_INLINE bool isSphereLeaf(const Float4* p) { return floatAsInt(p[0].w) < 0; }
 
 /// Intersects one leaf primitive; updates `hit` if closer than hit.t.
-WF_CPU_GPU WF_INLINE bool intersectLeaf(const BvhView& bvh, int leaf, const WatertightRay& wr, vec3 org, vec3 dir,
+WF_CPU_GPU WF_INLINE bool intersectLeaf(const Float4* primData, int leaf, const WatertightRay& wr, vec3 org, vec3 dir,
                                         Hit& hit) {
-    const Float4* p = bvh.primData + kPrimWords * leaf;
+    const Float4* p = primData + kPrimWords * leaf;
     Float4 a = p[0];
     bool sphere = floatAsInt(a.w) < 0;  // isSphereLeaf on the word already loaded
     float t;
@@ -267,7 +267,7 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
                 // Shadow rays test leaves at once: postponing delays the early exit of an occluded
                 // ray (measured: -11% any-hit rays/s on mesh-1m) and did not raise connect's SIMD use.
                 while (node < 0) {
-                    if (intersectLeaf(bvh, ~node, wr, ray.origin, ray.direction, hit)) return hit;
+                    if (intersectLeaf(bvh.primData, ~node, wr, ray.origin, ray.direction, hit)) return hit;
                     node = top > 0 ? stack[--top] : kNone;
                 }
             } else {
@@ -283,7 +283,7 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
         // Postponed leaf, then any leaves that come next on the stack.
         while (leaf != kNone) {
             probe.sample();
-            if (intersectLeaf(bvh, ~leaf, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
+            if (intersectLeaf(bvh.primData, ~leaf, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
             leaf = kNone;
             if (node < 0) {
                 leaf = node;
