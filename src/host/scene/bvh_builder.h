@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "host/exec/buffer.h"
 #include "wavefront/renderer.h"
@@ -155,10 +156,14 @@ Bvh<Exec> buildPloc(Exec& exec, const PrimitiveSource& src) {
 }
 
 /// Collapses a binary tree (LBVH or PLOC) into the 8-wide compressed tree: wide_bvh.h's
-/// CollapseStage, one launch of persistent threads and one read-back of its counters. Empty (with
-/// a one-line note on stderr) where the wide tree would be deeper than its traversal's stack.
+/// CollapseLevelStage, one launch per wide level. The host does not know the level sizes: each
+/// launch is sized for the most a level can hold (8^level nodes) and reads its count on the device,
+/// and the counts come back every kCollapseLevelsPerCheck levels to see whether the tree is done.
+/// Empty (with a one-line note on stderr) where the wide tree would be deeper than its traversal's
+/// stack allows.
 template <class Exec>
 std::optional<WideBvh<Exec>> collapseToWide(Exec& exec, const Bvh<Exec>& binary) {
+    constexpr int kCollapseLevelsPerCheck = 4;
     WideBvh<Exec> wide;
     wide.numPrims = binary.numPrims;
     wide.numTriangles = binary.numTriangles;
@@ -167,31 +172,46 @@ std::optional<WideBvh<Exec>> collapseToWide(Exec& exec, const Bvh<Exec>& binary)
     int capacity = int(binary.nodes.size());  // one wide node per binary internal node at most
     wide.nodes = exec.template allocate<WideNode>(capacity);
     wide.primData = exec.template allocate<Float4>(std::size_t(kPrimWords) * n);
-    Buffer<int> pendingSubtree = exec.template allocate<int>(capacity);
-    Buffer<int> pendingDepth = exec.template allocate<int>(capacity);
+    Buffer<int> subtreeOf = exec.template allocate<int>(capacity);
     Buffer<CollapseCounters> counters = exec.template allocate<CollapseCounters>(1);
-    exec.fill(pendingSubtree.data(), -1, capacity);
-    CollapseCounters start{1, 0, 0, 0, 0};
+    // Level l's first node and node count; level 0 is the root alone.
+    Buffer<int> levelStart = exec.template allocate<int>(kMaxWideDepth + 2);
+    Buffer<int> levelCount = exec.template allocate<int>(kMaxWideDepth + 2);
+    CollapseCounters start{1, 0};
+    int zero = 0, one = 1;
     exec.upload(counters.data(), &start, 1);
-    int root = 0, rootDepth = 1;
-    exec.upload(pendingSubtree.data(), &root, 1);
-    exec.upload(pendingDepth.data(), &rootDepth, 1);
-    CollapseStage stage{binary.nodes.data(), binary.primData.data(), wide.nodes.data(), wide.primData.data(),
-                        pendingSubtree.data(), pendingDepth.data(), counters.data(), capacity};
-    int threads = std::min(exec.template residentThreads<CollapseStage>(), std::max(1, capacity / kCollapseNodesPerThread));
-    exec.parallelFor("bvh collapse to 8-wide", threads, stage);
+    exec.upload(subtreeOf.data(), &zero, 1);  // the root stands for the binary root
+    exec.upload(levelStart.data(), &zero, 1);
+    exec.upload(levelCount.data(), &one, 1);
+    std::vector<int> counts(kMaxWideDepth + 2, 0);
+    int level = 0, depth = 0;
+    while (depth == 0) {
+        int end = std::min(level + kCollapseLevelsPerCheck, kMaxWideDepth + 1);
+        for (; level < end; ++level) {
+            std::int64_t most = std::int64_t(1) << std::min(3 * level, 40);
+            exec.parallelFor("bvh collapse to 8-wide", ItemCount{int(std::min<std::int64_t>(most, capacity)), levelCount.data() + level},
+                             CollapseLevelStage{binary.nodes.data(), binary.primData.data(), wide.nodes.data(),
+                                                wide.primData.data(), subtreeOf.data(), counters.data(),
+                                                levelStart.data(), level});
+            exec.parallelFor("bvh collapse level end", 1,
+                             CollapseLevelEndStage{counters.data(), levelStart.data(), levelCount.data(), level});
+        }
+        exec.download(counts.data(), levelCount.data(), std::size_t(level) + 1);
+        for (int l = 0; l <= level && depth == 0; ++l)
+            if (counts[l] == 0) depth = l;
+        if (depth > kMaxWideDepth || (depth == 0 && level > kMaxWideDepth)) {
+            std::fprintf(stderr, "wavefront: the 8-wide tree would be more than %d levels deep; not collapsing\n",
+                         kMaxWideDepth);
+            return std::nullopt;
+        }
+    }
     CollapseCounters done;
     exec.download(&done, counters.data(), 1);
-    if (done.prims != n || done.finished != done.nodes)  // a broken binary tree; the tests build none
+    if (done.prims != n)  // a broken binary tree; the tests build none
         throw std::logic_error("the 8-wide collapse placed " + std::to_string(done.prims) + " of " + std::to_string(n) +
                                " primitives");
-    if (done.depth > kMaxWideDepth) {
-        std::fprintf(stderr, "wavefront: the 8-wide tree would be %d levels deep (at most %d); not collapsing\n",
-                     done.depth, kMaxWideDepth);
-        return std::nullopt;
-    }
     wide.nodeCount = done.nodes;
-    wide.depth = done.depth;
+    wide.depth = depth;
     return wide;
 }
 

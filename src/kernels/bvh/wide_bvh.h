@@ -240,35 +240,28 @@ WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& ray, const
 
 // ---- The collapse ---------------------------------------------------------------------------
 
-/// Binary internal nodes per collapse thread: the wide tree has about an eighth as many nodes,
-/// so each thread writes a few on the widest levels. Measured on the H100 for 1M triangles: 32
-/// per thread 0.69 ms; 8, whose waiters poll more than they work, 1.30 ms; 64, 0.94 ms.
-constexpr int kCollapseNodesPerThread = 32;
-
-/// Shared counters of the collapse (exec memory, zeroed but for nodes = 1: the root).
+/// Shared counters of the collapse (exec memory).
 struct CollapseCounters {
-    int nodes;     ///< wide nodes allocated
-    int prims;     ///< leaf primitives placed
-    int finished;  ///< wide nodes written
-    int claimed;   ///< wide nodes claimed by a thread
-    int depth;     ///< deepest wide level (root = 1)
+    int nodes;  ///< wide nodes allocated (the root is allocated before the first level)
+    int prims;  ///< leaf primitives placed
 };
 
-/// The wide tree is written top-down by threads that each claim the next wide node, wait until
-/// its parent has named the binary subtree it stands for, and choose its children greedily:
-/// starting from the subtree's two children, open the internal child of largest surface area
-/// until there are 8 children or only leaves. A subtree of at most 3 primitives becomes a leaf.
+/// The wide tree is written top-down, one launch per level and one thread per wide node of the
+/// level. A node's thread opens the binary subtree its parent named greedily: starting from the
+/// subtree's two children, the internal child of largest surface area is replaced by its two
+/// children until there are 8 or only leaves. A subtree of at most 3 primitives becomes a leaf.
 /// Children take the slots of the octants they lie in from the parent's centre (the paper's
-/// assignment, greedily), so traversal visits them near side first.
-struct CollapseStage {
+/// assignment, greedily), so traversal visits them near side first; internal children get the
+/// next level's node indices from one atomic counter.
+struct CollapseLevelStage {
     const BvhNode* binary;        ///< the binary tree (root 0)
     const Float4* binaryPrims;    ///< its leaves' primitive data
     WideNode* nodes;
     Float4* prims;                ///< the wide tree's primitive data, leaf children contiguous per node
-    int* pendingSubtree;          ///< per wide node: the binary node it stands for, -1 until set
-    int* pendingDepth;            ///< per wide node: its level, stored before pendingSubtree
+    int* subtreeOf;               ///< per wide node: the binary node it stands for (set by its parent)
     CollapseCounters* counters;
-    int capacity;                 ///< wide nodes the arrays hold (one per binary internal node)
+    const int* levelStart;        ///< first wide node of each level
+    int level;                    ///< this launch's (root = 0)
 
     struct Child {
         Aabb box;
@@ -304,28 +297,12 @@ struct CollapseStage {
         }
     }
 
-    WF_CPU_GPU void operator()(int) const {
-        for (;;) {
-            int w = atomicFetchAdd(&counters->claimed, 1);
-            int subtree = -1;
-            // Wait for the parent to name this node's subtree, or for the end of the work: every
-            // allocated node finished means no node is being written, so none will be allocated.
-            for (int polls = 0;; ++polls) {
-                if (w >= capacity) return;  // more claims than nodes can exist
-                subtree = atomicLoad(&pendingSubtree[w]);
-                if (subtree != -1) break;
-                int finished = atomicLoad(&counters->finished);
-                if (finished == atomicLoad(&counters->nodes)) return;
-                spinPause(polls);
-            }
-            memoryFence();  // the depth was stored before the subtree
-            writeNode(w, subtree, atomicLoad(&pendingDepth[w]));
-            memoryFence();
-            atomicFetchAdd(&counters->finished, 1);
-        }
+    WF_CPU_GPU void operator()(int i) const {
+        int w = levelStart[level] + i;
+        writeNode(w, subtreeOf[w]);
     }
 
-    WF_CPU_GPU void writeNode(int w, int subtree, int depth) const {
+    WF_CPU_GPU void writeNode(int w, int subtree) const {
         Child children[8];
         int count = 0;
         {
@@ -435,10 +412,7 @@ struct CollapseStage {
             if (c.numPrims == 0) {
                 node.imask |= std::uint8_t(1u << s);
                 node.meta[s] = std::uint8_t(1u << 5 | (24u + unsigned(s)));
-                int child = childBase + rank++;
-                pendingDepth[child] = depth + 1;
-                memoryFence();
-                atomicStore(&pendingSubtree[child], c.ref);
+                subtreeOf[childBase + rank++] = c.ref;
             } else {
                 node.meta[s] = std::uint8_t(((1u << c.numPrims) - 1u) << 5 | unsigned(offset));
                 for (int k = 0; k < c.numPrims; ++k)
@@ -451,7 +425,18 @@ struct CollapseStage {
         const Float4* words = reinterpret_cast<const Float4*>(&node);
         Float4* out = reinterpret_cast<Float4*>(nodes + w);
         for (int k = 0; k < 5; ++k) out[k] = words[k];
-        if (numInternal == 0) atomicMaxInt(&counters->depth, depth);
+    }
+};
+
+/// Between two levels, one thread: where the next level starts and how many nodes it has.
+struct CollapseLevelEndStage {
+    const CollapseCounters* counters;
+    int* levelStart;
+    int* levelCount;
+    int level;  ///< the level just written
+    WF_CPU_GPU void operator()(int) const {
+        levelStart[level + 1] = levelStart[level] + levelCount[level];
+        levelCount[level + 1] = counters->nodes - levelStart[level + 1];
     }
 };
 

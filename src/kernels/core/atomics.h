@@ -66,45 +66,6 @@ WF_CPU_GPU WF_INLINE void memoryFence() {
 #endif
 }
 
-/// Spin-wait primitives (the wide BVH's collapse, where threads wait for a parent's word):
-/// a load that sees other threads' stores, a store they will see, and a pause between polls.
-WF_CPU_GPU WF_INLINE int atomicLoad(const int* p) {
-#if defined(WF_IS_GPU_CODE)
-    return *reinterpret_cast<const volatile int*>(p);
-#else
-    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-#endif
-}
-WF_CPU_GPU WF_INLINE void atomicStore(int* p, int v) {
-#if defined(WF_IS_GPU_CODE)
-    *reinterpret_cast<volatile int*>(p) = v;
-#else
-    __atomic_store_n(p, v, __ATOMIC_RELEASE);
-#endif
-}
-/// The pause grows with the polls so far (up to about 2 us on the GPU): waiters that find no work
-/// for long leave the memory system to the threads that make it. (Up to 8 us, polling the
-/// collapse's shared counters every 4th time, measured no faster.)
-WF_CPU_GPU WF_INLINE void spinPause(int polls) {
-#if defined(WF_IS_GPU_CODE)
-    __nanosleep(64u << (polls < 5 ? polls : 5));
-#elif defined(__x86_64__) || defined(__i386__)
-    (void)polls;
-    __builtin_ia32_pause();
-#else
-    (void)polls;
-#endif
-}
-WF_CPU_GPU WF_INLINE void atomicMaxInt(int* p, int v) {
-#if defined(WF_IS_GPU_CODE)
-    atomicMax(p, v);
-#else
-    int old = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (old < v && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-    }
-#endif
-}
-
 /// A load that bypasses the (non-coherent) L1 cache on the GPU.
 template <class T>
 WF_CPU_GPU WF_INLINE T loadCoherent(const T* p) {
