@@ -35,7 +35,6 @@ struct BvhSnapshot {
     std::vector<WideNode> wideNodes;
     std::vector<Float4> widePrimData;
     int wideDepth = 0;
-    WideBvhView wideView() const { return WideBvhView{wideNodes.data(), widePrimData.data(), numPrims, numTriangles}; }
 };
 
 struct TraceResult {

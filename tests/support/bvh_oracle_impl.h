@@ -40,6 +40,7 @@ BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims, BvhBuil
     snap.nodes.resize(bvh.nodes.size());
     snap.primData.resize(bvh.primData.size());
     exec.download(snap.nodes.data(), bvh.nodes.data(), snap.nodes.size());
+    exec.download(snap.primData.data(), bvh.primData.data(), snap.primData.size());
     if (wideBvh) {
         snap.wideNodes.resize(wideBvh->nodeCount);
         snap.widePrimData.resize(wideBvh->primData.size());
@@ -47,7 +48,6 @@ BvhSnapshot buildBvhSnapshotOn(Exec& exec, const PrimitiveArrays& prims, BvhBuil
         exec.download(snap.widePrimData.data(), wideBvh->primData.data(), snap.widePrimData.size());
         snap.wideDepth = wideBvh->depth;
     }
-    exec.download(snap.primData.data(), bvh.primData.data(), snap.primData.size());
     return snap;
 }
 

@@ -374,8 +374,9 @@ struct CollapseLevelStage {
         node.childBase = std::uint32_t(childBase);
         node.primBase = std::uint32_t(primBase);
         node.imask = 0;
-        // The grid: the box widened by a margin that covers the traversal's rounding of the
-        // plane distances (2^-16 of the extent, and 2^-23 of the coordinates through p - o).
+        // The grid: the box widened by 2^-15 of its extent and 2^-20 of its coordinates, margins
+        // that cover the traversal's rounding of the plane distances (about 2^-16 of the extent,
+        // from the folded offset, and 2^-23 of the coordinates, through p - o).
         double lo[3], margin[3];
         for (int k = 0; k < 3; ++k) {
             double l = box.lo[k], h = box.hi[k];
