@@ -93,7 +93,7 @@ std::string validateBvh(const BvhSnapshot& bvh) {
     if (!rootBox.contains(all)) return "root box does not cover the scene";
     if (n == 1) {
         // A single primitive's root names its leaf in both slots (lbvh_builder.h).
-        if (root.child(0) != ~0 || root.child(1) != ~0) return "single-primitive root is malformed";
+        if (root.child(0) != ~0 || root.child(1) != ~0 || root.subtreeSize(0) != 1 || root.subtreeSize(1) != 1) return "single-primitive root is malformed";
         if (!root.box(0).contains(primDataBounds(&bvh.primData[0], bvh.numTriangles == 1))) return "leaf box too small";
         return "";
     }
@@ -120,6 +120,22 @@ std::string validateBvh(const BvhSnapshot& bvh) {
     }
     for (int leaf = 0; leaf < n; ++leaf)
         if (!leafSeen[leaf]) return "leaf " + std::to_string(leaf) + " is unreachable";
+    // Each child's primitive count, which the 8-wide collapse reads: children before parents
+    // (reverse preorder of the walk above, now known to be a tree).
+    std::vector<int> preorder{0}, size(bvh.nodes.size(), 0);
+    for (std::size_t k = 0; k < preorder.size(); ++k)
+        for (int c = 0; c < 2; ++c)
+            if (bvh.nodes[preorder[k]].child(c) >= 0) preorder.push_back(bvh.nodes[preorder[k]].child(c));
+    for (auto it = preorder.rbegin(); it != preorder.rend(); ++it) {
+        const BvhNode& node = bvh.nodes[*it];
+        for (int c = 0; c < 2; ++c) {
+            int expected = node.child(c) < 0 ? 1 : size[node.child(c)];
+            if (node.subtreeSize(c) != expected)
+                return "node " + std::to_string(*it) + " child " + std::to_string(c) + " records " +
+                       std::to_string(node.subtreeSize(c)) + " primitives, not " + std::to_string(expected);
+            size[*it] += expected;
+        }
+    }
     return "";
 }
 

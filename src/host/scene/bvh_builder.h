@@ -122,11 +122,12 @@ Bvh<Exec> buildPloc(Exec& exec, const PrimitiveSource& src) {
     Buffer<Aabb> boxes[2] = {exec.template allocate<Aabb>(n), exec.template allocate<Aabb>(n)};
     Buffer<int> refs[2] = {exec.template allocate<int>(n), exec.template allocate<int>(n)};
     Buffer<int> heights[2] = {exec.template allocate<int>(n), exec.template allocate<int>(n)};
+    Buffer<int> sizes[2] = {exec.template allocate<int>(n), exec.template allocate<int>(n)};
     Buffer<int> nearest = exec.template allocate<int>(n);
     Buffer<int> makesNode = exec.template allocate<int>(n), stays = exec.template allocate<int>(n);
     Buffer<int> makesNodeScan = exec.template allocate<int>(n), staysScan = exec.template allocate<int>(n);
     Buffer<int> totals = exec.template allocate<int>(2);
-    auto clusters = [&](int k) { return ploc::Clusters{boxes[k].data(), refs[k].data(), heights[k].data()}; };
+    auto clusters = [&](int k) { return ploc::Clusters{boxes[k].data(), refs[k].data(), heights[k].data(), sizes[k].data()}; };
     exec.parallelFor("ploc leaves", n, ploc::InitStage{bvh.primData.data(), clusters(0)});
 
     int count = n, nodeTop = n - 2, cur = 0, rounds = 0;

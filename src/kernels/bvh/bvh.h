@@ -11,13 +11,16 @@
 namespace wavefront {
 
 /// One internal node: the boxes of both children, so traversal tests two boxes per node fetch
-/// (Aila and Laine 2009). Child index >= 0: internal node; < 0: leaf ~index.
+/// (Aila and Laine 2009). Child index >= 0: internal node; < 0: leaf ~index. Each child's
+/// primitive count rides in the spare words: the 8-wide collapse tells small subtrees by it
+/// without loading them.
 struct BvhNode {
     Float4 lo0;  ///< child 0 box min, w = child 0 index (int bits)
     Float4 hi0;  ///< child 0 box max, w = child 1 index (int bits)
-    Float4 lo1;  ///< child 1 box min
-    Float4 hi1;  ///< child 1 box max
+    Float4 lo1;  ///< child 1 box min, w = primitives under child 0 (int bits)
+    Float4 hi1;  ///< child 1 box max, w = primitives under child 1 (int bits)
     WF_CPU_GPU int child(int c) const { return floatAsInt(c == 0 ? lo0.w : hi0.w); }
+    WF_CPU_GPU int subtreeSize(int c) const { return floatAsInt(c == 0 ? lo1.w : hi1.w); }
     WF_CPU_GPU Aabb box(int c) const {
         Aabb b;
         b.lo = c == 0 ? lo0.xyz() : lo1.xyz();
@@ -131,19 +134,18 @@ WF_CPU_GPU WF_INLINE void buildInternalNode(const BvhBuildView& v, int i) {
     BvhNode& node = v.nodes[i];
     node.lo0.w = intAsFloat(left);
     node.hi0.w = intAsFloat(right);
+    node.lo1.w = intAsFloat(gamma - lo + 1);
+    node.hi1.w = intAsFloat(hi - gamma);
     v.parents[left >= 0 ? left : v.numInternal + ~left] = i;
     v.parents[right >= 0 ? right : v.numInternal + ~right] = i;
 }
 
-/// Writes `box` into the slot of `child` inside its parent node.
+/// Writes `box` into the slot of `child` inside its parent node (the w words stay).
 WF_CPU_GPU WF_INLINE void storeChildBox(BvhNode& parent, int child, const Aabb& box) {
-    if (floatAsInt(parent.lo0.w) == child) {
-        parent.lo0.x = box.lo.x; parent.lo0.y = box.lo.y; parent.lo0.z = box.lo.z;
-        parent.hi0.x = box.hi.x; parent.hi0.y = box.hi.y; parent.hi0.z = box.hi.z;
-    } else {
-        parent.lo1 = Float4(box.lo, 0.0f);
-        parent.hi1 = Float4(box.hi, 0.0f);
-    }
+    Float4& lo = floatAsInt(parent.lo0.w) == child ? parent.lo0 : parent.lo1;
+    Float4& hi = floatAsInt(parent.lo0.w) == child ? parent.hi0 : parent.hi1;
+    lo.x = box.lo.x; lo.y = box.lo.y; lo.z = box.lo.z;
+    hi.x = box.hi.x; hi.y = box.hi.y; hi.z = box.hi.z;
 }
 
 WF_CPU_GPU WF_INLINE Aabb loadNodeBounds(const BvhNode* node) {

@@ -108,8 +108,8 @@ struct SingleLeafRootStage {
         BvhNode& root = v.nodes[0];
         root.lo0 = Float4(b.lo, intAsFloat(~0));
         root.hi0 = Float4(b.hi, intAsFloat(~0));
-        root.lo1 = Float4(b.lo, 0.0f);
-        root.hi1 = Float4(b.hi, 0.0f);
+        root.lo1 = Float4(b.lo, intAsFloat(1));
+        root.hi1 = Float4(b.hi, intAsFloat(1));
     }
 };
 struct RefitStage {

@@ -18,12 +18,14 @@ namespace ploc {
 /// Clusters searched on each side (the paper's radius; 16 and 25 trade build time for quality).
 constexpr int kSearchRadius = 16;
 
-/// One round's clusters: box, what the cluster is (internal node >= 0, leaf ~index) and its
-/// height (a leaf is 0), so the build can tell a tree too deep for traversal's stack.
+/// One round's clusters: box, what the cluster is (internal node >= 0, leaf ~index), its
+/// height (a leaf is 0), so the build can tell a tree too deep for traversal's stack, and its
+/// primitive count (BvhNode::subtreeSize).
 struct Clusters {
     Aabb* box;
     int* ref;
     int* height;
+    int* size;
 };
 
 /// The leaves as the first clusters.
@@ -35,6 +37,7 @@ struct InitStage {
         out.box[i] = primDataBounds(p, !isSphereLeaf(p));
         out.ref[i] = ~i;
         out.height[i] = 0;
+        out.size[i] = 1;
     }
 };
 
@@ -119,6 +122,7 @@ struct MergeStage {
             out.box[slot] = in.box[i];
             out.ref[slot] = in.ref[i];
             out.height[slot] = in.height[i];
+            out.size[slot] = in.size[i];
             return;
         }
         int node = nodeTop - (makesNodeScan[i] - 1);
@@ -126,12 +130,13 @@ struct MergeStage {
         BvhNode& n = nodes[node];
         n.lo0 = Float4(a.lo, intAsFloat(in.ref[i]));
         n.hi0 = Float4(a.hi, intAsFloat(in.ref[j]));
-        n.lo1 = Float4(b.lo, 0.0f);
-        n.hi1 = Float4(b.hi, 0.0f);
+        n.lo1 = Float4(b.lo, intAsFloat(in.size[i]));
+        n.hi1 = Float4(b.hi, intAsFloat(in.size[j]));
         out.box[slot] = Aabb::unite(a, b);
         out.ref[slot] = node;
         int ha = in.height[i], hb = in.height[j];
         out.height[slot] = (ha > hb ? ha : hb) + 1;
+        out.size[slot] = in.size[i] + in.size[j];
     }
 };
 

@@ -266,35 +266,36 @@ struct CollapseLevelStage {
     struct Child {
         Aabb box;
         int ref;          ///< binary node (>= 0) or ~leaf
-        int numPrims;     ///< 0: a subtree of more than kWideLeafSize primitives
-        int prims[kWideLeafSize];
+        int numPrims;     ///< the subtree's primitives; more than kWideLeafSize: a wide node
+        int prims[kWideLeafSize];  ///< a leaf's, once leafPrims has run
+        WF_CPU_GPU bool isLeaf() const { return numPrims <= kWideLeafSize; }
     };
 
-    /// Fills numPrims and prims: at most two node loads tell a subtree of <= 3 leaves.
-    WF_CPU_GPU WF_INLINE void classify(Child& c) const {
-        c.numPrims = 0;
+    /// Child c of binary node n: its box, reference and primitive count, without loading it.
+    WF_CPU_GPU WF_INLINE static Child childOf(const BvhNode& n, int c) {
+        return Child{n.box(c), n.child(c), n.subtreeSize(c), {}};
+    }
+
+    /// The primitives of a leaf child (a subtree of at most 3): at most two dependent loads,
+    /// independent of the other children's, so they overlap.
+    WF_CPU_GPU WF_INLINE void leafPrims(Child& c) const {
+        int* prims = c.prims;
         if (c.ref < 0) {
-            c.numPrims = 1;
-            c.prims[0] = ~c.ref;
+            prims[0] = ~c.ref;
             return;
         }
         const BvhNode& n = binary[c.ref];
         int a = n.child(0), b = n.child(1);
-        if (a >= 0 && b >= 0) return;
-        if (a < 0 && b < 0) {
-            c.numPrims = 2;
-            c.prims[0] = ~a;
-            c.prims[1] = ~b;
+        if (a < 0 && b < 0) {  // two primitives
+            prims[0] = ~a;
+            prims[1] = ~b;
             return;
         }
-        int inner = a >= 0 ? a : b, leaf = a >= 0 ? b : a;
+        int inner = a >= 0 ? a : b, leaf = a >= 0 ? b : a;  // three: a leaf and a node of two
         const BvhNode& m = binary[inner];
-        if (m.child(0) < 0 && m.child(1) < 0) {
-            c.numPrims = 3;
-            c.prims[0] = ~leaf;
-            c.prims[1] = ~m.child(0);
-            c.prims[2] = ~m.child(1);
-        }
+        prims[0] = ~leaf;
+        prims[1] = ~m.child(0);
+        prims[2] = ~m.child(1);
     }
 
     WF_CPU_GPU void operator()(int i) const {
@@ -302,37 +303,31 @@ struct CollapseLevelStage {
         writeNode(w, subtreeOf[w]);
     }
 
+    /// The greedy opening loads one binary node per step, the one it opens: the children's
+    /// primitive counts ride in their parent (BvhNode::subtreeSize).
     WF_CPU_GPU void writeNode(int w, int subtree) const {
         Child children[8];
         int count = 0;
         {
             const BvhNode& root = binary[subtree];
-            for (int k = 0; k < 2; ++k) {
-                if (k == 1 && root.child(1) == root.child(0)) break;  // a single primitive's root
-                children[count].box = root.box(k);
-                children[count].ref = root.child(k);
-                classify(children[count]);
-                ++count;
-            }
+            children[count++] = childOf(root, 0);
+            if (root.child(1) != root.child(0)) children[count++] = childOf(root, 1);  // else a single primitive's root
         }
         while (count < 8) {
             int open = -1;
             double largest = -1.0;
             for (int i = 0; i < count; ++i)
-                if (children[i].numPrims == 0 && halfArea(children[i].box) > largest) {
+                if (!children[i].isLeaf() && halfArea(children[i].box) > largest) {
                     largest = halfArea(children[i].box);
                     open = i;
                 }
             if (open < 0) break;
             const BvhNode& n = binary[children[open].ref];
-            children[count].box = n.box(1);
-            children[count].ref = n.child(1);
-            classify(children[count]);
-            children[open].box = n.box(0);
-            children[open].ref = n.child(0);
-            classify(children[open]);
-            ++count;
+            children[count++] = childOf(n, 1);
+            children[open] = childOf(n, 0);
         }
+        for (int i = 0; i < count; ++i)
+            if (children[i].isLeaf()) leafPrims(children[i]);
 
         // Slots by octant: repeatedly the (child, slot) pair whose centroid offset points most
         // along the slot's diagonal.
@@ -364,8 +359,8 @@ struct CollapseLevelStage {
 
         int numInternal = 0, numLeafPrims = 0;
         for (int i = 0; i < count; ++i) {
-            if (children[i].numPrims == 0) ++numInternal;
-            numLeafPrims += children[i].numPrims;
+            if (children[i].isLeaf()) numLeafPrims += children[i].numPrims;
+            else ++numInternal;
         }
         int childBase = numInternal > 0 ? atomicFetchAdd(&counters->nodes, numInternal) : 0;
         int primBase = numLeafPrims > 0 ? atomicFetchAdd(&counters->prims, numLeafPrims) : 0;
@@ -410,7 +405,7 @@ struct CollapseLevelStage {
                 node.qlo[k][s] = std::uint8_t(qlo < 0.0 ? 0.0 : (qlo > 255.0 ? 255.0 : qlo));
                 node.qhi[k][s] = std::uint8_t(qhi < 0.0 ? 0.0 : (qhi > 255.0 ? 255.0 : qhi));
             }
-            if (c.numPrims == 0) {
+            if (!c.isLeaf()) {
                 node.imask |= std::uint8_t(1u << s);
                 node.meta[s] = std::uint8_t(1u << 5 | (24u + unsigned(s)));
                 subtreeOf[childBase + rank++] = c.ref;
