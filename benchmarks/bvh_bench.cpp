@@ -1,6 +1,6 @@
 // BVH build time, SAH and ray throughput: the binary LBVH and PLOC trees and the 8-wide
 // compressed tree collapsed from each (issues 2 and 15).
-//   bvh_bench [--backend cuda|cpu] [--quick]
+//   bvh_bench [--backend cuda|cpu] [--quick] [--scenes a,b,...] [--no-builds]
 // Build: 100k, 1M, 10M random triangles, best of several builds after a warm-up (data already
 // on the device; Morton codes, CUB radix sort, Karras split, bottom-up refit).
 // Rays: primary, diffuse bounce (cosine directions from the primary hits, unsorted) and shadow
@@ -34,10 +34,13 @@ static PrimitiveArrays randomTriangles(int count, std::uint32_t seed) {
 
 
 int main(int argc, char** argv) {
-    bool quick = false;
+    bool quick = false, noBuilds = false;
+    std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"};
     BenchArgs args("bvh_bench", "LBVH and PLOC build times, SAH and ray throughput: random triangles, then primary, "
                                 "diffuse-bounce and shadow rays on built-in scenes");
     args.addFlag("--quick", quick, "100k triangles only, rays at 256x256 instead of 1920x1080");
+    args.addList("--scenes", scenes, "built-in scenes whose rays are traced", checkBuiltinScene);
+    args.addFlag("--no-builds", noBuilds, "skip the build times of random triangles (for a profiler: rays only)");
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
     std::printf("# bvh_bench on %s\n\n", toString(backend));
@@ -47,7 +50,7 @@ int main(int argc, char** argv) {
     for (int n : {100000, 1000000, 10000000})
     for (bool wide : {false, true})
     for (BvhBuilder builder : {BvhBuilder::Lbvh, BvhBuilder::Ploc}) {
-        if (quick && n > 100000) break;
+        if (noBuilds || (quick && n > 100000)) break;
         PrimitiveArrays p = randomTriangles(n, 1);
         std::vector<double> ms;
         std::string stages;
@@ -85,7 +88,7 @@ int main(int argc, char** argv) {
     std::printf("| scene | triangles | spheres | SAH LBVH / PLOC / 8-wide from each | ray kind | rays | LBVH | PLOC | "
                 "8-wide (LBVH) | 8-wide (PLOC) | 8-wide (PLOC) / PLOC | 8-wide (LBVH) / LBVH | hit fraction |\n"
                 "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (const char* name : {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"}) {
+    for (const std::string& name : scenes) {
         Scene scene = Scene::builtin(name);
         scene.validate();
         PrimitiveArrays prims = sceneArrays(scene);
@@ -156,7 +159,7 @@ int main(int argc, char** argv) {
             double lbvh = measure(BvhBuilder::Lbvh, false, hit), ploc = measure(BvhBuilder::Ploc, false, plocHit);
             double wide = measure(BvhBuilder::Lbvh, true, wideHit), widePloc = measure(BvhBuilder::Ploc, true, widePlocHit);
             std::printf("| %s | %zu | %zu | %.2f / %.2f / %.2f / %.2f | %s | %zu | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.3f |\n",
-                        name, scene.triangles().size(), scene.spheres().size(), sah, plocSah, wideSah, widePlocSah, kind,
+                        name.c_str(), scene.triangles().size(), scene.spheres().size(), sah, plocSah, wideSah, widePlocSah, kind,
                         rays.size(), lbvh, ploc, wide, widePloc, widePloc / ploc, wide / lbvh, double(hit) / rays.size());
             if (hit != plocHit || hit != wideHit || hit != widePlocHit)
                 std::printf("(hits: LBVH %zu, PLOC %zu, 8-wide %zu and %zu)\n", hit, plocHit, wideHit, widePlocHit);
