@@ -4,7 +4,8 @@
 // Build: 100k, 1M, 10M random triangles, best of several builds after a warm-up (data already
 // on the device; Morton codes, CUB radix sort, Karras split, bottom-up refit).
 // Rays: primary, diffuse bounce (cosine directions from the primary hits, unsorted) and shadow
-// rays (hit point to a random point on a light) on built-in scenes, closest-hit or any-hit.
+// rays (hit point to a random point on a light) on built-in scenes, closest-hit or any-hit, each
+// with a thread per ray and with persistent threads that replace finished rays.
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -85,9 +86,11 @@ int main(int argc, char** argv) {
     }
 
     std::printf("\nMrays/s of each tree; the 8-wide trees are collapsed from the binary tree named\n\n");
-    std::printf("| scene | triangles | spheres | SAH LBVH / PLOC / 8-wide from each | ray kind | rays | LBVH | PLOC | "
+    std::printf("Schedules: a thread per ray, or persistent threads with ray replacement (a lane takes the next ray\n"
+                "as soon as its ray is done: traceReplacing)\n\n");
+    std::printf("| scene | triangles | spheres | SAH LBVH / PLOC / 8-wide from each | ray kind | schedule | rays | LBVH | PLOC | "
                 "8-wide (LBVH) | 8-wide (PLOC) | 8-wide (PLOC) / PLOC | 8-wide (LBVH) / LBVH | hit fraction |\n"
-                "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const std::string& name : scenes) {
         Scene scene = Scene::builtin(name);
         scene.validate();
@@ -148,22 +151,25 @@ int main(int argc, char** argv) {
         }
         auto report = [&](const char* kind, const std::vector<Ray>& rays, bool anyHit) {
             if (rays.empty()) return;
-            auto measure = [&](BvhBuilder builder, bool wide, std::size_t& hit) {
-                TraceResult warm = traceRays(backend, prims, rays, anyHit, builder, wide);
-                TraceResult r = traceRays(backend, prims, rays, anyHit, builder, wide);
-                hit = 0;
-                for (auto& x : r.hits) hit += x.prim >= 0;
-                return rays.size() / std::min(warm.milliseconds, r.milliseconds) / 1e3;
-            };
-            std::size_t hit = 0, plocHit = 0, wideHit = 0, widePlocHit = 0;
-            double lbvh = measure(BvhBuilder::Lbvh, false, hit), ploc = measure(BvhBuilder::Ploc, false, plocHit);
-            double wide = measure(BvhBuilder::Lbvh, true, wideHit), widePloc = measure(BvhBuilder::Ploc, true, widePlocHit);
-            std::printf("| %s | %zu | %zu | %.2f / %.2f / %.2f / %.2f | %s | %zu | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.3f |\n",
-                        name.c_str(), scene.triangles().size(), scene.spheres().size(), sah, plocSah, wideSah, widePlocSah, kind,
-                        rays.size(), lbvh, ploc, wide, widePloc, widePloc / ploc, wide / lbvh, double(hit) / rays.size());
-            if (hit != plocHit || hit != wideHit || hit != widePlocHit)
-                std::printf("(hits: LBVH %zu, PLOC %zu, 8-wide %zu and %zu)\n", hit, plocHit, wideHit, widePlocHit);
-            std::fflush(stdout);
+            for (TraceSchedule schedule : {TraceSchedule::ThreadPerRay, TraceSchedule::RayReplacement}) {
+                auto measure = [&](BvhBuilder builder, bool wide, std::size_t& hit) {
+                    TraceResult warm = traceRays(backend, prims, rays, anyHit, builder, wide, schedule);
+                    TraceResult r = traceRays(backend, prims, rays, anyHit, builder, wide, schedule);
+                    hit = 0;
+                    for (auto& x : r.hits) hit += x.prim >= 0;
+                    return rays.size() / std::min(warm.milliseconds, r.milliseconds) / 1e3;
+                };
+                std::size_t hit = 0, plocHit = 0, wideHit = 0, widePlocHit = 0;
+                double lbvh = measure(BvhBuilder::Lbvh, false, hit), ploc = measure(BvhBuilder::Ploc, false, plocHit);
+                double wide = measure(BvhBuilder::Lbvh, true, wideHit), widePloc = measure(BvhBuilder::Ploc, true, widePlocHit);
+                std::printf("| %s | %zu | %zu | %.2f / %.2f / %.2f / %.2f | %s | %s | %zu | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.3f |\n",
+                            name.c_str(), scene.triangles().size(), scene.spheres().size(), sah, plocSah, wideSah, widePlocSah,
+                            kind, schedule == TraceSchedule::ThreadPerRay ? "thread per ray" : "ray replacement",
+                            rays.size(), lbvh, ploc, wide, widePloc, widePloc / ploc, wide / lbvh, double(hit) / rays.size());
+                if (hit != plocHit || hit != wideHit || hit != widePlocHit)
+                    std::printf("(hits: LBVH %zu, PLOC %zu, 8-wide %zu and %zu)\n", hit, plocHit, wideHit, widePlocHit);
+                std::fflush(stdout);
+            }
         };
         report("primary (closest)", primary, false);
         report("diffuse bounce (closest, incoherent)", bounce, false);

@@ -46,8 +46,12 @@ struct TraceResult {
 /// then includes the collapse, and traceRays traverses the wide tree.
 BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder = BvhBuilder::Lbvh,
                              bool wide = false);
+/// How traceRays launches the traversal: a thread per ray, or persistent threads that take the
+/// next ray as soon as one is done (traceReplacing).
+enum class TraceSchedule { ThreadPerRay, RayReplacement };
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
-                      BvhBuilder builder = BvhBuilder::Lbvh, bool wide = false);
+                      BvhBuilder builder = BvhBuilder::Lbvh, bool wide = false,
+                      TraceSchedule schedule = TraceSchedule::ThreadPerRay);
 
 struct CompactionTimes;
 /// Write-time compaction of n 32-byte items (a hash keeps `keepFraction` of them) against a plain

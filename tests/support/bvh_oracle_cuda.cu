@@ -20,9 +20,9 @@ CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions
 }
 
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder,
-                          bool wide) {
+                          bool wide, TraceSchedule schedule) {
     CudaExec exec;
-    return traceRaysOn(exec, prims, rays, anyHit, builder, wide);
+    return traceRaysOn(exec, prims, rays, anyHit, builder, wide, schedule);
 }
 
 }  // namespace wavefront

@@ -2,6 +2,7 @@
 #pragma once
 #include <chrono>
 #include <optional>
+#include <type_traits>
 
 #include "bvh_oracle.h"
 #include "host/scene/scene_upload.h"
@@ -65,10 +66,26 @@ struct TraceWideStage {
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const { hits[i] = traverseWide<kAnyHit>(bvh, rays[i]); }
 };
+/// Persistent threads with ray replacement (traceReplacing) over either tree.
+template <bool kAnyHit, bool kWide>
+struct TraceReplacingStage {
+    using View = std::conditional_t<kWide, WideBvhView, BvhView>;
+    View bvh;
+    const Ray* rays;
+    Hit* hits;
+    unsigned long long numRays;
+    unsigned long long* next;
+    WF_CPU_GPU void operator()(int) const {
+        traceReplacing(bvh, rays, hits, numRays, next, [](const View& b, const Ray& ray, auto nextRay) {
+            if constexpr (kWide) return traverseWide<kAnyHit>(b, ray, SimdProbe(), nextRay);
+            else return traverse<kAnyHit>(b, ray, SimdProbe(), nextRay);
+        });
+    }
+};
 
 template <class Exec>
 TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
-                        BvhBuilder builder, bool wide) {
+                        BvhBuilder builder, bool wide, TraceSchedule schedule) {
     PrimitiveBuffers<Exec> buffers(exec, prims);
     Bvh<Exec> bvh = buildBvh(exec, buffers.source(prims), builder);
     std::optional<WideBvh<Exec>> wideBvh;
@@ -76,9 +93,26 @@ TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vec
     Buffer<Ray> dRays = uploadVector(exec, rays);
     Buffer<Hit> dHits = exec.template allocate<Hit>(rays.size());
     int n = int(rays.size());
+    Buffer<unsigned long long> next = exec.template allocate<unsigned long long>(1);
+    const unsigned long long zero = 0;
+    exec.upload(next.data(), &zero, 1);
+    // Launched with as many items as run at once; each loops until the rays run out.
+    auto replacing = [&](const char* label, auto stage) {
+        exec.parallelFor(label, exec.template residentThreads<decltype(stage)>(), stage);
+    };
     exec.synchronize();
     auto start = std::chrono::steady_clock::now();
-    if (wideBvh && anyHit) exec.parallelFor("trace any-hit 8-wide", n, TraceWideStage<true>{wideBvh->view(), dRays.data(), dHits.data()});
+    if (schedule == TraceSchedule::RayReplacement) {
+        const unsigned long long count = rays.size();
+        if (wideBvh && anyHit)
+            replacing("trace any-hit 8-wide, ray replacement", TraceReplacingStage<true, true>{wideBvh->view(), dRays.data(), dHits.data(), count, next.data()});
+        else if (wideBvh)
+            replacing("trace closest-hit 8-wide, ray replacement", TraceReplacingStage<false, true>{wideBvh->view(), dRays.data(), dHits.data(), count, next.data()});
+        else if (anyHit)
+            replacing("trace any-hit, ray replacement", TraceReplacingStage<true, false>{bvh.view(), dRays.data(), dHits.data(), count, next.data()});
+        else
+            replacing("trace closest-hit, ray replacement", TraceReplacingStage<false, false>{bvh.view(), dRays.data(), dHits.data(), count, next.data()});
+    } else if (wideBvh && anyHit) exec.parallelFor("trace any-hit 8-wide", n, TraceWideStage<true>{wideBvh->view(), dRays.data(), dHits.data()});
     else if (wideBvh) exec.parallelFor("trace closest-hit 8-wide", n, TraceWideStage<false>{wideBvh->view(), dRays.data(), dHits.data()});
     else if (anyHit) exec.parallelFor("trace any-hit", n, TraceStage<true>{bvh.view(), dRays.data(), dHits.data()});
     else exec.parallelFor("trace closest-hit", n, TraceStage<false>{bvh.view(), dRays.data(), dHits.data()});

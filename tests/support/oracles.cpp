@@ -16,7 +16,7 @@ namespace wavefront {
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
 BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder, bool wide);
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder,
-                          bool wide);
+                          bool wide, TraceSchedule schedule);
 DistributionSnapshot buildDistributionCuda(const std::vector<double>& weights, int n, int count, LightSampler kind,
                                            int guideSize, int repetitions);
 DistributionSamples sampleDistributionCuda(const std::vector<double>& weights, int n, int count, LightSampler kind,
@@ -55,10 +55,10 @@ BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhB
 }
 
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
-                      BvhBuilder builder, bool wide) {
+                      BvhBuilder builder, bool wide, TraceSchedule schedule) {
     return onBackend(
-        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit, builder, wide); },
-        [&] { return traceRaysCuda(prims, rays, anyHit, builder, wide); });
+        backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit, builder, wide, schedule); },
+        [&] { return traceRaysCuda(prims, rays, anyHit, builder, wide, schedule); });
 }
 
 CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions) {

@@ -3,6 +3,7 @@
 // drift between them.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/core/atomics.h"
 #include "kernels/core/launch.h"
@@ -228,16 +229,28 @@ WF_CPU_GPU WF_INLINE bool intersectLeaf(const Float4* primData, int leaf, const 
     return found;
 }
 
+/// What traverse() does when a ray is done: the default ends the traversal. traceReplacing's
+/// stores the hit and hands the lane its next ray, and the traversal goes on with that one.
+struct EndTraversal {
+    WF_CPU_GPU bool operator()(const Hit&, Ray&) const { return false; }
+};
+
 /// Closest hit along the ray in (0, ray.tMax), or any hit when kAnyHit (shadow rays).
 /// While-while traversal with postponed leaves (Aila and Laine 2009): a lane that reaches a leaf
 /// keeps it aside and goes on through internal nodes until every active lane of its warp holds a
 /// leaf; then the warp tests primitives together. Primitive tests are the expensive part, so this
 /// keeps them from running with a few lanes at a time. Any-hit queries test leaves at once instead.
 /// On the CPU the vote is absent and the loop is an ordinary stack traversal.
-template <bool kAnyHit>
-WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
+template <bool kAnyHit, class NextRay = EndTraversal>
+WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& firstRay, const SimdProbe& probe = SimdProbe(),
+                               NextRay nextRay = NextRay()) {
+    constexpr bool kOneRay = std::is_same<NextRay, EndTraversal>::value;
+    Ray ray = firstRay;
     Hit hit{ray.tMax, -1};
-    if (bvh.numPrims == 0) return hit;
+    if (bvh.numPrims == 0) {
+        while (nextRay(hit, ray)) hit = Hit{ray.tMax, -1};
+        return hit;
+    }
     constexpr int kNone = 0x7fffffff;  // empty stack / no postponed leaf (internal indices are smaller)
     // Only triangle tests use the shear: sphere-only scenes skip its divisions.
     WatertightRay wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
@@ -269,7 +282,11 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
                 // Shadow rays test leaves at once: postponing delays the early exit of an occluded
                 // ray (measured: -11% any-hit rays/s on mesh-1m) and did not raise connect's SIMD use.
                 while (node < 0) {
-                    if (intersectLeaf(bvh.primData, ~node, wr, ray.origin, ray.direction, hit)) return hit;
+                    if (intersectLeaf(bvh.primData, ~node, wr, ray.origin, ray.direction, hit)) {
+                        if constexpr (kOneRay) return hit;
+                        node = kNone;  // done: on to the next ray below
+                        break;
+                    }
                     node = top > 0 ? stack[--top] : kNone;
                 }
             } else {
@@ -282,19 +299,45 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& ray, const SimdPro
 #endif
             }
         }
-        // Postponed leaf, then any leaves that come next on the stack.
+        // Postponed leaf, then any leaves that come next on the stack (closest hit only).
         while (leaf != kNone) {
             probe.sample();
-            if (intersectLeaf(bvh.primData, ~leaf, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
+            intersectLeaf(bvh.primData, ~leaf, wr, ray.origin, ray.direction, hit);
             leaf = kNone;
             if (node < 0) {
                 leaf = node;
                 node = top > 0 ? stack[--top] : kNone;
             }
         }
-        if (node == kNone) break;
+        if (node == kNone) {
+            if (!nextRay(hit, ray)) break;
+            hit = Hit{ray.tMax, -1};
+            wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
+            slabs = SlabRay(ray.origin, ray.direction);
+            top = 0;
+            node = 0;
+        }
     }
     return hit;
+}
+
+/// Persistent threads with ray replacement (Aila and Laine 2009): launched with about as many
+/// items as run at once, each takes rays from `next`, and a lane whose ray is done takes the next
+/// at once instead of idling until the slowest ray of its warp is done. Lanes that finish together
+/// share one atomic (claimNext). `traverseFn(bvh, ray, nextRay)` is traverse or traverseWide.
+template <class View, class TraverseFn>
+WF_CPU_GPU void traceReplacing(const View& bvh, const Ray* rays, Hit* hits, unsigned long long numRays,
+                               unsigned long long* next, TraverseFn traverseFn) {
+    unsigned long long i = claimNext(next);
+    if (i >= numRays) return;
+    auto nextRay = [&](const Hit& hit, Ray& ray) {
+        hits[i] = hit;
+        i = claimNext(next);
+        if (i >= numRays) return false;
+        ray = rays[i];
+        return true;
+    };
+    traverseFn(bvh, rays[i], nextRay);
 }
 
 /// Packs a sphere leaf (radius > 0, as scene validation requires) with -radius, the marker that

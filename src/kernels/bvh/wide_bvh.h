@@ -178,10 +178,16 @@ WF_CPU_GPU WF_INLINE int bitCount(std::uint32_t x) {
 /// Algorithm 1). The stack holds groups: a node group (childBase, hit bits of internal children
 /// in the top 8 bits | the parent's imask in the low 8) or a primitive group (primBase, hit bits
 /// in the low 24). A node's children are visited highest bit first, near side first.
-template <bool kAnyHit>
-WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
+/// `nextRay` as in traverse(): traceReplacing gives a lane whose ray is done the next one.
+template <bool kAnyHit, class NextRay = EndTraversal>
+WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& firstRay, const SimdProbe& probe = SimdProbe(),
+                                   NextRay nextRay = NextRay()) {
+    Ray ray = firstRay;
     Hit hit{ray.tMax, -1};
-    if (bvh.numPrims == 0) return hit;
+    if (bvh.numPrims == 0) {
+        while (nextRay(hit, ray)) hit = Hit{ray.tMax, -1};
+        return hit;
+    }
     WatertightRay wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
     WideRay r(ray.origin, ray.direction);
     std::uint32_t stackBase[kWideStackSize], stackBits[kWideStackSize];
@@ -211,6 +217,7 @@ WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& ray, const
             primBits = groupBits;
             groupBits = 0;
         }
+        bool done = false;  // an any-hit ray that found one
         while (primBits != 0) {
             if constexpr (!kAnyHit) {
 #if defined(WF_IS_GPU_CODE)
@@ -226,10 +233,20 @@ WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& ray, const
             int b = lowestBit(primBits);
             primBits &= primBits - 1u;
             probe.sample();
-            if (intersectLeaf(bvh.primData, int(primBase) + b, wr, ray.origin, ray.direction, hit) && kAnyHit) return hit;
+            if (intersectLeaf(bvh.primData, int(primBase) + b, wr, ray.origin, ray.direction, hit) && kAnyHit) {
+                done = true;
+                break;
+            }
         }
-        if (groupBits <= 0x00ffffffu) {
-            if (top == 0) break;
+        if (done || (groupBits <= 0x00ffffffu && top == 0)) {
+            if (!nextRay(hit, ray)) break;
+            hit = Hit{ray.tMax, -1};
+            wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
+            r = WideRay(ray.origin, ray.direction);
+            top = 0;
+            groupBase = 0;
+            groupBits = 1u << (24 + r.octantInv) | 1u;
+        } else if (groupBits <= 0x00ffffffu) {
             --top;
             groupBase = stackBase[top];
             groupBits = stackBits[top];
