@@ -174,40 +174,28 @@ std::optional<WideBvh<Exec>> collapseToWide(Exec& exec, const Bvh<Exec>& binary)
     wide.nodes = exec.template allocate<WideNode>(capacity);
     wide.primData = exec.template allocate<Float4>(std::size_t(kPrimWords) * n);
     Buffer<int> subtreeOf = exec.template allocate<int>(capacity);
-    Buffer<CollapseCounters> counters = exec.template allocate<CollapseCounters>(1);
-    // Level l's first node and node count; level 0 is the root alone.
-    Buffer<int> levelStart = exec.template allocate<int>(kMaxWideDepth + 2);
-    Buffer<int> levelCount = exec.template allocate<int>(kMaxWideDepth + 2);
-    CollapseCounters start{1, 0};
-    int zero = 0, one = 1;
-    exec.upload(counters.data(), &start, 1);
-    exec.upload(subtreeOf.data(), &zero, 1);  // the root stands for the binary root
-    exec.upload(levelStart.data(), &zero, 1);
-    exec.upload(levelCount.data(), &one, 1);
-    std::vector<int> counts(kMaxWideDepth + 2, 0);
+    Buffer<CollapseState> state = exec.template allocate<CollapseState>(1);
+    exec.parallelFor("bvh collapse start", 1, CollapseStartStage{state.data(), subtreeOf.data()});
+    CollapseState done;
     int level = 0, depth = 0;
     while (depth == 0) {
         int end = std::min(level + kCollapseLevelsPerCheck, kMaxWideDepth + 1);
         for (; level < end; ++level) {
             std::int64_t most = std::int64_t(1) << std::min(3 * level, 40);
-            exec.parallelFor("bvh collapse to 8-wide", ItemCount{int(std::min<std::int64_t>(most, capacity)), levelCount.data() + level},
+            exec.parallelFor("bvh collapse to 8-wide", ItemCount{int(std::min<std::int64_t>(most, capacity)), &state.data()->levelCount[level]},
                              CollapseLevelStage{binary.nodes.data(), binary.primData.data(), wide.nodes.data(),
-                                                wide.primData.data(), subtreeOf.data(), counters.data(),
-                                                levelStart.data(), level});
-            exec.parallelFor("bvh collapse level end", 1,
-                             CollapseLevelEndStage{counters.data(), levelStart.data(), levelCount.data(), level});
+                                                wide.primData.data(), subtreeOf.data(), state.data(), level});
+            exec.parallelFor("bvh collapse level end", 1, CollapseLevelEndStage{state.data(), level});
         }
-        exec.download(counts.data(), levelCount.data(), std::size_t(level) + 1);
+        exec.download(&done, state.data(), 1);
         for (int l = 0; l <= level && depth == 0; ++l)
-            if (counts[l] == 0) depth = l;
+            if (done.levelCount[l] == 0) depth = l;
         if (depth > kMaxWideDepth || (depth == 0 && level > kMaxWideDepth)) {
             std::fprintf(stderr, "wavefront: the 8-wide tree would be more than %d levels deep; not collapsing\n",
                          kMaxWideDepth);
             return std::nullopt;
         }
     }
-    CollapseCounters done;
-    exec.download(&done, counters.data(), 1);
     if (done.prims != n)  // a broken binary tree; the tests build none
         throw std::logic_error("the 8-wide collapse placed " + std::to_string(done.prims) + " of " + std::to_string(n) +
                                " primitives");

@@ -192,9 +192,8 @@ WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int num
     int node = v.parents[v.numInternal + leaf];
     while (node >= 0) {
         storeChildBox(v.nodes[node], child, box);
-        memoryFence();  // publish the box before the flag that lets the sibling read it
-        if (atomicFetchAdd(&v.visits[node], 1) == 0) return;  // first arrival: the sibling finishes
-        memoryFence();
+        // The first to arrive publishes its box and leaves; the second reads it and goes on.
+        if (arriveAcquireRelease(&v.visits[node]) == 0) return;
         box = loadNodeBounds(&v.nodes[node]);
         child = node;
         node = node == 0 ? -1 : v.parents[node];

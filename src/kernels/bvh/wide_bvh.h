@@ -257,10 +257,26 @@ WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& firstRay, 
 
 // ---- The collapse ---------------------------------------------------------------------------
 
-/// Shared counters of the collapse (exec memory).
-struct CollapseCounters {
+/// The collapse's bookkeeping, in exec memory: shared counters and the levels so far. The host
+/// reads it back whole every few levels (collapseToWide).
+struct CollapseState {
     int nodes;  ///< wide nodes allocated (the root is allocated before the first level)
     int prims;  ///< leaf primitives placed
+    int levelStart[kMaxWideDepth + 2];  ///< first wide node of each level (level 0: the root)
+    int levelCount[kMaxWideDepth + 2];  ///< nodes of each level; 0 past the last
+};
+
+/// Before the first level, one thread: the root, standing for the binary root, is level 0.
+struct CollapseStartStage {
+    CollapseState* state;
+    int* subtreeOf;
+    WF_CPU_GPU void operator()(int) const {
+        state->nodes = 1;
+        state->prims = 0;
+        for (int l = 0; l < kMaxWideDepth + 2; ++l) state->levelStart[l] = state->levelCount[l] = 0;
+        state->levelCount[0] = 1;
+        subtreeOf[0] = 0;
+    }
 };
 
 /// The wide tree is written top-down, one launch per level and one thread per wide node of the
@@ -276,8 +292,7 @@ struct CollapseLevelStage {
     WideNode* nodes;
     Float4* prims;                ///< the wide tree's primitive data, leaf children contiguous per node
     int* subtreeOf;               ///< per wide node: the binary node it stands for (set by its parent)
-    CollapseCounters* counters;
-    const int* levelStart;        ///< first wide node of each level
+    CollapseState* state;
     int level;                    ///< this launch's (root = 0)
 
     struct Child {
@@ -316,7 +331,7 @@ struct CollapseLevelStage {
     }
 
     WF_CPU_GPU void operator()(int i) const {
-        int w = levelStart[level] + i;
+        int w = state->levelStart[level] + i;
         writeNode(w, subtreeOf[w]);
     }
 
@@ -379,8 +394,8 @@ struct CollapseLevelStage {
             if (children[i].isLeaf()) numLeafPrims += children[i].numPrims;
             else ++numInternal;
         }
-        int childBase = numInternal > 0 ? atomicFetchAdd(&counters->nodes, numInternal) : 0;
-        int primBase = numLeafPrims > 0 ? atomicFetchAdd(&counters->prims, numLeafPrims) : 0;
+        int childBase = numInternal > 0 ? atomicFetchAdd(&state->nodes, numInternal) : 0;
+        int primBase = numLeafPrims > 0 ? atomicFetchAdd(&state->prims, numLeafPrims) : 0;
 
         WideNode node;
         node.childBase = std::uint32_t(childBase);
@@ -443,13 +458,11 @@ struct CollapseLevelStage {
 
 /// Between two levels, one thread: where the next level starts and how many nodes it has.
 struct CollapseLevelEndStage {
-    const CollapseCounters* counters;
-    int* levelStart;
-    int* levelCount;
+    CollapseState* state;
     int level;  ///< the level just written
     WF_CPU_GPU void operator()(int) const {
-        levelStart[level + 1] = levelStart[level] + levelCount[level];
-        levelCount[level + 1] = counters->nodes - levelStart[level + 1];
+        state->levelStart[level + 1] = state->levelStart[level] + state->levelCount[level];
+        state->levelCount[level + 1] = state->nodes - state->levelStart[level + 1];
     }
 };
 
