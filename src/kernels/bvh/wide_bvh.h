@@ -255,6 +255,139 @@ WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& firstRay, 
     return hit;
 }
 
+#if defined(WF_IS_GPU_CODE)
+/// One child slot's part of intersectWideNode: the bits it adds to the hit mask (see there).
+__device__ WF_INLINE std::uint32_t intersectWideChild(const WideNodeWords& n, const WideRay& r, float tMax,
+                                                      unsigned slot) {
+    vec3 adjInvDir, adjOrigin;
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        float scale = uintAsFloat(((n.w[3] >> (8 * k)) & 0xffu) << 23);
+        adjInvDir[k] = r.invDir[k] * scale;
+        adjOrigin[k] = std::fma(-32768.0f, adjInvDir[k], (uintAsFloat(n.w[k]) - r.origin[k]) * r.invDir[k]);
+    }
+    const bool upper = slot >= 4;
+    const unsigned shift = 8 * (slot & 3u);
+    std::uint32_t lox = upper ? n.w[9] : n.w[8], loy = upper ? n.w[11] : n.w[10], loz = upper ? n.w[13] : n.w[12];
+    std::uint32_t hix = upper ? n.w[15] : n.w[14], hiy = upper ? n.w[17] : n.w[16], hiz = upper ? n.w[19] : n.w[18];
+    // 2^15 + q from byte (slot & 3) of a word, as gridPlane does with a constant byte.
+    const unsigned selector = 0x7504u | (slot & 3u) << 4;
+    auto plane = [selector](std::uint32_t word) {
+        return __int_as_float(int(__byte_perm(word, 0x47000000u, selector)));
+    };
+    float tx0 = std::fma(plane(r.invDir.x < 0.0f ? hix : lox), adjInvDir.x, adjOrigin.x);
+    float ty0 = std::fma(plane(r.invDir.y < 0.0f ? hiy : loy), adjInvDir.y, adjOrigin.y);
+    float tz0 = std::fma(plane(r.invDir.z < 0.0f ? hiz : loz), adjInvDir.z, adjOrigin.z);
+    float tx1 = std::fma(plane(r.invDir.x < 0.0f ? lox : hix), adjInvDir.x, adjOrigin.x);
+    float ty1 = std::fma(plane(r.invDir.y < 0.0f ? loy : hiy), adjInvDir.y, adjOrigin.y);
+    float tz1 = std::fma(plane(r.invDir.z < 0.0f ? loz : hiz), adjInvDir.z, adjOrigin.z);
+    float tNear = maxOfThreeAndZero(tx0, ty0, tz0);
+    float tFar = minOfThreeSignExact(tx1, ty1, minNum(tz1, tMax));
+    if (!(tNear <= tFar * kWideExitSlack)) return 0u;
+    std::uint32_t meta = ((upper ? n.w[7] : n.w[6]) >> shift) & 0xffu;
+    bool inner = (meta & (meta << 1)) & 0x10u;
+    std::uint32_t bitIndex = (meta ^ (inner ? r.octantInv : 0u)) & 31u;
+    return ((meta >> 5) & 7u) << bitIndex;
+}
+
+/// traverseWide with 8 lanes per ray, GPU only: lane k of each aligned group of 8 tests child slot
+/// k of every node and every 8th primitive of a hit group, and the group ORs the hit bits and
+/// takes the nearest hit by shuffles. The 8 lanes hold the same ray, stack and hit and branch
+/// alike, on values reduced over the group. A node costs each lane one child's test instead of
+/// eight, and four rays share a warp instruction instead of the one to six lanes a thread per ray
+/// keeps busy on incoherent rays (results/h100.md). `nextRay` runs on all 8 lanes.
+template <bool kAnyHit, class NextRay = EndTraversal>
+__device__ inline Hit traverseWideLanes(const WideBvhView& bvh, const Ray& firstRay, NextRay nextRay = NextRay()) {
+    const unsigned lane = threadIdx.x & 31u, slot = lane & 7u;
+    const unsigned groupMask = 0xffu << (lane & ~7u);
+    Ray ray = firstRay;
+    Hit hit{ray.tMax, -1};
+    if (bvh.numPrims == 0) {
+        while (nextRay(hit, ray)) hit = Hit{ray.tMax, -1};
+        return hit;
+    }
+    WatertightRay wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
+    WideRay r(ray.origin, ray.direction);
+    std::uint32_t stackBase[kWideStackSize], stackBits[kWideStackSize];
+    int top = 0;
+    std::uint32_t groupBase = 0, groupBits = 1u << (24 + r.octantInv) | 1u;
+    for (;;) {
+        std::uint32_t primBase, primBits;
+        if (groupBits > 0x00ffffffu) {
+            int bit = highestBit(groupBits & 0xff000000u);
+            groupBits &= ~(1u << bit);
+            std::uint32_t childSlot = std::uint32_t(bit - 24) ^ r.octantInv;
+            std::uint32_t index = groupBase + bitCount(groupBits & ((1u << childSlot) - 1u));
+            if (groupBits > 0x00ffffffu) {
+                stackBase[top] = groupBase;
+                stackBits[top++] = groupBits;
+            }
+            WideNodeWords n(bvh.nodes + index);
+            std::uint32_t hitMask = intersectWideChild(n, r, hit.t, slot);
+            hitMask |= __shfl_xor_sync(groupMask, hitMask, 1);
+            hitMask |= __shfl_xor_sync(groupMask, hitMask, 2);
+            hitMask |= __shfl_xor_sync(groupMask, hitMask, 4);
+            groupBase = n.w[4];
+            groupBits = (hitMask & 0xff000000u) | (n.w[3] >> 24);
+            primBase = n.w[5];
+            primBits = hitMask & 0x00ffffffu;
+        } else {
+            primBase = groupBase;
+            primBits = groupBits;
+            groupBits = 0;
+        }
+        bool done = false;  // an any-hit ray that found one
+        while (primBits != 0) {
+            // This lane's primitive: the (slot + 1)-th lowest bit; the round takes the 8 lowest.
+            std::uint32_t mine = primBits;
+            for (unsigned k = 0; k < slot; ++k) mine &= mine - 1u;
+            std::uint32_t rest = mine;  // the same on every lane: 8 bits cleared in all
+            for (unsigned k = slot; k < 8; ++k) rest &= rest - 1u;
+            Hit h = hit;
+            bool found = mine != 0 && intersectLeaf(bvh.primData, int(primBase) + lowestBit(mine), wr, ray.origin,
+                                                    ray.direction, h);
+            primBits = rest;
+            if constexpr (kAnyHit) {
+                unsigned ballot = __ballot_sync(groupMask, found) & groupMask;
+                if (ballot != 0) {
+                    int leader = lowestBit(ballot);
+                    hit.t = __shfl_sync(groupMask, h.t, leader);
+                    hit.prim = __shfl_sync(groupMask, h.prim, leader);
+                    done = true;
+                    break;
+                }
+            } else {
+                // The nearest (t, then primitive id) over the group; lanes without a new hit hold the old.
+#pragma unroll
+                for (int o = 1; o < 8; o <<= 1) {
+                    float t2 = __shfl_xor_sync(groupMask, h.t, o);
+                    int p2 = __shfl_xor_sync(groupMask, h.prim, o);
+                    if (t2 < h.t || (t2 == h.t && p2 < h.prim)) {
+                        h.t = t2;
+                        h.prim = p2;
+                    }
+                }
+                hit = h;
+            }
+        }
+        if (done || (groupBits <= 0x00ffffffu && top == 0)) {
+            if (!nextRay(hit, ray)) break;
+            hit = Hit{ray.tMax, -1};
+            wr = bvh.numTriangles > 0 ? WatertightRay(ray.direction) : WatertightRay();
+            r = WideRay(ray.origin, ray.direction);
+            top = 0;
+            groupBase = 0;
+            groupBits = 1u << (24 + r.octantInv) | 1u;
+        } else if (groupBits <= 0x00ffffffu) {
+            --top;
+            groupBase = stackBase[top];
+            groupBits = stackBits[top];
+        }
+    }
+    return hit;
+}
+#endif
+
 // ---- The collapse ---------------------------------------------------------------------------
 
 /// The collapse's bookkeeping, in exec memory: shared counters and the levels so far. The host
