@@ -86,9 +86,8 @@ int main(int argc, char** argv) {
     }
 
     std::printf("\nMrays/s of each tree; the 8-wide trees are collapsed from the binary tree named\n\n");
-    std::printf("Schedules: a thread per ray; persistent threads with ray replacement (a lane takes the next ray\n"
-                "as soon as its ray is done: traceReplacing); and for the 8-wide trees 8 lanes per ray\n"
-                "(traverseWideLanes), without and with ray replacement, whose ratios are to the binary trees' thread-per-ray rates\n\n");
+    std::printf("Schedules: a thread per ray, or persistent threads with ray replacement (a lane takes the next ray\n"
+                "as soon as its ray is done: traceReplacing)\n\n");
     std::printf("| scene | triangles | spheres | SAH LBVH / PLOC / 8-wide from each | ray kind | schedule | rays | LBVH | PLOC | "
                 "8-wide (LBVH) | 8-wide (PLOC) | 8-wide (PLOC) / PLOC | 8-wide (LBVH) / LBVH | hit fraction |\n"
                 "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -150,14 +149,9 @@ int main(int argc, char** argv) {
                 if (d > 0) shadow.push_back(Ray{o, (q - o) / d, d * 0.9999f});
             }
         }
-        // The binary trees run a thread per ray and ray replacement; the 8-lane schedules are the
-        // wide tree's alone, and their rows compare it with the binary trees' thread-per-ray rates.
         auto report = [&](const char* kind, const std::vector<Ray>& rays, bool anyHit) {
             if (rays.empty()) return;
-            double lbvhPerThread = 0.0, plocPerThread = 0.0;
-            for (TraceSchedule schedule : {TraceSchedule::ThreadPerRay, TraceSchedule::RayReplacement,
-                                           TraceSchedule::EightLanes, TraceSchedule::EightLanesReplacement}) {
-                const bool widthOnly = schedule == TraceSchedule::EightLanes || schedule == TraceSchedule::EightLanesReplacement;
+            for (TraceSchedule schedule : {TraceSchedule::ThreadPerRay, TraceSchedule::RayReplacement}) {
                 auto measure = [&](BvhBuilder builder, bool wide, std::size_t& hit) {
                     TraceResult warm = traceRays(backend, prims, rays, anyHit, builder, wide, schedule);
                     TraceResult r = traceRays(backend, prims, rays, anyHit, builder, wide, schedule);
@@ -166,30 +160,12 @@ int main(int argc, char** argv) {
                     return rays.size() / std::min(warm.milliseconds, r.milliseconds) / 1e3;
                 };
                 std::size_t hit = 0, plocHit = 0, wideHit = 0, widePlocHit = 0;
-                double lbvh = 0.0, ploc = 0.0;
-                if (!widthOnly) {
-                    lbvh = measure(BvhBuilder::Lbvh, false, hit);
-                    ploc = measure(BvhBuilder::Ploc, false, plocHit);
-                }
+                double lbvh = measure(BvhBuilder::Lbvh, false, hit), ploc = measure(BvhBuilder::Ploc, false, plocHit);
                 double wide = measure(BvhBuilder::Lbvh, true, wideHit), widePloc = measure(BvhBuilder::Ploc, true, widePlocHit);
-                if (schedule == TraceSchedule::ThreadPerRay) {
-                    lbvhPerThread = lbvh;
-                    plocPerThread = ploc;
-                }
-                if (widthOnly) {
-                    hit = plocHit = wideHit;
-                }
-                const char* scheduleName = schedule == TraceSchedule::ThreadPerRay     ? "thread per ray"
-                                           : schedule == TraceSchedule::RayReplacement ? "ray replacement"
-                                           : schedule == TraceSchedule::EightLanes     ? "8 lanes per ray (8-wide only)"
-                                                                                       : "8 lanes per ray, ray replacement (8-wide only)";
-                char binary[64];
-                std::snprintf(binary, sizeof binary, widthOnly ? "- | -" : "%.1f | %.1f", lbvh, ploc);
-                std::printf("| %s | %zu | %zu | %.2f / %.2f / %.2f / %.2f | %s | %s | %zu | %s | %.1f | %.1f | %.2f | %.2f | %.3f |\n",
+                std::printf("| %s | %zu | %zu | %.2f / %.2f / %.2f / %.2f | %s | %s | %zu | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.3f |\n",
                             name.c_str(), scene.triangles().size(), scene.spheres().size(), sah, plocSah, wideSah, widePlocSah,
-                            kind, scheduleName, rays.size(), binary, wide, widePloc,
-                            widePloc / (widthOnly ? plocPerThread : ploc), wide / (widthOnly ? lbvhPerThread : lbvh),
-                            double(wideHit) / rays.size());
+                            kind, schedule == TraceSchedule::ThreadPerRay ? "thread per ray" : "ray replacement",
+                            rays.size(), lbvh, ploc, wide, widePloc, widePloc / ploc, wide / lbvh, double(hit) / rays.size());
                 if (hit != plocHit || hit != wideHit || hit != widePlocHit)
                     std::printf("(hits: LBVH %zu, PLOC %zu, 8-wide %zu and %zu)\n", hit, plocHit, wideHit, widePlocHit);
                 std::fflush(stdout);

@@ -47,10 +47,8 @@ struct TraceResult {
 BvhSnapshot buildBvhSnapshot(Backend backend, const PrimitiveArrays& prims, BvhBuilder builder = BvhBuilder::Lbvh,
                              bool wide = false);
 /// How traceRays launches the traversal: a thread per ray, or persistent threads that take the
-/// next ray as soon as one is done (traceReplacing). The 8-wide tree also runs with 8 lanes per ray
-/// (traverseWideLanes, CUDA; the CPU runs traverseWide), without and with ray replacement; a binary
-/// tree runs those two as a thread per ray and as RayReplacement.
-enum class TraceSchedule { ThreadPerRay, RayReplacement, EightLanes, EightLanesReplacement };
+/// next ray as soon as one is done (traceReplacing).
+enum class TraceSchedule { ThreadPerRay, RayReplacement };
 TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
                       BvhBuilder builder = BvhBuilder::Lbvh, bool wide = false,
                       TraceSchedule schedule = TraceSchedule::ThreadPerRay);

@@ -83,56 +83,6 @@ struct TraceReplacingStage {
     }
 };
 
-/// 8 lanes per ray through the wide tree: item i is lane i % 8 of ray i / 8 (CUDA); the CPU traces
-/// each ray once, on its first item.
-template <bool kAnyHit>
-struct TraceWideLanesStage {
-    WideBvhView bvh;
-    const Ray* rays;
-    Hit* hits;
-    WF_CPU_GPU void operator()(int i) const {
-#if defined(WF_IS_GPU_CODE)
-        Hit h = traverseWideLanes<kAnyHit>(bvh, rays[i / 8]);
-        if (i % 8 == 0) hits[i / 8] = h;
-#else
-        if (i % 8 == 0) hits[i / 8] = traverseWide<kAnyHit>(bvh, rays[i / 8]);
-#endif
-    }
-};
-/// The same with ray replacement: each group of 8 lanes takes the next ray when its ray is done
-/// (one atomic per group, by its first lane).
-template <bool kAnyHit>
-struct TraceWideLanesReplacingStage {
-    WideBvhView bvh;
-    const Ray* rays;
-    Hit* hits;
-    unsigned long long numRays;
-    unsigned long long* next;
-    WF_CPU_GPU void operator()(int) const {
-#if defined(WF_IS_GPU_CODE)
-        const unsigned lane = threadIdx.x & 31u, first = lane & ~7u;
-        const unsigned groupMask = 0xffu << first;
-        auto claim = [&] {
-            unsigned long long k = lane == first ? atomicAdd(next, 1ull) : 0ull;
-            return __shfl_sync(groupMask, k, int(first));
-        };
-        unsigned long long i = claim();
-        if (i >= numRays) return;
-        traverseWideLanes<kAnyHit>(bvh, rays[i], [&](const Hit& hit, Ray& ray) {
-            if (lane == first) hits[i] = hit;
-            i = claim();
-            if (i >= numRays) return false;
-            ray = rays[i];
-            return true;
-        });
-#else
-        traceReplacing(bvh, rays, hits, numRays, next, [](const WideBvhView& b, const Ray& ray, auto nextRay) {
-            return traverseWide<kAnyHit>(b, ray, SimdProbe(), nextRay);
-        });
-#endif
-    }
-};
-
 template <class Exec>
 TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit,
                         BvhBuilder builder, bool wide, TraceSchedule schedule) {
@@ -152,14 +102,7 @@ TraceResult traceRaysOn(Exec& exec, const PrimitiveArrays& prims, const std::vec
     };
     exec.synchronize();
     auto start = std::chrono::steady_clock::now();
-    if (wideBvh && schedule == TraceSchedule::EightLanes) {
-        if (anyHit) exec.parallelFor("trace any-hit 8-wide, 8 lanes per ray", 8 * n, TraceWideLanesStage<true>{wideBvh->view(), dRays.data(), dHits.data()});
-        else exec.parallelFor("trace closest-hit 8-wide, 8 lanes per ray", 8 * n, TraceWideLanesStage<false>{wideBvh->view(), dRays.data(), dHits.data()});
-    } else if (wideBvh && schedule == TraceSchedule::EightLanesReplacement) {
-        const unsigned long long count = rays.size();
-        if (anyHit) replacing("trace any-hit 8-wide, 8 lanes per ray, ray replacement", TraceWideLanesReplacingStage<true>{wideBvh->view(), dRays.data(), dHits.data(), count, next.data()});
-        else replacing("trace closest-hit 8-wide, 8 lanes per ray, ray replacement", TraceWideLanesReplacingStage<false>{wideBvh->view(), dRays.data(), dHits.data(), count, next.data()});
-    } else if (schedule == TraceSchedule::RayReplacement || schedule == TraceSchedule::EightLanesReplacement) {
+    if (schedule == TraceSchedule::RayReplacement) {
         const unsigned long long count = rays.size();
         if (wideBvh && anyHit)
             replacing("trace any-hit 8-wide, ray replacement", TraceReplacingStage<true, true>{wideBvh->view(), dRays.data(), dHits.data(), count, next.data()});
