@@ -121,12 +121,12 @@ std::string validateBvh(const BvhSnapshot& bvh) {
     for (int leaf = 0; leaf < n; ++leaf)
         if (!leafSeen[leaf]) return "leaf " + std::to_string(leaf) + " is unreachable";
     // Each child's primitive count, which the 8-wide collapse reads: children before parents
-    // (reverse preorder of the walk above, now known to be a tree).
-    std::vector<int> preorder{0}, size(bvh.nodes.size(), 0);
-    for (std::size_t k = 0; k < preorder.size(); ++k)
+    // (breadth-first order of the tree the walk above checked, reversed).
+    std::vector<int> breadthFirst{0}, size(bvh.nodes.size(), 0);
+    for (std::size_t k = 0; k < breadthFirst.size(); ++k)
         for (int c = 0; c < 2; ++c)
-            if (bvh.nodes[preorder[k]].child(c) >= 0) preorder.push_back(bvh.nodes[preorder[k]].child(c));
-    for (auto it = preorder.rbegin(); it != preorder.rend(); ++it) {
+            if (bvh.nodes[breadthFirst[k]].child(c) >= 0) breadthFirst.push_back(bvh.nodes[breadthFirst[k]].child(c));
+    for (auto it = breadthFirst.rbegin(); it != breadthFirst.rend(); ++it) {
         const BvhNode& node = bvh.nodes[*it];
         for (int c = 0; c < 2; ++c) {
             int expected = node.child(c) < 0 ? 1 : size[node.child(c)];
@@ -192,7 +192,7 @@ Aabb wideChildBox(const WideNode& n, int slot) {
 /// Leaf primitives of `slot` (meta's unary count), 0 for internal and empty slots.
 int wideLeafCount(const WideNode& n, int slot) {
     if (n.imask >> slot & 1) return 0;
-    return __builtin_popcount(n.meta[slot] >> 5);
+    return bitCount(n.meta[slot] >> 5u);
 }
 }  // namespace
 

@@ -243,6 +243,8 @@ struct EndTraversal {
 template <bool kAnyHit, class NextRay = EndTraversal>
 WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& firstRay, const SimdProbe& probe = SimdProbe(),
                                NextRay nextRay = NextRay()) {
+    // One ray returns from an any-hit at once, as before the hook: without that early return
+    // ptxas spills differently in some render kernels (sm_90, measured).
     constexpr bool kOneRay = std::is_same<NextRay, EndTraversal>::value;
     Ray ray = firstRay;
     Hit hit{ray.tMax, -1};
