@@ -240,7 +240,8 @@ public:
     /// InputError, one line, for files that cannot be read, that Assimp cannot parse, whose PLY
     /// header declares more elements than the file can hold, or that hold no triangles.
     static Scene loadAssimp(const std::string& path, const SceneLoadOptions& options = {});
-    /// Loads a scene file by its extension: .obj through loadObj, anything else through loadAssimp.
+    /// Loads a scene file by its extension: .obj through loadObj, .gltf, .glb and .ply through
+    /// loadAssimp; other extensions are refused with one line naming the formats read.
     static Scene loadFile(const std::string& path, const SceneLoadOptions& options = {});
     /// Built-in name, or path to a scene file (loadFile): an existing file, or a name ending in
     /// an extension of a format that can be read.

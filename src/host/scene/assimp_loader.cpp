@@ -1,22 +1,19 @@
-// glTF 2.0, PLY and the other formats Assimp reads. Assimp parses and triangulates; we walk its
+// glTF 2.0 and PLY, read through Assimp. Assimp parses and triangulates; we walk its
 // node tree ourselves (rather than aiProcess_PreTransformVertices) so that the camera's node
 // transform is applied the same way as the meshes', and map its materials onto ours. Whatever
 // cannot be taken over becomes a Scene warning, never a silent loss.
 //
-// Assimp never opens a file itself (issue 18): the model is read through readInputFile, and every
-// file Assimp asks for goes through ConfinedIOSystem below, which serves the model from memory and
-// reads what it references (glTF .bin buffers) through resolveReferencedFile and readInputFile.
-// Texture images are read by the loader, through the same two functions.
+// Assimp never opens a file itself: the model is read through readInputFile and checked first, and
+// every file Assimp asks for goes through ConfinedIOSystem (import_checks.h). Texture images are
+// read by the loader, through resolveReferencedFile and readInputFile.
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
 #include "host/io/input_file.h"
 #include "host/io/texture_io.h"
-#include "host/scene/scene_files.h"
+#include "host/scene/import_checks.h"
+#include "host/scene/loaders.h"
 
-#include <nlohmann/json.hpp>
-#include <assimp/IOStream.hpp>
-#include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
@@ -41,252 +38,6 @@ namespace wavefront {
 
 namespace {
 
-// A file Assimp reads, held in memory.
-class MemoryStream : public Assimp::IOStream {
-public:
-    explicit MemoryStream(std::shared_ptr<const std::string> bytes) : bytes_(std::move(bytes)) {}
-    std::size_t Read(void* buffer, std::size_t size, std::size_t count) override {
-        if (size == 0 || count == 0 || !buffer)
-            return 0;
-        const std::size_t items = std::min(count, (bytes_->size() - position_) / size);
-        std::memcpy(buffer, bytes_->data() + position_, items * size);
-        position_ += items * size;
-        return items;
-    }
-    std::size_t Write(const void*, std::size_t, std::size_t) override { return 0; }
-    aiReturn Seek(std::size_t offset, aiOrigin origin) override {
-        std::size_t to = 0;
-        switch (origin) {
-        case aiOrigin_SET: to = offset; break;
-        case aiOrigin_CUR:
-            if (offset > bytes_->size() - position_)
-                return aiReturn_FAILURE;
-            to = position_ + offset;
-            break;
-        case aiOrigin_END: {
-            // Assimp's own streams differ: fseek's negative offset, or a distance back from the end.
-            const std::size_t back = std::ptrdiff_t(offset) < 0 ? std::size_t(-std::ptrdiff_t(offset)) : offset;
-            if (back > bytes_->size())
-                return aiReturn_FAILURE;
-            to = bytes_->size() - back;
-            break;
-        }
-        default: return aiReturn_FAILURE;
-        }
-        if (to > bytes_->size())
-            return aiReturn_FAILURE;
-        position_ = to;
-        return aiReturn_SUCCESS;
-    }
-    std::size_t Tell() const override { return position_; }
-    std::size_t FileSize() const override { return bytes_->size(); }
-    void Flush() override {}
-
-private:
-    std::shared_ptr<const std::string> bytes_;
-    std::size_t position_ = 0;
-};
-
-// Every file Assimp opens during one load. The model is served from the bytes already read. Any
-// other name is one the model references: Assimp's glTF importer asks for the model's folder
-// followed by the buffer's URI, so that prefix is taken off again to get the name as the file
-// writes it, which is then resolved with resolveReferencedFile (confined to the model's folder
-// unless allowExternal) and read with readInputFile (regular files only, 2 GiB each, 4 GiB in all).
-// A refused name makes Open return nullptr, as for a missing file; the first reason is kept for
-// the error message, since Assimp's own says only "could not open".
-class ConfinedIOSystem : public Assimp::IOSystem {
-public:
-    ConfinedIOSystem(std::string modelPath, std::shared_ptr<const std::string> modelBytes, bool allowExternal,
-                     std::string referenceKind)
-        : modelPath_(std::move(modelPath)), modelBytes_(std::move(modelBytes)), allowExternal_(allowExternal),
-          referenceKind_(std::move(referenceKind)) {
-        const std::size_t slash = modelPath_.rfind('/');
-        folderPrefix_ = slash == std::string::npos ? std::string() : modelPath_.substr(0, slash + 1);
-    }
-
-    bool Exists(const char* file) const override {
-        if (!file)
-            return false;
-        if (file == modelPath_)
-            return true;
-        try {
-            std::error_code ec;
-            return std::filesystem::is_regular_file(resolveReferencedFile(modelPath_, writtenName(file), allowExternal_), ec);
-        } catch (const InputError&) {
-            return false;
-        }
-    }
-
-    char getOsSeparator() const override { return '/'; }
-
-    Assimp::IOStream* Open(const char* file, const char* mode) override {
-        if (!file || !mode || std::strpbrk(mode, "wa+"))
-            return nullptr;  // nothing is written
-        if (file == modelPath_)
-            return new MemoryStream(modelBytes_);
-        const std::string written = writtenName(file);
-        std::filesystem::path resolved;
-        try {
-            resolved = resolveReferencedFile(modelPath_, written, allowExternal_);
-        } catch (const InputError& e) {
-            return refuse(referenceKind_ + " " + e.what());  // "'name' resolves to ..., outside ..."
-        }
-        try {
-            auto bytes = std::make_shared<const std::string>(readInputFile(resolved, InputKind::ModelData));
-            referencedBytes_ += bytes->size();
-            if (referencedBytes_ > kReferencedBudget)
-                return refuse(referenceKind_ + " '" + written + "': the files the model references add up to more than " +
-                              std::to_string(kReferencedBudget >> 30) + " GiB");
-            return new MemoryStream(std::move(bytes));
-        } catch (const InputError& e) {
-            return refuse(referenceKind_ + " '" + written + "': " + e.what());
-        }
-    }
-
-    void Close(Assimp::IOStream* stream) override { delete stream; }
-
-    bool ComparePaths(const char* one, const char* second) const override {
-        return one && second && std::strcmp(one, second) == 0;
-    }
-
-    /// Why the first refused file was refused, or empty.
-    const std::string& failure() const { return failure_; }
-
-private:
-    static constexpr std::uint64_t kReferencedBudget = 4ull << 30;
-
-    std::string writtenName(const std::string& file) const {
-        if (!folderPrefix_.empty() && file.compare(0, folderPrefix_.size(), folderPrefix_) == 0)
-            return file.substr(folderPrefix_.size());
-        return file;
-    }
-
-    Assimp::IOStream* refuse(const std::string& reason) {
-        if (failure_.empty())
-            failure_ = oneLine(reason);
-        return nullptr;
-    }
-
-    std::string modelPath_, folderPrefix_;
-    std::shared_ptr<const std::string> modelBytes_;
-    bool allowExternal_;
-    std::string referenceKind_;
-    std::uint64_t referencedBytes_ = 0;
-    std::string failure_;
-};
-
-// Assimp 5.2.5's PLY reader reserves room for as many instances of an element as the header
-// declares before it reads one: a 300-byte file declaring 2e9 vertices took over 20 s and 9 GB.
-// Every instance takes some bytes after the header (binary: its fixed-size properties and list
-// counts; ASCII: at least two characters per value), so counts the rest of the file cannot hold are
-// refused here. This bounds what Assimp allocates by the file's size (itself capped).
-void checkPlyCounts(const std::string& bytes, const std::string& path) {
-    if (bytes.size() < 3 || std::tolower(static_cast<unsigned char>(bytes[0])) != 'p' ||
-        std::tolower(static_cast<unsigned char>(bytes[1])) != 'l' || std::tolower(static_cast<unsigned char>(bytes[2])) != 'y')
-        return;
-    struct Element {
-        std::string name;
-        std::uint64_t count = 0, minBytes = 0;
-    };
-    const auto typeSize = [](const std::string& type) -> std::uint64_t {
-        if (type == "short" || type == "ushort" || type == "int16" || type == "uint16") return 2;
-        if (type == "int" || type == "uint" || type == "float" || type == "int32" || type == "uint32" || type == "float32")
-            return 4;
-        if (type == "double" || type == "float64") return 8;
-        return 1;  // char, uchar, int8, uint8
-    };
-    const auto known = [](const std::string& type) {
-        static const char* const types[] = {"char",  "uchar", "short",  "ushort",  "int",    "uint",   "float",   "double",
-                                            "int8",  "uint8", "int16",  "uint16",  "int32",  "uint32", "float32", "float64"};
-        return std::find_if(std::begin(types), std::end(types), [&](const char* t) { return type == t; }) != std::end(types);
-    };
-    // Assimp 5.2.5's header parser hangs on some broken headers (a truncated one, an unknown
-    // keyword, a NUL byte: fuzzing found 126 of 667 PLY cases hanging): the header is checked
-    // strictly here, which every well-formed PLY file passes.
-    const auto refuse = [&](int lineNumber, const std::string& why) {
-        throw InputError("scene file '" + path + "': PLY header line " + std::to_string(lineNumber) + ": " + why);
-    };
-    std::vector<Element> elements;
-    bool binary = false, format = false;
-    std::size_t pos = 0;
-    for (int lineNumber = 1;; ++lineNumber) {
-        const std::size_t end = pos < bytes.size() ? bytes.find('\n', pos) : std::string::npos;
-        if (end == std::string::npos)
-            throw InputError("scene file '" + path + "': PLY header has no end_header line");
-        if (end - pos > 65536)
-            refuse(lineNumber, "longer than 64 KiB");
-        std::string text = bytes.substr(pos, end - pos);
-        pos = end + 1;
-        if (!text.empty() && text.back() == '\r')
-            text.pop_back();
-        for (unsigned char c : text)
-            if ((c < 0x20 && c != '\t') || c == 0x7f)
-                refuse(lineNumber, "holds the control character " + std::to_string(int(c)));
-        std::istringstream line(text);
-        std::string word, extra;
-        line >> word;
-        if (lineNumber == 1) {
-            if (word != "ply" || (line >> extra))
-                refuse(1, "must be 'ply'");
-            continue;
-        }
-        if (word == "comment" || word == "obj_info")
-            continue;
-        if (word == "end_header")
-            break;
-        if (word == "format") {
-            std::string kind, version;
-            line >> kind >> version;
-            if ((kind != "ascii" && kind != "binary_little_endian" && kind != "binary_big_endian") || version.empty())
-                refuse(lineNumber, "format '" + kind + "' is not ascii, binary_little_endian or binary_big_endian with a version");
-            binary = kind != "ascii";
-            format = true;
-        } else if (word == "element") {
-            Element e;
-            std::string count;
-            line >> e.name >> count;
-            if (e.name.empty() || count.empty() || count.find_first_not_of("0123456789") != std::string::npos || (line >> extra))
-                refuse(lineNumber, "an element needs a name and a count");
-            for (char c : count)
-                e.count = std::min<std::uint64_t>(e.count * 10 + std::uint64_t(c - '0'), std::uint64_t(1) << 62);
-            elements.push_back(e);
-        } else if (word == "property") {
-            if (elements.empty())
-                refuse(lineNumber, "a property before any element");
-            std::string type, name;
-            line >> type;
-            if (type == "list") {
-                std::string countType, itemType;
-                line >> countType >> itemType >> name;
-                if (!known(countType) || !known(itemType) || name.empty())
-                    refuse(lineNumber, "a list property needs a count type, an item type and a name");
-                type = countType;  // a list holds at least its count
-            } else {
-                line >> name;
-                if (!known(type) || name.empty())
-                    refuse(lineNumber, "property type '" + type + "' is unknown or the name is missing");
-            }
-            elements.back().minBytes += binary ? typeSize(type) : 2;
-        } else {
-            refuse(lineNumber, "unknown keyword '" + word + "'");
-        }
-    }
-    if (!format)
-        throw InputError("scene file '" + path + "': PLY header has no format line");
-    // The last ASCII value may end the file without a separator: one byte of slack.
-    const std::uint64_t available = std::uint64_t(bytes.size() - pos) + (binary ? 0 : 1);
-    std::uint64_t needed = 0;
-    for (const Element& e : elements) {
-        const std::uint64_t each = std::max<std::uint64_t>(e.minBytes, 1);
-        if (e.count > (available - needed) / each)
-            throw InputError("scene file '" + path + "': PLY element '" + e.name + "' declares " + std::to_string(e.count) +
-                             " instances of at least " + std::to_string(each) + " bytes each, but " +
-                             std::to_string(bytes.size() - pos) + " bytes follow the header" +
-                             (needed > 0 ? " (" + std::to_string(needed) + " of them taken by the elements before)" : ""));
-        needed += e.count * each;
-    }
-}
-
 glm::mat4 toGlm(const aiMatrix4x4& m) {
     glm::mat4 out;  // glm is column-major, aiMatrix4x4 row-major
     for (int row = 0; row < 4; ++row)
@@ -302,153 +53,6 @@ glm::mat4 globalTransform(const aiNode* node) {
     for (int depth = 0; node && depth < 4096; node = node->mParent, ++depth)
         m = toGlm(node->mTransformation) * m;
     return m;
-}
-
-// What Assimp 5.2.5's glTF importers do with hostile JSON that parses, measured: its JSON parser
-// recurses per nesting level (1,000,000 nested '[' crash the process), it imports the node graph by
-// recursion (a chain of 200,000 nodes crashes it) and imports a node once per parent listing (40
-// nodes each listing the next one twice: over 20 s and 9 GB). The file is checked before Assimp
-// sees it: JSON nested at most kMaxJsonDepth levels, every node the child of at most one node,
-// scenes listing each root once, and node chains at most kMaxNodeDepth deep (the walk below refuses
-// deeper ones anyway). The graph is read with nlohmann::json; malformed JSON is left to Assimp's
-// parser to report.
-constexpr int kMaxJsonDepth = 256;
-constexpr int kMaxNodeDepth = 1024;
-
-// The JSON of a .gltf, or the JSON chunk of a .glb; refuses a .glb whose first chunk claims more
-// bytes than the file holds (Assimp allocates the claimed length first: 0xfffffff0 bytes took 4 GB
-// and 18 s before it noticed).
-std::string_view gltfJson(const std::string& bytes, const std::string& path) {
-    if (bytes.size() >= 12 && bytes.compare(0, 4, "glTF") == 0) {
-        if (bytes.size() < 20)
-            throw InputError("scene file '" + path + "': a binary glTF file of " + std::to_string(bytes.size()) +
-                             " bytes, too short for its headers");
-        std::uint32_t length = 0;  // glTF 2: the first chunk's length; glTF 1: the scene's
-        std::memcpy(&length, bytes.data() + 12, 4);
-        if (length > bytes.size() - 20)
-            throw InputError("scene file '" + path + "': its JSON chunk claims " + std::to_string(length) +
-                             " bytes, but the file holds " + std::to_string(bytes.size() - 20) + " after the headers");
-        return std::string_view(bytes).substr(20, length);
-    }
-    return bytes;
-}
-
-// Per glTF material (by index, as Assimp's glTF2 importer keeps them): the values of extensions
-// Debian's Assimp 5.2.5 reads past, NaN where a material has none.
-struct GltfMaterialExtensions {
-    std::vector<float> emissiveStrength;  ///< KHR_materials_emissive_strength
-    std::vector<float> ior;               ///< KHR_materials_ior
-    std::vector<std::string> ignored;     ///< names in extensionsUsed that nothing here reads
-};
-
-// The glTF extensions the importer reads (KHR_lights_punctual gets a warning of its own).
-bool isReadGltfExtension(const std::string& name) {
-    return name == "KHR_materials_emissive_strength" || name == "KHR_materials_transmission" ||
-           name == "KHR_materials_ior" || name == "KHR_lights_punctual";
-}
-
-// Checks the node graph of a glTF file (trees, bounded depth) and reads the material extensions
-// Assimp leaves out.
-GltfMaterialExtensions checkGltfStructure(const std::string& bytes, const std::string& path) {
-    GltfMaterialExtensions extensions;
-    const std::string_view json = gltfJson(bytes, path);
-    // Nesting, outside strings: a linear pass that needs no well-formed input.
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < json.size(); ++i) {
-        const char c = json[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > kMaxJsonDepth)
-                throw InputError("scene file '" + path + "': its JSON nests deeper than " + std::to_string(kMaxJsonDepth) +
-                                 " levels");
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    // nlohmann's parser recurses too, but only as deep as the nesting check above allows.
-    const nlohmann::json doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
-        return extensions;  // malformed: Assimp's parser says where
-    if (doc.contains("extensionsUsed") && doc["extensionsUsed"].is_array())
-        for (const nlohmann::json& name : doc["extensionsUsed"])
-            if (name.is_string() && !isReadGltfExtension(name.get<std::string>()))
-                extensions.ignored.push_back(name.get<std::string>());
-    if (doc.contains("materials") && doc["materials"].is_array())
-        for (const nlohmann::json& material : doc["materials"]) {
-            auto number = [&](const char* extension, const char* key) {
-                const nlohmann::json* e = nullptr;
-                if (material.is_object() && material.contains("extensions") && material["extensions"].is_object() &&
-                    material["extensions"].contains(extension))
-                    e = &material["extensions"][extension];
-                return e && e->is_object() && e->contains(key) && (*e)[key].is_number() ? (*e)[key].get<float>()
-                                                                                       : std::nanf("");
-            };
-            extensions.emissiveStrength.push_back(number("KHR_materials_emissive_strength", "emissiveStrength"));
-            extensions.ior.push_back(number("KHR_materials_ior", "ior"));
-        }
-    // The integers of `object[key]` (an array), -1 for anything else in it (Assimp reports it).
-    auto indices = [](const nlohmann::json& object, const char* key) {
-        std::vector<long long> out;
-        if (!object.is_object() || !object.contains(key) || !object[key].is_array())
-            return out;
-        for (const nlohmann::json& v : object[key])
-            out.push_back(v.is_number_unsigned() ? (long long)v.get<std::uint64_t>() : -1);
-        return out;
-    };
-    std::vector<std::vector<long long>> children, roots;  // per node, per scene
-    if (doc.contains("nodes") && doc["nodes"].is_array())
-        for (const nlohmann::json& node : doc["nodes"]) children.push_back(indices(node, "children"));
-    if (doc.contains("scenes") && doc["scenes"].is_array())
-        for (const nlohmann::json& scene : doc["scenes"]) roots.push_back(indices(scene, "nodes"));
-    const std::size_t count = children.size();
-    std::vector<long long> parent(count, -1);
-    for (std::size_t n = 0; n < count; ++n)
-        for (long long c : children[n]) {
-            if (c < 0 || std::size_t(c) >= count)
-                continue;  // Assimp refuses indices out of range
-            if (parent[std::size_t(c)] >= 0)
-                throw InputError("scene file '" + path + "': glTF node " + std::to_string(c) + " is a child of node " +
-                                 std::to_string(parent[std::size_t(c)]) + " and again of node " + std::to_string(n) +
-                                 "; glTF nodes must form trees (each node at most one parent)");
-            parent[std::size_t(c)] = (long long)n;
-        }
-    // Depth of every node by its parent chain, each chain walked once (memoised); a chain longer
-    // than the node count is a cycle.
-    std::vector<int> nodeDepth(count, -1);
-    std::vector<std::size_t> chain;
-    for (std::size_t n = 0; n < count; ++n) {
-        chain.clear();
-        std::size_t at = n;
-        while (nodeDepth[at] < 0 && parent[at] >= 0 && chain.size() <= count) {
-            chain.push_back(at);
-            at = std::size_t(parent[at]);
-        }
-        if (chain.size() > count)
-            throw InputError("scene file '" + path + "': glTF node " + std::to_string(n) + " is its own ancestor");
-        int d = nodeDepth[at] >= 0 ? nodeDepth[at] : (nodeDepth[at] = 0);
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-            nodeDepth[*it] = ++d;
-            if (d > kMaxNodeDepth)
-                throw InputError("scene file '" + path + "': node hierarchy deeper than " + std::to_string(kMaxNodeDepth) +
-                                 " levels");
-        }
-    }
-    for (std::size_t s = 0; s < roots.size(); ++s) {
-        std::vector<long long> sorted = roots[s];
-        std::sort(sorted.begin(), sorted.end());
-        const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
-        if (twice != sorted.end())
-            throw InputError("scene file '" + path + "': glTF scene " + std::to_string(s) + " lists node " +
-                             std::to_string(*twice) + " more than once");
-    }
-    return extensions;
 }
 
 class AssimpImport {
@@ -769,9 +373,8 @@ Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options
     const std::string ext = lowercaseExtension(path);
     const bool gltf = ext == ".gltf" || ext == ".glb";
     if (!gltf && ext != ".ply")
-        throw InputError("scene file '" + path + "': unsupported format '" + ext +
-                         "' (wavefront reads .obj, .gltf, .glb and .ply; convert others to glTF, e.g. "
-                         "'assimp export model.fbx model.glb' from assimp-utils)");
+        throw InputError("scene file '" + path + "': loadAssimp reads .gltf, .glb and .ply only (loadFile reads " +
+                         readableExtensions() + ")");
     // Regular files only, at most 2 GiB; Assimp parses these bytes, never the path.
     const auto bytes = std::make_shared<const std::string>(readInputFile(path, InputKind::Model));
     checkPlyCounts(*bytes, path);
@@ -830,17 +433,6 @@ Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options
     Scene scene;
     AssimpImport(path, *ai, gltf, std::move(extensions), options.allowExternalFiles, scene).run();
     return scene;
-}
-
-bool hasSceneFileExtension(const std::string& name) {
-    const std::string ext = lowercaseExtension(name);
-    return ext == ".obj" || (ext.size() > 1 && Assimp::Importer().IsExtensionSupported(ext));
-}
-
-Scene Scene::loadFile(const std::string& path, const SceneLoadOptions& options) {
-    if (lowercaseExtension(path) == ".obj")
-        return loadObj(path, options);
-    return loadAssimp(path, options);
 }
 
 }  // namespace wavefront

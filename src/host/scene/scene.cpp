@@ -3,7 +3,7 @@
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
-#include "host/scene/scene_files.h"
+#include "host/scene/loaders.h"
 
 #include <algorithm>
 #include <cctype>
