@@ -10,26 +10,20 @@
 
 namespace wavefront {
 
+std::uint64_t plyTypeSize(const std::string& type) {
+    if (type == "short" || type == "ushort" || type == "int16" || type == "uint16") return 2;
+    if (type == "int" || type == "uint" || type == "float" || type == "int32" || type == "uint32" || type == "float32")
+        return 4;
+    if (type == "double" || type == "float64") return 8;
+    return 1;  // char, uchar, int8, uint8
+}
+
 // Assimp 5.2.5's PLY reader reserves room for as many instances of an element as the header
 // declares before it reads one: a 300-byte file declaring 2e9 vertices took over 20 s and 9 GB.
 // Every instance takes some bytes after the header (binary: its fixed-size properties and list
 // counts; ASCII: at least two characters per value), so counts the rest of the file cannot hold are
-// refused here. This bounds what Assimp allocates by the file's size (itself capped).
-void checkPlyCounts(const std::string& bytes, const std::string& path) {
-    if (bytes.size() < 3 || std::tolower(static_cast<unsigned char>(bytes[0])) != 'p' ||
-        std::tolower(static_cast<unsigned char>(bytes[1])) != 'l' || std::tolower(static_cast<unsigned char>(bytes[2])) != 'y')
-        return;
-    struct Element {
-        std::string name;
-        std::uint64_t count = 0, minBytes = 0;
-    };
-    const auto typeSize = [](const std::string& type) -> std::uint64_t {
-        if (type == "short" || type == "ushort" || type == "int16" || type == "uint16") return 2;
-        if (type == "int" || type == "uint" || type == "float" || type == "int32" || type == "uint32" || type == "float32")
-            return 4;
-        if (type == "double" || type == "float64") return 8;
-        return 1;  // char, uchar, int8, uint8
-    };
+// refused here. This bounds what a reader allocates by the file's size (itself capped).
+PlyHeader readPlyHeader(const std::string& bytes, const std::string& path) {
     const auto known = [](const std::string& type) {
         static const char* const types[] = {"char",  "uchar", "short",  "ushort",  "int",    "uint",   "float",   "double",
                                             "int8",  "uint8", "int16",  "uint16",  "int32",  "uint32", "float32", "float64"};
@@ -41,8 +35,9 @@ void checkPlyCounts(const std::string& bytes, const std::string& path) {
     const auto refuse = [&](int lineNumber, const std::string& why) {
         throw InputError("scene file '" + path + "': PLY header line " + std::to_string(lineNumber) + ": " + why);
     };
-    std::vector<Element> elements;
-    bool binary = false, format = false;
+    PlyHeader header;
+    std::vector<std::uint64_t> minBytes;  // per element: the fewest bytes an instance takes
+    bool format = false;
     std::size_t pos = 0;
     for (int lineNumber = 1;; ++lineNumber) {
         const std::size_t end = pos < bytes.size() ? bytes.find('\n', pos) : std::string::npos;
@@ -74,45 +69,52 @@ void checkPlyCounts(const std::string& bytes, const std::string& path) {
             line >> kind >> version;
             if ((kind != "ascii" && kind != "binary_little_endian" && kind != "binary_big_endian") || version.empty())
                 refuse(lineNumber, "format '" + kind + "' is not ascii, binary_little_endian or binary_big_endian with a version");
-            binary = kind != "ascii";
+            header.format = kind == "ascii"                  ? PlyHeader::Ascii
+                            : kind == "binary_little_endian" ? PlyHeader::BinaryLittleEndian
+                                                             : PlyHeader::BinaryBigEndian;
             format = true;
         } else if (word == "element") {
-            Element e;
+            PlyElement e;
             std::string count;
             line >> e.name >> count;
             if (e.name.empty() || count.empty() || count.find_first_not_of("0123456789") != std::string::npos || (line >> extra))
                 refuse(lineNumber, "an element needs a name and a count");
             for (char c : count)
                 e.count = std::min<std::uint64_t>(e.count * 10 + std::uint64_t(c - '0'), std::uint64_t(1) << 62);
-            elements.push_back(e);
+            header.elements.push_back(e);
+            minBytes.push_back(0);
         } else if (word == "property") {
-            if (elements.empty())
+            if (header.elements.empty())
                 refuse(lineNumber, "a property before any element");
-            std::string type, name;
-            line >> type;
-            if (type == "list") {
-                std::string countType, itemType;
-                line >> countType >> itemType >> name;
-                if (!known(countType) || !known(itemType) || name.empty())
+            PlyProperty property;
+            line >> property.type;
+            if (property.type == "list") {
+                line >> property.countType >> property.type >> property.name;
+                if (!known(property.countType) || !known(property.type) || property.name.empty())
                     refuse(lineNumber, "a list property needs a count type, an item type and a name");
-                type = countType;  // a list holds at least its count
             } else {
-                line >> name;
-                if (!known(type) || name.empty())
-                    refuse(lineNumber, "property type '" + type + "' is unknown or the name is missing");
+                line >> property.name;
+                if (!known(property.type) || property.name.empty())
+                    refuse(lineNumber, "property type '" + property.type + "' is unknown or the name is missing");
             }
-            elements.back().minBytes += binary ? typeSize(type) : 2;
+            // A list holds at least its count.
+            const bool binary = format && header.format != PlyHeader::Ascii;
+            minBytes.back() += binary ? plyTypeSize(property.countType.empty() ? property.type : property.countType) : 2;
+            header.elements.back().properties.push_back(property);
         } else {
             refuse(lineNumber, "unknown keyword '" + word + "'");
         }
     }
     if (!format)
         throw InputError("scene file '" + path + "': PLY header has no format line");
+    header.dataOffset = pos;
     // The last ASCII value may end the file without a separator: one byte of slack.
+    const bool binary = header.format != PlyHeader::Ascii;
     const std::uint64_t available = std::uint64_t(bytes.size() - pos) + (binary ? 0 : 1);
     std::uint64_t needed = 0;
-    for (const Element& e : elements) {
-        const std::uint64_t each = std::max<std::uint64_t>(e.minBytes, 1);
+    for (std::size_t i = 0; i < header.elements.size(); ++i) {
+        const PlyElement& e = header.elements[i];
+        const std::uint64_t each = std::max<std::uint64_t>(minBytes[i], 1);
         if (e.count > (available - needed) / each)
             throw InputError("scene file '" + path + "': PLY element '" + e.name + "' declares " + std::to_string(e.count) +
                              " instances of at least " + std::to_string(each) + " bytes each, but " +
@@ -120,6 +122,14 @@ void checkPlyCounts(const std::string& bytes, const std::string& path) {
                              (needed > 0 ? " (" + std::to_string(needed) + " of them taken by the elements before)" : ""));
         needed += e.count * each;
     }
+    return header;
+}
+
+void checkPlyCounts(const std::string& bytes, const std::string& path) {
+    if (bytes.size() < 3 || std::tolower(static_cast<unsigned char>(bytes[0])) != 'p' ||
+        std::tolower(static_cast<unsigned char>(bytes[1])) != 'l' || std::tolower(static_cast<unsigned char>(bytes[2])) != 'y')
+        return;
+    readPlyHeader(bytes, path);
 }
 
 namespace {

@@ -154,8 +154,33 @@ private:
     std::string failure_;
 };
 
+struct PlyProperty {
+    std::string name, type;  ///< type: the value type (a list's item type)
+    std::string countType;   ///< a list's count type; empty: not a list
+};
+
+struct PlyElement {
+    std::string name;
+    std::uint64_t count = 0;
+    std::vector<PlyProperty> properties;
+};
+
+struct PlyHeader {
+    enum Format { Ascii, BinaryLittleEndian, BinaryBigEndian } format = Ascii;
+    std::vector<PlyElement> elements;
+    std::size_t dataOffset = 0;  ///< where the data after end_header starts
+};
+
+/// The size in bytes of a PLY value type ("float": 4, "uchar": 1, ...).
+std::uint64_t plyTypeSize(const std::string& type);
+
+/// A PLY file's header, checked strictly (first line `ply`; `format`, `element`, `property`,
+/// `comment`, `obj_info`; no control characters; an `end_header` line). Throws InputError, one line
+/// naming `path`, for a malformed header or element counts the bytes after it cannot hold.
+PlyHeader readPlyHeader(const std::string& bytes, const std::string& path);
+
 /// Refuses a PLY file whose header is malformed or declares more element instances than the bytes
-/// after it can hold (files that do not start with "ply" pass untouched).
+/// after it can hold (readPlyHeader; files that do not start with "ply" pass untouched).
 void checkPlyCounts(const std::string& bytes, const std::string& path);
 
 // Per glTF material (by index, as Assimp's glTF2 importer keeps them): the values of extensions
