@@ -1,5 +1,5 @@
 // Scene description: the host-side input of a render. Plain data, built through the API, by name
-// (built-in scenes) or from a file (OBJ/MTL, glTF 2.0, PLY, ...).
+// (built-in scenes) or from a file (OBJ/MTL, glTF 2.0, PLY, pbrt-v4, ...).
 #pragma once
 #include "config.h"
 #include "image.h"
@@ -128,6 +128,14 @@ struct SceneLoadOptions {
     bool allowExternalFiles = false;
 };
 
+/// Render settings a scene file carries (pbrt-v4's Film and Integrator); 0 or empty: not given.
+/// The CLI uses them where its command line does not set --res, --out or --max-depth.
+struct SceneFileSettings {
+    int width = 0, height = 0;  ///< the film's resolution
+    std::string outputFile;     ///< the image to write (.png, .exr or .pfm)
+    int maxDepth = 0;           ///< the longest path, in segments from the camera (RenderOptions::maxDepth)
+};
+
 /// The flattened scene the renderers consume: one global vertex array, one triangle list.
 /// Built by adding meshes; `validate()` checks it and drops degenerate triangles.
 class WAVEFRONT_API Scene {
@@ -199,6 +207,9 @@ public:
     const std::vector<std::string>& warnings() const { return warnings_; }
     /// Adds a warning unless the same line is there already.
     void addWarning(const std::string& message);
+    /// The render settings the scene file carried (all 0 and empty for other scenes).
+    const SceneFileSettings& fileSettings() const { return fileSettings_; }
+    void setFileSettings(const SceneFileSettings& settings) { fileSettings_ = settings; }
 
     /// A built-in scene by name (see builtinSceneNames()). Throws InputError for unknown names.
     static Scene builtin(const std::string& name);
@@ -240,8 +251,25 @@ public:
     /// InputError, one line, for files that cannot be read, that Assimp cannot parse, whose PLY
     /// header declares more elements than the file can hold, or that hold no triangles.
     static Scene loadAssimp(const std::string& path, const SceneLoadOptions& options = {});
+    /// Loads a pbrt-v4 scene file (https://pbrt.org/fileformat-v4) with the files it includes:
+    /// its camera (perspective; pbrt's field of view is on the shorter image axis), shapes
+    /// (triangle, bilinear and PLY meshes, Loop subdivision surfaces, spheres, disks, cylinders;
+    /// object instances flattened), materials and textures mapped onto wavefront's (docs/pbrt.md
+    /// has the table), area lights as emissive materials (two-sided ones as two offset copies),
+    /// an infinite light as the environment (pbrt-v4's equal-area octahedral map resampled to
+    /// latitude-longitude), spectra converted to linear sRGB, and the Film's resolution and file
+    /// name and the Integrator's maxdepth as fileSettings(). pbrt's left-handed world is mirrored
+    /// where needed, so that the image is the one pbrt draws. Relative file names are looked up
+    /// in the folder of `path` (pbrt-v4's rule), then in the folder of the file that names them,
+    /// and must stay inside the folder of `path` unless options.allowExternalFiles. What is not
+    /// taken over (delta lights, media, procedural textures, layered materials, ...) is named in
+    /// warnings(), repeats counted. Throws InputError, one line "file:line:column: message", for
+    /// syntax errors, unreadable files, and files past the caps of docs/hardening.md (include
+    /// depth 32, 4 GiB of text in all, 2^28 triangles).
+    static Scene loadPbrt(const std::string& path, const SceneLoadOptions& options = {});
     /// Loads a scene file by its extension: .obj through loadObj, .gltf, .glb and .ply through
-    /// loadAssimp; other extensions are refused with one line naming the formats read.
+    /// loadAssimp, .pbrt through loadPbrt; other extensions are refused with one line naming the
+    /// formats read.
     static Scene loadFile(const std::string& path, const SceneLoadOptions& options = {});
     /// Built-in name, or path to a scene file (loadFile): an existing file, or a name ending in
     /// an extension of a format that can be read.
@@ -266,6 +294,7 @@ private:
     bool validated_ = false;
     bool cameraIsDefault_ = true;
     std::vector<std::string> warnings_;
+    SceneFileSettings fileSettings_;
 };
 
 /// A built-in sky for Scene::setEnvironment: "uniform" (radiance 1 from every direction) or

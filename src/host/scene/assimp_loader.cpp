@@ -360,7 +360,7 @@ private:
     Scene& scene_;
     std::vector<int> materials_;
     std::map<std::string, int> textures_;
-    static constexpr std::size_t kMaxTriangles = std::size_t(1) << 28;
+    static constexpr std::size_t kMaxTriangles = kMaxSceneFileTriangles;
     std::size_t triangles_ = 0, vertices_ = 0;
     std::size_t skippedPrimitives_ = 0;
 };

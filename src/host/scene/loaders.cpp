@@ -14,6 +14,7 @@ const std::vector<SceneLoader>& sceneLoaders() {
         // Only the formats whose Assimp readers are pre-checked and fuzzed (import_checks.h).
         {"glTF 2.0", {".gltf", ".glb"}, &Scene::loadAssimp},
         {"PLY", {".ply"}, &Scene::loadAssimp},
+        {"pbrt-v4", {".pbrt"}, &Scene::loadPbrt},
     };
     return loaders;
 }

@@ -1,0 +1,85 @@
+// What a pbrt-v4 file describes, once parsed and before it becomes a wavefront Scene: the
+// options block (camera, film, integrator, ...), named materials and textures, lights, and the
+// shapes as triangles or spheres in pbrt's world space. The builder (builder.h) fills it while
+// the parser reads; the conversion (convert.cpp) maps it onto the Scene.
+#pragma once
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "host/scene/pbrt/params.h"
+
+namespace wavefront::pbrt {
+
+/// A directive with a type name and parameters: a camera, a material, a texture, a light...
+struct Entity {
+    std::string type;
+    ParamList params;
+    FileLoc loc;
+    glm::dmat4 transform{1.0};  ///< the current transformation matrix when it was given
+    std::string colorSpace = "srgb";
+};
+
+/// The material a shape was given: one of `Description::materials` (`index`), or the named one
+/// (`name`, looked up at the end: pbrt-v4 lets a NamedMaterial precede its MakeNamedMaterial).
+struct MaterialRef {
+    int index = 0;  ///< 0: pbrt's default, diffuse with reflectance 0.5
+    std::string name;
+    FileLoc loc;  ///< of the NamedMaterial directive
+};
+
+/// The triangles of one shape in pbrt's world space, each wound so that its geometric normal
+/// cross(p1 - p0, p2 - p0) points where pbrt's surface normal points (the side an area light
+/// emits to). Normals (one per position, or none) are shading normals; uvs are pbrt's (u, v), v
+/// up in the image (one per position, or none).
+struct MeshShape {
+    std::vector<glm::vec3> positions, normals;
+    std::vector<glm::vec2> uvs;
+    std::vector<std::uint32_t> indices;
+    MaterialRef material;
+    int areaLight = -1;  ///< index into Description::areaLights, -1: none
+    FileLoc loc;
+};
+
+/// A full sphere: object-to-world transform and radius, outward unless `inward` (pbrt's
+/// ReverseOrientation, or a transform that swaps handedness). The conversion keeps it a wavefront
+/// Sphere where it can (a similarity transform, facing out, no texture) and tessellates it otherwise.
+struct SphereShape {
+    glm::dmat4 transform{1.0};
+    float radius = 1.0f;
+    bool inward = false;
+    MaterialRef material;
+    int areaLight = -1;
+    FileLoc loc;
+};
+
+/// Shapes, as the world holds them or an object (ObjectBegin) defines them.
+struct ShapeSet {
+    std::vector<MeshShape> meshes;
+    std::vector<SphereShape> spheres;
+};
+
+struct Description {
+    // The options block.
+    bool hasCamera = false;
+    Entity camera;  ///< transform: pbrt's camera-from-world (the CTM at the Camera directive)
+    Entity film, sampler, integrator, filter, accelerator;
+    bool hasFilm = false, hasIntegrator = false;
+    std::string colorSpace = "srgb";  ///< the last ColorSpace (for messages)
+
+    // The world block.
+    std::vector<Entity> materials;  ///< [0] is pbrt's default material
+    std::map<std::string, Entity> namedMaterials;
+    std::map<std::string, Entity> floatTextures, spectrumTextures;  ///< type: the texture class ("imagemap", ...)
+    std::vector<Entity> lights;      ///< LightSource, with the light's transform
+    std::vector<Entity> areaLights;  ///< AreaLightSource, shared by the shapes that follow it
+    ShapeSet shapes;  ///< object instances already flattened into it
+
+    /// Every file name a FileLoc points to (stable addresses: a deque).
+    std::deque<std::string> fileNames;
+};
+
+}  // namespace wavefront::pbrt

@@ -1,0 +1,51 @@
+// pbrt-v4 lights: area lights become the emission of the shapes after them; an "infinite" light
+// becomes the Scene's environment; the others are named in warnings (translateLight, the one
+// place the delta lights of issue 33 will be mapped).
+#pragma once
+#include <glm/glm.hpp>
+
+#include <wavefront/image.h>
+#include <wavefront/scene.h>
+
+#include "host/scene/pbrt/description.h"
+#include "host/scene/pbrt/files.h"
+#include "host/scene/pbrt/warnings.h"
+
+namespace wavefront::pbrt {
+
+struct AreaEmission {
+    glm::vec3 radiance{0.0f};  ///< L times scale, as linear sRGB
+    bool twoSided = false;
+};
+
+/// AreaLightSource "diffuse": "L" (default: the colour space's illuminant, (1, 1, 1)), "scale",
+/// "twosided". "filename" (an emission image) and "power" are warnings: the light emits L.
+AreaEmission areaLightEmission(const Entity& light, const FileResolver& files, Warnings& warnings);
+
+/// The LightSource directives of one scene, turned into what a Scene holds.
+class LightConverter {
+public:
+    /// `sceneFromWorld`: pbrt's world to the Scene's (the mirror that keeps images as pbrt draws them).
+    LightConverter(const glm::dmat4& sceneFromWorld, const FileResolver& files, Warnings& warnings)
+        : sceneFromWorld_(sceneFromWorld), files_(files), warnings_(warnings) {}
+    /// One LightSource: "infinite" (constant L, or an image: pbrt-v4's equal-area octahedral
+    /// square, resampled to the Scene's latitude-longitude map; a 2:1 image is read as pbrt-v3's
+    /// latitude-longitude map, with a warning), summed with the infinite lights before it.
+    /// "point", "spot", "distant", "goniometric", "projection": warnings, skipped. Throws
+    /// InputError, naming the directive, for an image that cannot be read or has another shape.
+    void translateLight(const Entity& light);
+    /// Sets the Scene's environment from the infinite lights (none: nothing).
+    void finish(Scene& scene);
+
+private:
+    void addImage(const Entity& light, const Image& image, float scale);
+
+    glm::dmat4 sceneFromWorld_;
+    const FileResolver& files_;
+    Warnings& warnings_;
+    glm::vec3 constant_{0.0f};  ///< the sum of the constant infinite lights
+    bool hasInfinite_ = false;
+    Image environment_;         ///< the sum of the image infinite lights, latitude-longitude, or empty
+};
+
+}  // namespace wavefront::pbrt
