@@ -269,6 +269,18 @@ wavefront::Scene loadScene(const Args& a, double& loadSeconds) {
     return world;
 }
 
+void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& app, Args& a,
+                     wavefront::RenderOptions& options) {
+    if (file.width > 0 && app.count("--res") == 0)
+        options = parseResolution(std::to_string(file.width) + "x" + std::to_string(file.height), options);
+    if (!file.outputFile.empty() && app.count("--out") == 0) {
+        wavefront::checkImagePath(file.outputFile);
+        a.out = file.outputFile;
+    }
+    if (file.maxDepth > 0 && app.count("--max-depth") == 0) options.maxDepth = file.maxDepth;
+    options.validate();
+}
+
 std::string scheduleName(const Args& a, const wavefront::RenderOptions& options) {
     return options.integrator == wavefront::IntegratorType::PathTracer ? std::string(toString(options.variant))
                                                                        : a.integrator + " " + toString(options.bdptVariant);

@@ -41,6 +41,11 @@ wavefront::RenderOptions renderOptions(const Args& args, bool checkOutput);
 /// load, which can take seconds. `loadSeconds` receives the load time. Throws InputError.
 wavefront::Scene loadScene(const Args& args, double& loadSeconds);
 
+/// The scene file's own settings (pbrt-v4's Film resolution and file name, its Integrator's
+/// maxdepth) where the command line did not give --res, --out or --max-depth. Throws InputError.
+void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& app, Args& args,
+                     wavefront::RenderOptions& options);
+
 /// The lines after a render on stderr: what was rendered, how fast, where it went, and the
 /// warnings (degenerate triangles, non-finite samples, a black image, clamped values).
 void printSummary(const std::string& schedule, const wavefront::RenderStats& stats, const wavefront::Image& image,

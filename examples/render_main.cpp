@@ -1,6 +1,7 @@
-// wavefront-render: renders a built-in scene or a scene file (OBJ, glTF, PLY, ...) to PNG, EXR or PFM.
+// wavefront-render: renders a built-in scene or a scene file (OBJ, glTF, PLY, pbrt-v4, ...) to PNG, EXR or PFM.
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "render_cli.h"
 
@@ -26,7 +27,9 @@ int main(int argc, char** argv) {
         wavefront::RenderOptions options = wfcli::renderOptions(args, true);
         options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };
         double loadSeconds = 0.0;
-        wavefront::Renderer renderer(wfcli::loadScene(args, loadSeconds), options);
+        wavefront::Scene scene = wfcli::loadScene(args, loadSeconds);
+        wfcli::useFileSettings(scene.fileSettings(), app, args, options);
+        wavefront::Renderer renderer(std::move(scene), options);
         renderer.render();
         progress.finish();
         std::uint64_t clamped = 0;
