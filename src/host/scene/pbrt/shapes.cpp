@@ -78,12 +78,14 @@ MeshShape place(LocalMesh&& local, const glm::dmat4& m, Facing facing, bool reve
 }
 
 // Triangles of a (u, v) grid of (rows + 1) x (columns + 1) vertices, each facing its corners'
-// normals; triangles without area (at a pole, at a disk's centre) are left out.
+// normals; triangles without area (at a pole, at a disk's centre: two corners a rounding error
+// apart) are left out.
 void gridTriangles(LocalMesh& mesh, int rows, int columns) {
     auto at = [&](int i, int j) { return std::uint32_t(i * (columns + 1) + j); };
     auto add = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-        const glm::vec3 n = glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
-        if (glm::dot(n, n) <= 0.0f) return;
+        const glm::vec3 ab = mesh.positions[b] - mesh.positions[a], ac = mesh.positions[c] - mesh.positions[a];
+        const float longest = std::max({glm::dot(ab, ab), glm::dot(ac, ac), glm::dot(ac - ab, ac - ab)});
+        if (glm::length(glm::cross(ab, ac)) <= 1e-6f * longest) return;
         mesh.indices.insert(mesh.indices.end(), {a, b, c});
     };
     for (int i = 0; i < rows; ++i)
