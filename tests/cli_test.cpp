@@ -309,6 +309,34 @@ TEST_CASE("cli: hostile input files end in one line naming the cause", "[cli][ha
     requireInputError(runCli(dir, envmap), {"pipe.pfm", "FIFO"});
 }
 
+TEST_CASE("cli: a pbrt-v4 file's Film and Integrator settings apply unless the command line sets them", "[cli][pbrt]") {
+    TempDir dir;
+    const std::string output = dir.file("from-file.pfm");
+    const std::string scene = dir.write("scene.pbrt", R"(LookAt 0 0 5 0 0 0 0 1 0
+Camera "perspective"
+Film "rgb" "integer xresolution" 12 "integer yresolution" 6 "string filename" ")" + output + R"("
+Integrator "volpath" "integer maxdepth" 3
+WorldBegin
+AreaLightSource "diffuse"
+Shape "sphere"
+)");
+    auto r = runCli(dir, {scene, "--backend", "cpu", "--spp", "1"});
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("Integrator \"volpath\"") != std::string::npos);  // reported
+    REQUIRE(fs::exists(output));
+    const wavefront::Image image = wavefront::readImage(output);
+    CHECK(image.width == 12);
+    CHECK(image.height == 6);
+    // The command line wins.
+    r = runCli(dir, {scene, "--backend", "cpu", "--spp", "1", "--res", "4x4", "--out", dir.file("o.pfm")});
+    CHECK(r.exitCode == 0);
+    CHECK(wavefront::readImage(dir.file("o.pfm")).width == 4);
+    // --strict turns the reported settings into an error.
+    requireInputError(runCli(dir, {scene, "--backend", "cpu", "--strict", "--out", dir.file("o.pfm")}),
+                      {"--strict", "Integrator"});
+}
+
 #else
 
 TEST_CASE("cli: wavefront-render is not built", "[cli]") {
