@@ -126,8 +126,12 @@ PlyHeader readPlyHeader(const std::string& bytes, const std::string& path) {
 }
 
 void checkPlyCounts(const std::string& bytes, const std::string& path) {
-    if (bytes.size() < 3 || std::tolower(static_cast<unsigned char>(bytes[0])) != 'p' ||
-        std::tolower(static_cast<unsigned char>(bytes[1])) != 'l' || std::tolower(static_cast<unsigned char>(bytes[2])) != 'y')
+    // Assimp skips leading whitespace before "ply" (and then hung on a broken header: fuzzing
+    // found "\nply ..."), so the check must not stop at it; readPlyHeader refuses it.
+    const std::size_t start = std::min(bytes.find_first_not_of(" \t\r\n"), bytes.size());
+    if (bytes.size() - start < 3 || std::tolower(static_cast<unsigned char>(bytes[start])) != 'p' ||
+        std::tolower(static_cast<unsigned char>(bytes[start + 1])) != 'l' ||
+        std::tolower(static_cast<unsigned char>(bytes[start + 2])) != 'y')
         return;
     readPlyHeader(bytes, path);
 }

@@ -180,7 +180,8 @@ std::uint64_t plyTypeSize(const std::string& type);
 PlyHeader readPlyHeader(const std::string& bytes, const std::string& path);
 
 /// Refuses a PLY file whose header is malformed or declares more element instances than the bytes
-/// after it can hold (readPlyHeader; files that do not start with "ply" pass untouched).
+/// after it can hold (readPlyHeader; files that do not start with "ply", after any whitespace,
+/// pass untouched).
 void checkPlyCounts(const std::string& bytes, const std::string& path);
 
 // Per glTF material (by index, as Assimp's glTF2 importer keeps them): the values of extensions
