@@ -100,12 +100,18 @@ TextureValue bake(const std::vector<TextureValue>& operands, const std::function
         for (int x = 0; x < width; ++x) {
             // This texel's (s, t) in the base mapping, and the surface's (u, v) there.
             const float s = (x + 0.5f) / width, t = 1.0f - (y + 0.5f) / height;
-            const glm::vec2 uv((s - m.z) / m.x, (t - m.w) / m.y);
+            // A zero scale (a texture constant along u or v) has no inverse: any u serves.
+            const auto inverse = [](float value, float offset, float scale) {
+                const float u = (value - offset) / scale;
+                return std::isfinite(u) ? u : 0.0f;
+            };
+            const glm::vec2 uv(inverse(s, m.z, m.x), inverse(t, m.w, m.y));
             for (std::size_t k = 0; k < operands.size(); ++k) {
                 const TextureValue& o = operands[k];
                 values[k] = o.constant;
                 if (!o.image) continue;
-                const glm::vec2 st(o.mapping.x * uv.x + o.mapping.z, o.mapping.y * uv.y + o.mapping.w);
+                glm::vec2 st(o.mapping.x * uv.x + o.mapping.z, o.mapping.y * uv.y + o.mapping.w);
+                if (!std::isfinite(st.x) || !std::isfinite(st.y)) st = glm::vec2(0.0f);
                 const vec3 c = views[k]->view.sample(vec2(st.x, 1.0f - st.y));
                 values[k] *= glm::vec3(c.x, c.y, c.z);
             }
