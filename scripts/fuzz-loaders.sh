@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Mutation-fuzzes the loaders (OBJ, MTL, PFM, EXR; glTF, .glb and PLY through Assimp) for a bounded number of cases: the seeds in
+# Mutation-fuzzes the loaders (OBJ, MTL, PFM, EXR; glTF, .glb and PLY through Assimp; pbrt-v4, and PLY
+# again through the pbrt-v4 loader's plymesh reader) for a bounded number of cases: the seeds in
 # tests/data/fuzz-seeds are mutated (bit flips, cut and repeated ranges, hostile tokens such as nan,
-# 4294967297, CR line endings, mtllib ../../dev/zero, huge EXR windows) and each case is loaded in a
+# 4294967297, CR line endings, mtllib ../../dev/zero, huge EXR windows, pbrt self-includes and deep
+# attribute blocks) and each case is loaded in a
 # child process with a time limit (WAVEFRONT_FUZZ_TIMEOUT, default 5 s) and a 4 GiB memory limit.
 # Crashes, hangs, errors other than InputError and messages longer than one line are reported, and
 # their inputs written to tests/data/regressions/: review them, fix the loader, commit them

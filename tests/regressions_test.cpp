@@ -1,6 +1,7 @@
 // Inputs that once crashed, hung, leaked or gave a bad message (issue 18's probe, and whatever
 // scripts/fuzz-loaders.sh finds): each must now load, or be refused with one InputError line, fast.
-// MTL files are loaded through the OBJ that names them; glTF, .glb and PLY files through Scene::loadFile.
+// MTL files are loaded through the OBJ that names them; glTF, .glb, PLY and pbrt-v4 files through
+// Scene::loadFile (a PLY case of the pbrt-v4 loader's own reader comes with the .pbrt file naming it).
 #include <catch2/catch.hpp>
 
 #include "test_support.h"
@@ -40,7 +41,7 @@ TEST_CASE("every kept regression input loads or is refused with one line", "[io]
             const std::string ext = file.extension().string();
             if (ext == ".obj")
                 Scene::loadObj(file.string());
-            else if (ext == ".gltf" || ext == ".glb" || ext == ".ply")
+            else if (ext == ".gltf" || ext == ".glb" || ext == ".ply" || ext == ".pbrt")
                 Scene::loadFile(file.string());
             else
                 readImage(file.string());

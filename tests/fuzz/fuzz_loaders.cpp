@@ -1,5 +1,6 @@
-// A bounded mutation fuzzer for the loaders (issue 18): mutates seed OBJ, MTL, PFM, EXR, glTF, .glb
-// and PLY files (the last three through Assimp, Scene::loadFile),
+// A bounded mutation fuzzer for the loaders (issue 18): mutates seed OBJ, MTL, PFM, EXR, glTF, .glb,
+// PLY and pbrt-v4 files (glTF, .glb and PLY through Assimp, Scene::loadFile; PLY also through a
+// pbrt-v4 file's plymesh, which has its own reader),
 // loads each case in a child process with a time and memory limit, and reports crashes, hangs,
 // errors that are not InputError and messages longer than one line. The cases that failed are
 // written to the failure folder (scripts/fuzz-loaders.sh: tests/data/regressions), where
@@ -40,7 +41,13 @@ const char* const kTokens[] = {
     "\"../../../../dev/zero\"", "\"/etc/passwd\"", "4000000000", "[[[[[[[[", "]]]]", "{\"children\": [0, 0]}", "\"children\"",
     "\"count\": 1000000000", "\"byteLength\": 4294967295", "\"uri\": \"data:,\"", "null", "{}", "[]",
     "element vertex 2000000000\n", "property list uint uint vertex_indices\n", "format binary_big_endian 1.0\n",
-    "end_header\n"};
+    "end_header\n",
+    // pbrt-v4
+    "[", "]", "\"", "\\", "AttributeBegin\n", "AttributeEnd\n", "ObjectBegin \"pair\"\n", "ObjectInstance \"pair\"\n",
+    "Include \"../../../../dev/zero\"\n", "Import \"/etc/passwd\"\n", "Include \"CASE\"\n", "\"integer levels\" 30 ",
+    "\"float radius\" -1 ", "\"float fov\" 0 ", "Scale 0 0 0\n", "Scale 1e30 1e30 1e30\n", "Rotate 90 0 0 0\n",
+    "ReverseOrientation\n", "\"rgb L\" [ 1e38 1e38 1e38 ] ", "\"blackbody L\" 0 ", "\"spectrum k\" [ 300 1 ] ",
+    "\"texture tex\" \"half\" ", "WorldBegin\n", "\"point3 P\" [ nan 0 0 ] "};
 const std::int32_t kInts[] = {0, -1, 1, 0x7fffffff, std::int32_t(0x80000000), 1000000, 65536, 16, 3};
 
 std::string readFile(const fs::path& path) {
@@ -50,6 +57,11 @@ std::string readFile(const fs::path& path) {
 
 void writeFile(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    return s;
 }
 
 std::string mutate(std::string s, std::mt19937_64& rng) {
@@ -100,10 +112,12 @@ enum Outcome { Ok = 0, Refused = 2, MultiLine = 3, OtherError = 4 };
         const std::string ext = path.extension().string();
         if (ext == ".obj")
             wavefront::Scene::loadObj(path.string());
-        else if (ext == ".gltf" || ext == ".glb" || ext == ".ply")
+        else if (ext == ".gltf" || ext == ".glb" || ext == ".ply" || ext == ".pbrt")
             wavefront::Scene::loadFile(path.string());
         else
             wavefront::readImage(path.string());
+        // A PLY case again through the pbrt-v4 loader's own PLY reader.
+        if (ext == ".ply") wavefront::Scene::loadFile(fs::path(path).replace_extension(".pbrt").string());
     } catch (const wavefront::InputError& e) {
         message = e.what();
         code = message.find_first_of("\r\n") == std::string::npos ? Refused : MultiLine;
@@ -154,13 +168,15 @@ int main(int argc, char** argv) {
         const fs::path& input = inputs[std::size_t(n) % inputs.size()];
         const std::string ext = input.extension().string();
         const std::string bytes = mutate(readFile(input), rng);
-        // An MTL case is loaded through an OBJ that names it.
+        // An MTL case is loaded through an OBJ that names it, a PLY case also through a pbrt-v4 file.
         const std::string name = "case-" + std::to_string(seed) + "-" + std::to_string(n);
         const std::string obj = "mtllib " + name + ".mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+        const std::string pbrt = "WorldBegin\nAreaLightSource \"diffuse\"\nShape \"plymesh\" \"string filename\" \"" + name + ".ply\"\n";
         const fs::path file = work / (name + ext);
-        writeFile(file, bytes);
+        writeFile(file, ext == ".pbrt" ? replaceAll(bytes, "CASE", name + ".pbrt") : bytes);
         fs::path load = file;
         if (ext == ".mtl") writeFile(load = work / (name + ".obj"), obj);
+        if (ext == ".ply") writeFile(work / (name + ".pbrt"), pbrt);
 
         int pipeFds[2];
         if (pipe(pipeFds) != 0) return 1;
@@ -196,9 +212,11 @@ int main(int argc, char** argv) {
             std::printf("%s%s: %s: %s\n", name.c_str(), ext.c_str(), outcome.c_str(), message.c_str());
             fs::copy_file(file, failures / file.filename(), fs::copy_options::overwrite_existing);
             if (ext == ".mtl") writeFile(failures / (name + ".obj"), obj);
+            if (ext == ".ply") writeFile(failures / (name + ".pbrt"), pbrt);
         }
         fs::remove(file);
         if (ext == ".mtl") fs::remove(load);
+        if (ext == ".ply") fs::remove(work / (name + ".pbrt"));
     }
     fs::remove_all(work);
     for (const auto& [what, count] : tally) std::printf("%8ld  %s\n", count, what.c_str());
