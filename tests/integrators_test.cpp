@@ -14,6 +14,7 @@
 #include "host/scene/scene_upload.h"
 #include "kernels/bdpt/bdpt.h"
 #include "kernels/pt/path_tracer.h"
+#include "estimator_checks.h"
 #include "test_support.h"
 
 using namespace wavefront;
@@ -231,17 +232,7 @@ void checkAgreement(const char* what, const Scene& scene, Backend backend, int s
         wftest::renderSeedStats(scene, optionsFor(IntegratorType::Mlt, backend, size, 2 * spp, env), seeds, 8, 300, {}, &stats);
     for (const RenderStats& st : stats) CHECK(st.nonFiniteSamples == 0);
     auto report = [&](const char* pair, const wftest::SeedStats& a, const wftest::SeedStats& b) {
-        wftest::PixelTest pixels = wftest::pixelTest(a.pixels, b.pixels);
-        double blocks = wftest::maxZScore(a.blocks, b.blocks), z = wftest::imageMeanZScore(a.blocks, b.blocks);
-        auto [ma, va] = wftest::imageMeanAndVariance(a.blocks);
-        auto [mb, vb] = wftest::imageMeanAndVariance(b.blocks);
-        INFO(what << " (" << toString(backend) << "), " << pair << ": per-pixel pass " << pixels.passFraction()
-                  << " of " << pixels.tested << ", worst p " << pixels.worstP << "; worst block z " << blocks
-                  << "; image means " << ma << " +- " << std::sqrt(va) << " and " << mb << " +- " << std::sqrt(vb)
-                  << ", z " << z);
-        CHECK(pixels.passFraction() >= minPass);
-        CHECK(blocks < 6.0);
-        CHECK(z < 4.5);
+        wftest::checkSameImage(std::string(what) + " (" + toString(backend) + "), " + pair, a, b, minPass);
     };
     report("BDPT vs PT", bdpt, pt);
     report("MLT vs PT", mlt, pt);

@@ -4,6 +4,7 @@
 // MLT; the example scenes.
 #include <catch2/catch.hpp>
 
+#include "estimator_checks.h"
 #include "test_support.h"
 
 #include <wavefront/error.h>
@@ -822,9 +823,8 @@ TEST_CASE("pbrt: a pbrt-v4 Cornell box renders as the built-in cornell-box", "[p
 
 namespace {
 
-// PT, BDPT and MLT over 8 independent renders each, every pixel-channel by Welch's t-test, 8 x 8
-// blocks and the image means (as integrators_test.cpp compares them); `spp` are BDPT's samples per
-// pixel, PT takes 4x, MLT 2x.
+// PT, BDPT and MLT over 8 independent renders each, compared pairwise as integrators_test.cpp
+// compares them; `spp` are BDPT's samples per pixel, PT takes 4x, MLT 2x.
 void checkIntegratorsAgree(const Scene& scene, int size, int spp) {
     auto options = [&](IntegratorType integrator, int samples) {
         RenderOptions o = wftest::smallRender(integrator, Backend::Cpu, size, samples);
@@ -836,18 +836,9 @@ void checkIntegratorsAgree(const Scene& scene, int size, int spp) {
     const wftest::SeedStats pt = wftest::renderSeedStats(scene, options(IntegratorType::PathTracer, 4 * spp), seeds, 8, 100);
     const wftest::SeedStats bdpt = wftest::renderSeedStats(scene, options(IntegratorType::Bdpt, spp), seeds, 8, 200);
     const wftest::SeedStats mlt = wftest::renderSeedStats(scene, options(IntegratorType::Mlt, 2 * spp), seeds, 8, 300);
-    auto compare = [](const char* pair, const wftest::SeedStats& a, const wftest::SeedStats& b) {
-        const wftest::PixelTest pixels = wftest::pixelTest(a.pixels, b.pixels);
-        const double blocks = wftest::maxZScore(a.blocks, b.blocks), z = wftest::imageMeanZScore(a.blocks, b.blocks);
-        INFO(pair << ": per-pixel pass " << pixels.passFraction() << " of " << pixels.tested << ", worst block z " << blocks
-                  << ", image-mean z " << z);
-        CHECK(pixels.passFraction() >= 0.99);
-        CHECK(blocks < 6.0);
-        CHECK(z < 4.5);
-    };
-    compare("BDPT vs PT", bdpt, pt);
-    compare("MLT vs PT", mlt, pt);
-    compare("MLT vs BDPT", mlt, bdpt);
+    wftest::checkSameImage("BDPT vs PT", bdpt, pt);
+    wftest::checkSameImage("MLT vs PT", mlt, pt);
+    wftest::checkSameImage("MLT vs BDPT", mlt, bdpt);
 }
 
 }  // namespace

@@ -221,7 +221,6 @@ Entity SceneBuilder::entity(const std::string& type, ParamList params, Target de
     if (defaults < kTargets && state_.attributes[defaults]) e.params.addDefaults(*state_.attributes[defaults]);
     e.loc = loc;
     e.transform = state_.ctm;
-    e.colorSpace = state_.colorSpace;
     return e;
 }
 
@@ -231,7 +230,6 @@ void SceneBuilder::camera(const std::string& type, ParamList params, const FileL
     if (!(det != 0.0) || !std::isfinite(det) || !isFinite(state_.ctm))
         throw InputError(loc.str() + ": Camera under a transform that cannot be inverted");
     d_.camera = entity(type, std::move(params), kTargets, loc);
-    d_.hasCamera = true;
     // pbrt-v4 names the camera's frame "camera" (its world-from-camera transform).
     coordinateSystems_["camera"] = glm::inverse(state_.ctm);
 }
@@ -249,16 +247,12 @@ void SceneBuilder::option(const std::string& directive, const std::string& type,
         d_.sampler = std::move(e);
     } else if (directive == "PixelFilter") {
         d_.filter = std::move(e);
-    } else {
-        d_.accelerator = std::move(e);
-    }
+    }  // Accelerator: wavefront builds its own BVH.
 }
 
 void SceneBuilder::colorSpace(const std::string& name, const FileLoc& loc) {
     if (name != "srgb" && name != "aces2065-1" && name != "rec2020" && name != "dci-p3")
         throw InputError(loc.str() + ": ColorSpace \"" + name + "\": expected srgb, aces2065-1, rec2020 or dci-p3");
-    state_.colorSpace = name;
-    d_.colorSpace = name;
     if (name != "srgb")
         warnings_.add(loc, "ColorSpace \"" + name + "\": RGB values are read as linear sRGB (wavefront renders in sRGB)");
 }

@@ -53,7 +53,7 @@ public:
 
     // The options block.
     void camera(const std::string& type, ParamList params, const FileLoc& loc);
-    /// Film, Sampler, Integrator, PixelFilter, Accelerator: kept for the conversion to read.
+    /// Film, Sampler, Integrator, PixelFilter: kept for the conversion to read (Accelerator: ignored).
     void option(const std::string& directive, const std::string& type, ParamList params, const FileLoc& loc);
     void colorSpace(const std::string& name, const FileLoc& loc);
     /// The Option directive (pbrt-v4's command-line options set from the file).
@@ -74,9 +74,6 @@ public:
     /// After the last file: checks that every block was closed.
     void endOfFiles(const FileLoc& loc);
 
-    /// Warns about the parameters of `entity` nobody asked for.
-    void warnUnused(const std::string& what, const ParamList& params);
-
 private:
     enum class Block { Options, World };
     enum Target { ShapeAttributes, LightAttributes, MaterialAttributes, MediumAttributes, TextureAttributes, kTargets };
@@ -85,7 +82,6 @@ private:
         bool reverseOrientation = false;
         MaterialRef material;
         int areaLight = -1;
-        std::string colorSpace = "srgb";
         bool transformStartActive = true;  ///< ActiveTransform: wavefront keeps the start transform only
         std::shared_ptr<const std::vector<Param>> attributes[kTargets];
     };
@@ -99,6 +95,8 @@ private:
     void requireWorld(const char* directive, const FileLoc& loc) const;
     void requireOptions(const char* directive, const FileLoc& loc) const;
     void push(char kind, const FileLoc& loc);
+    /// Warns about the parameters nobody asked for.
+    void warnUnused(const std::string& what, const ParamList& params);
     void pop(char kind, const FileLoc& loc);
     Entity entity(const std::string& type, ParamList params, Target defaults, const FileLoc& loc) const;
 

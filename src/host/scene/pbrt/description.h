@@ -20,7 +20,6 @@ struct Entity {
     ParamList params;
     FileLoc loc;
     glm::dmat4 transform{1.0};  ///< the current transformation matrix when it was given
-    std::string colorSpace = "srgb";
 };
 
 /// The material a shape was given: one of `Description::materials` (`index`), or the named one
@@ -64,11 +63,9 @@ struct ShapeSet {
 
 struct Description {
     // The options block.
-    bool hasCamera = false;
-    Entity camera;  ///< transform: pbrt's camera-from-world (the CTM at the Camera directive)
-    Entity film, sampler, integrator, filter, accelerator;
+    Entity camera;  ///< transform: pbrt's camera-from-world (the CTM at the Camera directive); pbrt's default without one
+    Entity film, sampler, integrator, filter;
     bool hasFilm = false, hasIntegrator = false;
-    std::string colorSpace = "srgb";  ///< the last ColorSpace (for messages)
 
     // The world block.
     std::vector<Entity> materials;  ///< [0] is pbrt's default material

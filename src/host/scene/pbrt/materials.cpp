@@ -128,6 +128,22 @@ TextureValue bake(const std::vector<TextureValue>& operands, const std::function
     return result;
 }
 
+// A 64 x 64 texture of f(s, t) over one tile, s and t in [0, 1) at the texel centres (t up, as
+// pbrt's images are looked up at (s, 1 - t)), for the procedural textures wavefront can tabulate.
+template <typename F>
+std::shared_ptr<const Texture> tile(F f) {
+    constexpr int kSize = 64;
+    auto texture = std::make_shared<Texture>();
+    texture->width = texture->height = kSize;
+    texture->srgb = false;
+    for (int y = 0; y < kSize; ++y)
+        for (int x = 0; x < kSize; ++x) {
+            const glm::vec3 c = glm::max(f((x + 0.5f) / kSize, 1.0f - (y + 0.5f) / kSize), glm::vec3(0.0f));
+            texture->rgbaFloat.insert(texture->rgbaFloat.end(), {c.x, c.y, c.z, 1.0f});
+        }
+    return texture;
+}
+
 TextureValue multiply(const TextureValue& a, const TextureValue& b, Warnings& warnings, const FileLoc& loc,
                       const std::string& what) {
     if (!b.image) {
@@ -338,7 +354,11 @@ TextureValue MaterialConverter::namedTexture(const std::string& name, bool spect
     if (depth >= kMaxTextureDepth)
         throw InputError(loc.str() + ": " + what + ": textures nested deeper than " + std::to_string(kMaxTextureDepth) +
                          " (a texture that uses itself?)");
-    return evaluateTexture(it->second, spectrum, "Texture \"" + name + "\" \"" + it->second.type + "\"", depth + 1);
+    const auto key = std::make_pair(name, spectrum);
+    if (auto cached = textures_.find(key); cached != textures_.end()) return cached->second;
+    TextureValue value = evaluateTexture(it->second, spectrum, "Texture \"" + name + "\" \"" + it->second.type + "\"", depth + 1);
+    textures_.emplace(key, value);
+    return value;
 }
 
 TextureValue MaterialConverter::evaluateTexture(const Entity& t, bool spectrum, const std::string& what, int depth) {
@@ -387,35 +407,17 @@ TextureValue MaterialConverter::evaluateTexture(const Entity& t, bool spectrum, 
             warnings_.add(t.loc, what + ": textures as the checks' colours are not supported: their means are used");
         if (p.getInt("dimension", 2) != 2)
             warnings_.add(t.loc, what + ": 3D checkerboards are not supported: drawn in 2D over the surface's uv");
-        // Two checks by two, 32 texels each, repeated: pbrt's (s, t) halved.
+        // Two checks by two, 32 texels each, repeated: pbrt's (s, t) halved; tex1 where
+        // floor(s) + floor(t) is even.
         const glm::vec3 ca = meanOf(a), cb = meanOf(b);
-        auto texture = std::make_shared<Texture>();
-        texture->width = texture->height = 64;
-        texture->srgb = false;
-        for (int y = 0; y < 64; ++y)
-            for (int x = 0; x < 64; ++x) {
-                // pbrt: tex1 where floor(s) + floor(t) is even; rows run down while t runs up.
-                const bool first = ((x / 32) + ((63 - y) / 32)) % 2 == 0;
-                const glm::vec3 c = glm::max(first ? ca : cb, glm::vec3(0.0f));
-                texture->rgbaFloat.insert(texture->rgbaFloat.end(), {c.x, c.y, c.z, 1.0f});
-            }
-        value.image = texture;
+        value.image = tile([&](float s, float tt) { return (int(2.0f * s) + int(2.0f * tt)) % 2 == 0 ? ca : cb; });
         value.mapping = mapping * 0.5f;
     } else if (t.type == "bilerp") {
-        // pbrt: (1-s)(1-t) v00 + s(1-t) v10 + (1-s) t v01 + s t v11, over one tile.
         const glm::vec3 v00 = meanOf(operand("v00", 0.0f)), v01 = meanOf(operand("v01", 1.0f)),
                         v10 = meanOf(operand("v10", 0.0f)), v11 = meanOf(operand("v11", 1.0f));
-        auto texture = std::make_shared<Texture>();
-        texture->width = texture->height = 64;
-        texture->srgb = false;
-        for (int y = 0; y < 64; ++y)
-            for (int x = 0; x < 64; ++x) {
-                const float s = (x + 0.5f) / 64.0f, tt = 1.0f - (y + 0.5f) / 64.0f;
-                const glm::vec3 c = glm::max((1 - s) * (1 - tt) * v00 + s * (1 - tt) * v10 + (1 - s) * tt * v01 + s * tt * v11,
-                                             glm::vec3(0.0f));
-                texture->rgbaFloat.insert(texture->rgbaFloat.end(), {c.x, c.y, c.z, 1.0f});
-            }
-        value.image = texture;
+        value.image = tile([&](float s, float tt) {
+            return (1 - s) * (1 - tt) * v00 + s * (1 - tt) * v10 + (1 - s) * tt * v01 + s * tt * v11;
+        });
         value.mapping = mapping;
     } else if (t.type == "directionmix") {
         value = constantValue(0.5f * (meanOf(operand("tex1", 0.0f)) + meanOf(operand("tex2", 1.0f))));
@@ -487,7 +489,7 @@ std::shared_ptr<const Texture> MaterialConverter::loadImage(const std::string& f
 }
 
 int MaterialConverter::sceneTexture(const std::shared_ptr<const Texture>& image, const FileLoc& loc, const std::string& what) {
-    auto [it, inserted] = sceneTextures_.emplace(image.get(), -1);
+    auto [it, inserted] = sceneTextures_.emplace(image, -1);
     if (!inserted) return it->second;
     Texture texture = *image;
     // Reflectances stay at or below 1; only emission could be HDR.

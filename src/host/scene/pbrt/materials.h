@@ -58,7 +58,9 @@ private:
     Warnings& warnings_;
     std::map<std::pair<const Entity*, int>, Result> converted_;
     std::map<std::string, std::shared_ptr<const Texture>> images_;  ///< by file and encoding
-    std::map<const Texture*, int> sceneTextures_;  ///< each image added once
+    std::map<std::pair<std::string, bool>, TextureValue> textures_;  ///< named textures (spectrum?) evaluated once
+    /// Each image added once; the key holds the image, so that no other image can take its address.
+    std::map<std::shared_ptr<const Texture>, int> sceneTextures_;
 };
 
 }  // namespace wavefront::pbrt

@@ -49,7 +49,7 @@ public:
             throw InputError("'" + path + "': the scene's files (each Include and Import counted) exceed " +
                              std::to_string(kMaxParsedBytes >> 30) + " GiB of text");
         d_.fileNames.push_back(path);
-        Source source{std::move(text), d_.fileNames.back()};
+        Source source{std::move(text), d_.fileNames.back(), nullptr, false, Token{}, 1};
         Source* outer = source_;
         source_ = &source;
         source.tokens = std::make_unique<Tokenizer>(source.text, source.name);

@@ -77,11 +77,26 @@ MeshShape place(LocalMesh&& local, const glm::dmat4& m, Facing facing, bool reve
     return mesh;
 }
 
-// Triangles of a (u, v) grid of (rows + 1) x (columns + 1) vertices, each facing its corners'
-// normals; triangles without area (at a pole, at a disk's centre: two corners a rounding error
-// apart) are left out.
-void gridTriangles(LocalMesh& mesh, int rows, int columns) {
-    auto at = [&](int i, int j) { return std::uint32_t(i * (columns + 1) + j); };
+struct SurfacePoint {
+    glm::dvec3 position, normal;
+};
+
+// A surface of revolution about z over a (u, v) grid of (rows + 1) x (columns + 1) vertices, u
+// and v in [0, 1] (pbrt's parametrisation, `at` giving the point there), each triangle facing its
+// corners' normals; triangles without area (at a pole, at a disk's centre: two corners a rounding
+// error apart) are left out.
+template <typename At>
+LocalMesh revolve(int rows, int columns, At at) {
+    LocalMesh mesh;
+    for (int i = 0; i <= rows; ++i)
+        for (int j = 0; j <= columns; ++j) {
+            const double u = double(j) / columns, v = double(i) / rows;
+            const SurfacePoint p = at(u, v);
+            mesh.positions.push_back(glm::vec3(p.position));
+            mesh.normals.push_back(glm::vec3(p.normal));
+            mesh.uvs.emplace_back(float(u), float(v));
+        }
+    auto vertex = [&](int i, int j) { return std::uint32_t(i * (columns + 1) + j); };
     auto add = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
         const glm::vec3 ab = mesh.positions[b] - mesh.positions[a], ac = mesh.positions[c] - mesh.positions[a];
         const float longest = std::max({glm::dot(ab, ab), glm::dot(ac, ac), glm::dot(ac - ab, ac - ab)});
@@ -90,10 +105,11 @@ void gridTriangles(LocalMesh& mesh, int rows, int columns) {
     };
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < columns; ++j) {
-            add(at(i, j), at(i, j + 1), at(i + 1, j + 1));
-            add(at(i, j), at(i + 1, j + 1), at(i + 1, j));
+            add(vertex(i, j), vertex(i, j + 1), vertex(i + 1, j + 1));
+            add(vertex(i, j), vertex(i + 1, j + 1), vertex(i + 1, j));
         }
     windTowardsNormals(mesh.indices, mesh.positions, mesh.normals);
+    return mesh;
 }
 
 int segmentsFor(double phiMax) { return std::max(3, int(std::ceil(kSegments * phiMax / (2.0 * kPi)))); }
@@ -103,50 +119,29 @@ int segmentsFor(double phiMax) { return std::max(3, int(std::ceil(kSegments * ph
 LocalMesh sphereMesh(double radius, double zMin, double zMax, double phiMax) {
     const double thetaZMin = std::acos(std::clamp(std::min(zMin, zMax) / radius, -1.0, 1.0));
     const double thetaZMax = std::acos(std::clamp(std::max(zMin, zMax) / radius, -1.0, 1.0));
-    const int columns = segmentsFor(phiMax);
     const int rows = std::max(2, int(std::ceil(kRings * (thetaZMin - thetaZMax) / kPi)));
-    LocalMesh mesh;
-    for (int i = 0; i <= rows; ++i)
-        for (int j = 0; j <= columns; ++j) {
-            const double v = double(i) / rows, u = double(j) / columns;
-            const double theta = thetaZMin + v * (thetaZMax - thetaZMin), phi = u * phiMax;
-            const glm::dvec3 n(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
-            mesh.positions.push_back(glm::vec3(radius * n));
-            mesh.normals.push_back(glm::vec3(n));
-            mesh.uvs.emplace_back(float(u), float(v));
-        }
-    gridTriangles(mesh, rows, columns);
-    return mesh;
+    return revolve(rows, segmentsFor(phiMax), [&](double u, double v) {
+        const double theta = thetaZMin + v * (thetaZMax - thetaZMin), phi = u * phiMax;
+        const glm::dvec3 n(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
+        return SurfacePoint{radius * n, n};
+    });
 }
 
 // pbrt-v4's disk at z = height, facing +z: u = phi / phiMax, v = 0 at the outer radius, 1 at the inner.
 LocalMesh diskMesh(double height, double radius, double innerRadius, double phiMax) {
-    const int columns = segmentsFor(phiMax);
-    LocalMesh mesh;
-    for (int i = 0; i <= 1; ++i)
-        for (int j = 0; j <= columns; ++j) {
-            const double rho = i == 0 ? radius : innerRadius, phi = phiMax * j / columns;
-            mesh.positions.emplace_back(float(rho * std::cos(phi)), float(rho * std::sin(phi)), float(height));
-            mesh.normals.emplace_back(0.0f, 0.0f, 1.0f);
-            mesh.uvs.emplace_back(float(double(j) / columns), float(i));
-        }
-    gridTriangles(mesh, 1, columns);
-    return mesh;
+    return revolve(1, segmentsFor(phiMax), [&](double u, double v) {
+        const double rho = radius + v * (innerRadius - radius), phi = u * phiMax;
+        return SurfacePoint{glm::dvec3(rho * std::cos(phi), rho * std::sin(phi), height), glm::dvec3(0.0, 0.0, 1.0)};
+    });
 }
 
 // pbrt-v4's open cylinder about z, facing out: u = phi / phiMax, v = (z - zMin) / (zMax - zMin).
 LocalMesh cylinderMesh(double radius, double zMin, double zMax, double phiMax) {
-    const int columns = segmentsFor(phiMax);
-    LocalMesh mesh;
-    for (int i = 0; i <= 1; ++i)
-        for (int j = 0; j <= columns; ++j) {
-            const double phi = phiMax * j / columns;
-            mesh.positions.emplace_back(float(radius * std::cos(phi)), float(radius * std::sin(phi)), float(i ? zMax : zMin));
-            mesh.normals.emplace_back(float(std::cos(phi)), float(std::sin(phi)), 0.0f);
-            mesh.uvs.emplace_back(float(double(j) / columns), float(i));
-        }
-    gridTriangles(mesh, 1, columns);
-    return mesh;
+    return revolve(1, segmentsFor(phiMax), [&](double u, double v) {
+        const double phi = u * phiMax;
+        const glm::dvec3 n(std::cos(phi), std::sin(phi), 0.0);
+        return SurfacePoint{glm::dvec3(radius * n.x, radius * n.y, zMin + v * (zMax - zMin)), n};
+    });
 }
 
 // The edges of a triangle mesh, found by sorting its half-edges (no hash map: subdivision
