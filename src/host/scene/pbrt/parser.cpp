@@ -45,9 +45,6 @@ public:
 
     void parseFile(const std::string& path, std::string text, int depth) {
         parsedBytes_ += text.size();
-        if (parsedBytes_ > kMaxParsedBytes)
-            throw InputError("'" + path + "': the scene's files (each Include and Import counted) exceed " +
-                             std::to_string(kMaxParsedBytes >> 30) + " GiB of text");
         d_.fileNames.push_back(path);
         Source source{std::move(text), d_.fileNames.back(), nullptr, false, Token{}, 1};
         Source* outer = source_;
@@ -88,6 +85,11 @@ private:
     }
 
     [[noreturn]] void fail(const FileLoc& loc, const std::string& message) const { throw InputError(loc.str() + ": " + message); }
+
+    static std::string textCapMessage() {
+        return "the scene's files (each Include and Import counted) exceed " + std::to_string(kMaxParsedBytes >> 30) +
+               " GiB of text";
+    }
 
     FileLoc endOfFile() const { return FileLoc{&source_->name, source_->lastLine, 1}; }
 
@@ -230,7 +232,10 @@ private:
         if (lowercaseExtension(file.string()) == ".gz")
             fail(at.loc, std::string(what) + " '" + name +
                              "' is gzip-compressed, which wavefront does not read: decompress it (gunzip) and name the .pbrt");
-        std::string text = files_.read(file, at.loc, what, InputKind::Model);
+        // Read no more than the text budget has left (a file over it is refused before it is read).
+        if (parsedBytes_ >= kMaxParsedBytes) fail(at.loc, std::string(what) + " \"" + name + "\": " + textCapMessage());
+        const std::uint64_t left = std::min(inputSizeLimit(InputKind::Model), kMaxParsedBytes - parsedBytes_);
+        std::string text = files_.read(file, at.loc, what, InputKind::Model, left);
         if (import) builder_.importBegin(at.loc);
         parseFile(file.string(), std::move(text), depth + 1);
         if (import) builder_.importEnd(at.loc);
