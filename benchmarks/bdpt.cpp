@@ -80,9 +80,9 @@ int main(int argc, char** argv) {
             RenderOptions o;
             o.integrator = IntegratorType::Bdpt;
             o.backend = backend;
-            o.bdptVariant = cfg.variant;
-            o.connectThreshold = cfg.threshold;
-            o.coalescedVertexWrites = cfg.coalesced;
+            o.bdpt.variant = cfg.variant;
+            o.bdpt.connectThreshold = cfg.threshold;
+            o.bdpt.coalescedVertexWrites = cfg.coalesced;
             o.width = width;
             o.height = height;
             o.samplesPerPixel = spp;
@@ -125,9 +125,9 @@ int main(int argc, char** argv) {
             std::snprintf(split, sizeof split, "%.1f%% / %.1f%%", 100 * walk / total, 100 * connect / total);
             std::printf("| %s | %s | %dx%d | %d | %d | %.2f%s | %.3f | %s | %s | %s | %.2f | %llu | %d | %llu | %s|\n",
                         name.c_str(), cfg.name.c_str(), o.width, o.height, o.samplesPerPixel, o.maxDepth,
-                        st.samplesPerSecond() * 1e-6, range.c_str(), st.seconds, percent(st.walkSimdEfficiency).c_str(),
-                        percent(st.connectSimdEfficiency).c_str(), split, double(st.connections) / double(st.samples),
-                        (unsigned long long)st.connectPhases, st.streamCapacity,
+                        st.samplesPerSecond() * 1e-6, range.c_str(), st.seconds, percent(st.bdpt.walkSimdEfficiency).c_str(),
+                        percent(st.bdpt.connectSimdEfficiency).c_str(), split, double(st.bdpt.connections) / double(st.samples),
+                        (unsigned long long)st.bdpt.connectPhases, st.streamCapacity,
                         (unsigned long long)st.bytesPerSampleSlot, kernels.c_str());
             std::fflush(stdout);
         }

@@ -1,4 +1,4 @@
-// Write-time compaction vs a plain copy vs flags + cub::DeviceSelect::Flagged (DESIGN section 4).
+// Write-time compaction vs a plain copy vs flags + cub::DeviceSelect::Flagged.
 //   compaction_bench [--backend cuda|cpu]
 // Effective bandwidth counts the bytes each scheme must move: all items read, the kept ones
 // written (the copy writes all). Reported as a fraction of the plain copy's bandwidth.

@@ -1,4 +1,4 @@
-// Light-selection samplers (DESIGN section 9): build time, memory loads per sample against
+// Light-selection samplers: build time, memory loads per sample against
 // Binder and Keller's Table 1, sampling throughput, and their Figure 9 experiment (quadratic
 // deviation of Hammersley points warped to a 2D density; monotonic maps should beat the alias
 // table).

@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
             Scene scene = Scene::builtin(name);
             for (const Config& c : configs) {
                 RenderOptions o = base;
-                o.cameraConnections = c.cameraConnections;
-                o.startupResampling = c.resampling;
+                o.mlt.cameraConnections = c.cameraConnections;
+                o.mlt.startupResampling = c.resampling;
                 render(scene, o);  // warm-up
                 std::vector<Run> runs;
                 for (int r = 0; r < repeat; ++r) {
@@ -151,8 +151,8 @@ int main(int argc, char** argv) {
                 std::printf("| %s | %s | %d | %.1f (%.1f-%.1f) | %s | %s | %s | %s | %s | %llu |\n", name.c_str(),
                             c.name.c_str(), st.streamCapacity, st.samplesPerSecond() * 1e-6,
                             runs.front().stats.samplesPerSecond() * 1e-6, runs.back().stats.samplesPerSecond() * 1e-6,
-                            percent(st.acceptanceRate).c_str(), percent(st.largeStepFraction).c_str(),
-                            percent(st.walkSimdEfficiency).c_str(), percent(st.connectSimdEfficiency).c_str(),
+                            percent(st.mlt.acceptanceRate).c_str(), percent(st.mlt.largeStepFraction).c_str(),
+                            percent(st.bdpt.walkSimdEfficiency).c_str(), percent(st.bdpt.connectSimdEfficiency).c_str(),
                             percent(kernelShare(st, "mlt decide")).c_str(), (unsigned long long)st.bytesPerSampleSlot);
                 std::fflush(stdout);
             }

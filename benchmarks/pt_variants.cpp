@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
         for (const std::string& vname : variants) {
             RenderOptions o;
             o.backend = backend;
-            o.variant = parsePtVariant(vname);
+            o.pt.variant = parsePtVariant(vname);
             bool rtiow = name == "rtiow-final";
             o.width = rtiow ? 1280 : width;
             o.height = rtiow ? 720 : height;

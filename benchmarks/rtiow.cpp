@@ -83,14 +83,14 @@ int main(int argc, char** argv) {
             for (const std::string& schedule : schedules) {
                 RenderOptions o;
                 o.backend = args.backend;
-                o.variant = parsePtVariant(schedule);
+                o.pt.variant = parsePtVariant(schedule);
                 o.width = width;
                 o.height = height;
                 o.samplesPerPixel = spp;
                 o.maxDepth = maxDepth;
                 o.rouletteDepth = rouletteDepth;
                 o.streamCapacity = capacity;
-                o.nextEventEstimation = parseNee(neeName);
+                o.pt.nextEventEstimation = parseNee(neeName);
                 Renderer r(scene, o);
                 r.render();  // warm-up: module load, first-touch allocations
                 std::vector<Frame> timed;

@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -84,10 +86,44 @@ bool hasEmitter(const wavefront::Scene& scene) {
     return false;
 }
 
-bool parseSwitch(const char* flag, const std::string& v) {
-    if (v == "on") return true;
-    if (v == "off") return false;
-    throw wavefront::InputError(std::string(flag) + " '" + v + "' is not on or off");
+/// One command-line flag per integrator option of the registry; a flag several integrators share
+/// (--connect-threshold) is declared once, its help naming them.
+void addIntegratorFlags(CLI::App& app, Args& a) {
+    std::map<std::string, std::string> help;
+    std::vector<std::string> order;
+    for (const wavefront::IntegratorInfo& info : wavefront::integrators())
+        for (const wavefront::IntegratorOptionInfo& o : info.options) {
+            if (o.flag.empty()) continue;  // the API's alone
+            std::string& h = help[o.flag];
+            if (h.empty()) {
+                order.push_back(o.flag);
+                h = o.help + " [" + info.name + ": " + o.defaultValue;
+            } else {
+                h += ", " + info.name + ": " + o.defaultValue;
+            }
+        }
+    for (const std::string& flag : order)
+        a.integratorFlagOptions[flag] = app.add_option(flag, a.integratorFlags[flag], help[flag] + "]");
+}
+
+/// The integrator flags given, set on the chosen integrator; one that it does not have is refused.
+void setIntegratorFlags(const Args& a, wavefront::RenderOptions& options) {
+    const char* chosen = wavefront::toString(options.integrator);
+    for (const auto& [flag, cliOption] : a.integratorFlagOptions) {
+        if (!cliOption->count()) continue;
+        std::string owners;
+        const wavefront::IntegratorOptionInfo* mine = nullptr;
+        for (const wavefront::IntegratorInfo& info : wavefront::integrators())
+            for (const wavefront::IntegratorOptionInfo& o : info.options)
+                if (o.flag == flag) {
+                    owners += (owners.empty() ? "" : " or ") + info.name;
+                    if (info.type == options.integrator) mine = &o;
+                }
+        if (!mine)
+            throw wavefront::InputError(flag + " is an option of --integrator " + owners +
+                                        "; it does not apply to --integrator " + chosen);
+        wavefront::setIntegratorOption(options, mine->name, a.integratorFlags.at(flag));
+    }
 }
 
 }  // namespace
@@ -139,15 +175,16 @@ std::vector<int> parseDevices(const std::string& spec) {
 void addOptions(CLI::App& app, Args& a) {
     app.add_option("scene", a.scene, "built-in scene name or path to a scene file (.obj, .gltf, .glb, .ply, ...)")
         ->capture_default_str();
-    app.add_option("--integrator", a.integrator, "pt, bdpt or mlt")->capture_default_str();
-    app.add_option("--variant", a.variant, "path-tracer schedule: megakernel, pt-r, spt or spt-r")->capture_default_str();
+    std::string integratorNames;
+    for (const wavefront::IntegratorInfo& info : wavefront::integrators())
+        integratorNames += (integratorNames.empty() ? "" : ", ") + info.name;
+    app.add_option("--integrator", a.integrator, integratorNames)->capture_default_str();
+    addIntegratorFlags(app, a);
     app.add_option("--backend", a.backend, "auto, cuda or cpu")->capture_default_str();
     auto* sppOpt = app.add_option("--spp", a.spp, "samples per pixel")->capture_default_str();
     a.timeOpt = app.add_option("--time", a.seconds, "render whole passes for this many seconds instead");
     sppOpt->excludes(a.timeOpt);
     app.add_option("--max-depth", a.maxDepth, "longest path in segments")->capture_default_str();
-    app.add_option("--nee", a.nee, "path tracer: next-event estimation (light sampling with MIS), on or off")
-        ->capture_default_str();
     app.add_option("--devices", a.devices,
                    "CUDA devices that render the image together: all, or a list such as 0,1 (the CPU backend: "
                    "that many workers)")
@@ -155,7 +192,7 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_option("--res", a.res, "resolution WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--seed", a.seed, "random seed")->capture_default_str();
     app.add_option("--out", a.out, "output image: .png, .exr or .pfm")->capture_default_str();
-    app.add_option("--exposure", a.exposure, "PNG exposure in stops")->capture_default_str();
+    a.exposureOpt = app.add_option("--exposure", a.exposure, "PNG exposure in stops")->capture_default_str();
     app.add_option("--stream-capacity", a.capacity, "path-state slots per stream (0: fill the device)");
     app.add_option("--light-sampler", a.lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
     app.add_option("--bvh", a.bvhBuilder, "BVH builder: auto (PLOC with triangles, else LBVH), lbvh or ploc")
@@ -171,16 +208,8 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_option("--lens", a.lensSpec, "thin lens RADIUS,FOCUS (focus distance) on the camera");
     app.add_option("--up", a.up, "the model's up axis, y or z, for the default camera and the sky")->capture_default_str();
     app.add_flag("--strict", a.strict, "treat the scene loader's warnings as errors");
-    app.add_option("--envmap-scale", a.envScale, "multiplies the environment map")->capture_default_str();
-    app.add_option("--bdpt-variant", a.bdptVariant, "BDPT schedule: streaming or naive")->capture_default_str();
-    a.thresholdOpt = app.add_option("--connect-threshold", a.connectThreshold,
-                   "BDPT and MLT: fraction of complete samples that starts a connect phase (default 0.6 BDPT, 1 MLT)");
-    app.add_option("--strategy", a.strategy, "BDPT: render only strategy S,T (MIS-weighted)");
-    app.add_option("--camera-connections", a.cameraConnections,
-                   "BDPT and MLT: connect light vertices to the camera (t = 1): on or off")->capture_default_str();
-    app.add_option("--large-step", a.largeStep, "MLT: large-step probability in [0, 1]")->capture_default_str();
-    app.add_option("--startup", a.startup, "MLT: chain start-up, resample (a pool of BDPT samples) or uniform")
-        ->capture_default_str();
+    a.envScaleOpt = app.add_option("--envmap-scale", a.envScale, "multiplies the environment (--envmap, --sky or the file's)")
+                        ->capture_default_str();
     app.add_flag("--allow-external-files", a.allowExternal,
                  "let an OBJ's mtllib name files outside the OBJ's folder (absolute paths, ..)");
     app.add_flag("--stats", a.stats, "print per-kernel times, rays/s and SIMD efficiency");
@@ -190,14 +219,12 @@ void addOptions(CLI::App& app, Args& a) {
 wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     wavefront::RenderOptions options = parseResolution(a.res, {});
     options.integrator = wavefront::parseIntegrator(a.integrator);
-    options.variant = wavefront::parsePtVariant(a.variant);
     options.backend = wavefront::parseBackend(a.backend);
     options.samplesPerPixel = a.spp;
     if (a.timeOpt->count() && !(a.seconds > 0.0 && std::isfinite(a.seconds)))
         throw wavefront::InputError("--time " + std::to_string(a.seconds) + " must be a finite number of seconds above 0");
     options.timeLimitSeconds = a.seconds;
     options.maxDepth = a.maxDepth;
-    options.nextEventEstimation = parseSwitch("--nee", a.nee);
     options.seed = a.seed;
     options.devices = parseDevices(a.devices);
     options.streamCapacity = a.capacity;
@@ -205,19 +232,12 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     options.bvhBuilder = wavefront::parseBvhBuilder(a.bvhBuilder);
     options.environmentMap = a.envmap;
     options.environmentScale = a.envScale;
-    options.bdptVariant = wavefront::parseBdptVariant(a.bdptVariant);
-    if (a.thresholdOpt->count()) options.connectThreshold = a.connectThreshold;
-    options.cameraConnections = parseSwitch("--camera-connections", a.cameraConnections);
-    options.largeStepProbability = a.largeStep;
-    if (a.startup != "resample" && a.startup != "uniform")
-        throw wavefront::InputError("--startup '" + a.startup + "' is not resample or uniform");
-    options.startupResampling = a.startup == "resample";
-    if (!a.strategy.empty()) {
-        char extra = 0;
-        if (std::sscanf(a.strategy.c_str(), "%d,%d%c", &options.strategyS, &options.strategyT, &extra) != 2)
-            throw wavefront::InputError("strategy '" + a.strategy + "' is not of the form S,T");
-    }
+    setIntegratorFlags(a, options);
     if (checkOutput) wavefront::checkImagePath(a.out);  // before the render, not after it
+    std::string extension = std::filesystem::path(a.out).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (a.exposureOpt->count() && extension != ".png")
+        throw wavefront::InputError("--exposure applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
     if (!(std::fabs(a.exposure) <= 64.0f))
         throw wavefront::InputError("--exposure " + std::to_string(a.exposure) + " must be a finite number of stops in [-64, 64]");
     options.validate();
@@ -263,6 +283,8 @@ wavefront::Scene loadScene(const Args& a, double& loadSeconds) {
         world.setSkyGradient(wavefront::SkyGradient{});
     else if (!a.sky.empty())
         world.setEnvironment(std::move(skyImage));
+    if (a.envScaleOpt->count() && a.envmap.empty() && !world.hasEnvironment())
+        throw wavefront::InputError("--envmap-scale: scene '" + a.scene + "' has no environment to scale (add --envmap or --sky)");
     if (a.envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
         throw wavefront::InputError("scene '" + a.scene + "' has no light (no emitter, no environment map): "
                                     "light it with --sky uniform|gradient or --envmap FILE");
@@ -281,9 +303,11 @@ void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& a
     options.validate();
 }
 
-std::string scheduleName(const Args& a, const wavefront::RenderOptions& options) {
-    return options.integrator == wavefront::IntegratorType::PathTracer ? std::string(toString(options.variant))
-                                                                       : a.integrator + " " + toString(options.bdptVariant);
+std::string scheduleName(const wavefront::RenderOptions& options) {
+    if (options.integrator == wavefront::IntegratorType::PathTracer) return toString(options.pt.variant);
+    std::string name = toString(options.integrator);
+    // MLT runs on the streaming BDPT.
+    return name + " " + (options.integrator == wavefront::IntegratorType::Bdpt ? toString(options.bdpt.variant) : "streaming");
 }
 
 void printSummary(const std::string& schedule, const wavefront::RenderStats& st, const wavefront::Image& image,
@@ -333,13 +357,13 @@ void printStats(const wavefront::RenderOptions& options, const wavefront::Render
         for (const auto& d : st.devices)
             std::printf("device %s: %llu samples in %llu pieces, %.3f s\n", d.name.c_str(), (unsigned long long)d.samples,
                         (unsigned long long)d.pieces, d.seconds);
-    if (options.integrator == wavefront::IntegratorType::Mlt)
-        std::printf("MLT: %d chains, acceptance %s, large steps %s, normalisation b = %.6g\n", st.streamCapacity,
-                    percent(st.acceptanceRate).c_str(), percent(st.largeStepFraction).c_str(), st.normalization);
-    if (options.integrator != wavefront::IntegratorType::PathTracer)
-        std::printf("connections %llu in %llu connect phases; SIMD occupancy: random walk %s, connect %s\n",
-                    (unsigned long long)st.connections, (unsigned long long)st.connectPhases,
-                    percent(st.walkSimdEfficiency).c_str(), percent(st.connectSimdEfficiency).c_str());
+    const auto figures = wavefront::integratorFigures(options.integrator, st);
+    if (!figures.empty()) {
+        std::printf("%s:", toString(options.integrator));
+        for (std::size_t i = 0; i < figures.size(); ++i)
+            std::printf("%s %s %.6g", i ? "," : "", figures[i].first.c_str(), figures[i].second);
+        std::printf("\n");
+    }
 }
 
 }  // namespace wfcli

@@ -2,6 +2,7 @@
 // render options and a lit, framed scene, the progress line and the report after a render.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -13,12 +14,9 @@ namespace wfcli {
 /// The command line as given (strings are parsed later, so that every mistake gets the same
 /// one-line InputError).
 struct Args {
-    std::string scene = "cornell-box", integrator = "pt", variant = "spt-r", backend = "auto";
-    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", bvhBuilder = "auto", envmap, bdptVariant = "streaming";
-    std::string strategy, cameraConnections = "on", startup = "resample", nee = "on";
+    std::string scene = "cornell-box", integrator = "pt", backend = "auto";
+    std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", bvhBuilder = "auto", envmap;
     std::string cameraSpec, lensSpec, up = "y", sky, devices = "all";
-    float largeStep = 0.5f;
-    float connectThreshold = 0.6f;
     float envScale = 1.0f;
     int spp = 16, maxDepth = 16, capacity = 0;
     double seconds = 0.0;
@@ -26,7 +24,12 @@ struct Args {
     unsigned seed = 0;
     bool stats = false, listScenes = false, allowExternal = false, strict = false;
     CLI::Option* timeOpt = nullptr;
-    CLI::Option* thresholdOpt = nullptr;
+    CLI::Option* envScaleOpt = nullptr;
+    CLI::Option* exposureOpt = nullptr;
+    /// The integrators' options (the registry's flags: --variant, --large-step, ...) as given,
+    /// by flag; set on the chosen integrator only, refused for another.
+    std::map<std::string, std::string> integratorFlags;
+    std::map<std::string, CLI::Option*> integratorFlagOptions;
 };
 
 /// Adds wavefront-render's options to `app`, bound to `args`.
@@ -52,7 +55,7 @@ void printSummary(const std::string& schedule, const wavefront::RenderStats& sta
                   const std::string& out, std::uint64_t clamped, std::uint64_t replaced);
 
 /// "spt-r" for the path tracer, "bdpt streaming" and the like otherwise.
-std::string scheduleName(const Args& args, const wavefront::RenderOptions& options);
+std::string scheduleName(const wavefront::RenderOptions& options);
 
 /// --stats: scene, memory, per-kernel figures and the integrator's counters on stdout.
 void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& stats, double loadSeconds);

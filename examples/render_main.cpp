@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
         std::uint64_t clamped = 0;
         wavefront::Image image = renderer.film().resolve(&clamped);
         std::uint64_t replaced = wavefront::writeImage(args.out, image, args.exposure);
-        wfcli::printSummary(wfcli::scheduleName(args, options), renderer.stats(), image, args.out, clamped, replaced);
+        wfcli::printSummary(wfcli::scheduleName(options), renderer.stats(), image, args.out, clamped, replaced);
         if (args.stats) wfcli::printStats(options, renderer.stats(), loadSeconds);
         return 0;
     } catch (const wavefront::InputError& e) {

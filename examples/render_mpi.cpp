@@ -166,7 +166,7 @@ int run(const Rank& r, int argc, char** argv) {
         std::uint64_t clamped = 0;
         wavefront::Image image = film.resolve(&clamped);
         std::uint64_t replaced = wavefront::writeImage(args.out, image, args.exposure);
-        wfcli::printSummary(wfcli::scheduleName(args, options), stats, image, args.out, clamped, replaced);
+        wfcli::printSummary(wfcli::scheduleName(options), stats, image, args.out, clamped, replaced);
         if (args.stats) {
             std::printf("(sums over the %d processes: samples, rays, time of the slowest; the rest: rank 0's)\n", r.size);
             wfcli::printStats(options, stats, loadSeconds);

@@ -11,7 +11,9 @@
 #   material-sets: tests, sanitizers on the kernels of both material sets in every integrator, and
 #   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example;
 #   rtiow: tests, sanitizers on rtiow-final (NEE on and off) and the issue-15 benchmark (benchmarks/rtiow);
-#   scaling: the multi-device tests, sanitizers on renders over every GPU, benchmarks/scaling.
+#   scaling: the multi-device tests, sanitizers on renders over every GPU, benchmarks/scaling;
+#   identical: tests, sanitizers on every schedule, throughput before/after and the images of the
+#   baseline bundle and this one compared byte for byte (a refactoring that must change nothing).
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -89,6 +91,37 @@ if [ "$mode" = compare ]; then
         "$bin/wavefront-render" cornell-box --backend cuda --integrator bdpt --res 256x256 --spp 4 --out /tmp/nvtx.pfm \
         > "$out/nvtx.txt" 2>&1
     grep -E "ConnectStage|gpu__time_duration|No kernels" "$out/nvtx.txt" | head -4 | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+# A change that must leave images and speed alone: the baseline's and this build's images, byte
+# for byte (PT and BDPT are deterministic; MLT's chains depend on the order of atomics on the
+# GPU, so its images are compared by their mean), throughput before/after, ptxas resources.
+if [ "$mode" = identical ]; then
+    all_tests
+    sanitize "cornell-spheres --integrator pt --variant spt-r --spp 2" "cornell-spheres --integrator pt --variant megakernel --spp 2" \
+             "cornell-spheres --integrator pt --variant pt-r --spp 2" "hdr-spheres --integrator bdpt --spp 2" \
+             "hdr-spheres --integrator bdpt --bdpt-variant naive --spp 2" "glass-caustic --integrator mlt --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+    base=$(ls -d "$root"/.gpu/baselines/* | head -1)
+    for scene in cornell-box glass-caustic hdr-spheres textured; do
+        sceneArgs=$scene
+        [ $scene = textured ] && sceneArgs="examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr"
+        for run in "pt --variant spt-r" "pt --variant megakernel" "pt --variant pt-r" "bdpt --bdpt-variant streaming" \
+                   "bdpt --bdpt-variant naive" "mlt"; do
+            name="$scene-${run// /_}"
+            # shellcheck disable=SC2086
+            LD_LIBRARY_PATH="$base/lib:$root/.gpu/lib" "$base/bin/wavefront-render" $sceneArgs --backend cuda --integrator $run \
+                --res 256x256 --spp 16 --out "/tmp/before-$name.pfm" > /dev/null 2>&1
+            # shellcheck disable=SC2086
+            "$bin/wavefront-render" $sceneArgs --backend cuda --integrator $run --res 256x256 --spp 16 \
+                --out "/tmp/after-$name.pfm" > /dev/null 2>&1
+            if cmp -s "/tmp/before-$name.pfm" "/tmp/after-$name.pfm"; then echo "identical $name" | tee -a "$log"
+            else echo "DIFFERENT $name" | tee -a "$log"; fi
+        done
+    done
+    before_after
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi

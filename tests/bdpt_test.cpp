@@ -74,26 +74,26 @@ TEST_CASE("streaming and naive BDPT compute the same estimate per sample", "[bdp
     const unsigned size = cpu ? 24 : 64;
     Scene scene = Scene::builtin("cornell-spheres");
     RenderOptions o = bdptOptions(backend, int(size), 8);
-    o.bdptVariant = BdptVariant::Naive;
+    o.bdpt.variant = BdptVariant::Naive;
     RenderStats naiveStats;
     Image naive = wftest::renderImage(scene, o, &naiveStats);
     CHECK(naiveStats.nonFiniteSamples == 0);
     CHECK(wftest::allFinite(naive));
-    o.bdptVariant = BdptVariant::Streaming;
+    o.bdpt.variant = BdptVariant::Streaming;
     for (const Run& run : runs) {
-        o.connectThreshold = run.threshold;
+        o.bdpt.connectThreshold = run.threshold;
         o.streamCapacity = run.capacity;
-        o.coalescedVertexWrites = run.coalesced;
+        o.bdpt.coalescedVertexWrites = run.coalesced;
         RenderStats st;
         Image img = wftest::renderImage(scene, o, &st);
         std::string threshold = run.threshold ? std::to_string(*run.threshold) : std::string("default");
         INFO("threshold " << threshold << " capacity " << run.capacity << " coalesced " << run.coalesced);
         CHECK(st.samples == size * size * 8u);
         CHECK(st.extensionRays == naiveStats.extensionRays);
-        CHECK(st.connections == naiveStats.connections);
+        CHECK(st.bdpt.connections == naiveStats.bdpt.connections);
         CHECK(st.nonFiniteSamples == 0);
         CHECK(worstRelativeDifference(img, naive) < 1e-3);
-        if (run.capacity == 777) CHECK(st.connectPhases > 1);
+        if (run.capacity == 777) CHECK(st.bdpt.connectPhases > 1);
     }
 }
 
@@ -108,8 +108,8 @@ TEST_CASE("per-strategy images sum to the full BDPT image", "[bdpt]") {
     for (int s = 0; s <= o.maxDepth; ++s)
         for (int t = 1; s + t - 1 <= o.maxDepth; ++t) {
             if (s + t < 2) continue;
-            o.strategyS = s;
-            o.strategyT = t;
+            o.bdpt.strategyS = s;
+            o.bdpt.strategyT = t;
             Renderer r(scene, o);
             r.render();
             double total = 0.0;
@@ -144,7 +144,7 @@ TEST_CASE("BDPT analytic scenes: furnace and the inside of an emitting sphere", 
 
 TEST_CASE("BDPT rejects bad options with a clear error", "[bdpt]") {
     RenderOptions o = bdptOptions();
-    o.connectThreshold = 0.0f;
+    o.bdpt.connectThreshold = 0.0f;
     CHECK_THROWS_AS(o.validate(), InputError);
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("CUDA BDPT agrees with the CPU backend, both schedules", "[bdpt][gpu]"
         unsigned seedBase = 3000;
         for (BdptVariant v : {BdptVariant::Streaming, BdptVariant::Naive}) {
             RenderOptions o = bdptOptions(Backend::Cuda, 32, 8);
-            o.bdptVariant = v;
+            o.bdpt.variant = v;
             wftest::BlockStats gpu = wftest::renderBlockStats(scene, o, 8, 8, seedBase++);
             INFO(name << " " << toString(v));
             CHECK(wftest::maxZScore(cpu, gpu) < 6.0);

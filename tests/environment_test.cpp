@@ -1,7 +1,7 @@
 // Environment-map light: analytic radiance, and sampling that matches its pdf.
 #include <catch2/catch.hpp>
 
-#include "host/exec/cpu_exec.h"
+#include "host/backends/cpu/cpu_exec.h"
 #include "host/scene/environment_buffers.h"
 #include "kernels/core/sampler.h"
 #include "test_support.h"

@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "host/exec/cpu_exec.h"
+#include "host/backends/cpu/cpu_exec.h"
 #include "host/render/film_buffers.h"
 #include "host/scene/scene_upload.h"
 #include "kernels/bdpt/bdpt.h"

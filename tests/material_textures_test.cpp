@@ -31,7 +31,7 @@ struct NormalMappedQuad {
 
     NormalMappedQuad(vec3 tangentSpaceNormal, float scale, const std::array<vec2, 4>& cornerUvs) {
         for (int k = 0; k < 4; ++k) uvs[k] = cornerUvs[k];
-        material.params.w = scale;
+        material.setNormalScale(scale);
         textures.normal = 0;
         texel = Float4(0.5f * tangentSpaceNormal + vec3(0.5f), 1.0f);
         map.rgbaFloat = &texel;

@@ -491,14 +491,14 @@ TEST_CASE("microfacet materials: factories, packing and validation", "[materials
     CHECK(scene.addMaterial(Material::roughDielectric(1.5f, 1.0f)) == 2);
     CHECK(scene.addMaterial(Material::metallicRoughness(vec3(0.5f), 1.0f, 0.5f)) == 3);
     MaterialData mr = pack(Material::metallicRoughness(vec3(0.5f), 0.25f, 0.5f));
-    CHECK(mr.type() == kMetallicRoughness);
+    CHECK(mr.kind() == kMetallicRoughness);
     CHECK(mr.alpha() == Approx(0.25f));
     CHECK(mr.metallic() == Approx(0.25f));
     MaterialData gold = pack(Material::conductorIor(vec3(0.2f, 0.4f, 1.4f), vec3(3.4f, 2.3f, 1.8f), 0.1f));
-    CHECK((gold.complexIor() && gold.diffuse.x == 0.2f && gold.specular.z == 1.8f && gold.alpha() == 0.1f));
+    CHECK((gold.complexIor() && gold.eta().x == 0.2f && gold.k().z == 1.8f && gold.alpha() == 0.1f));
     // The original four pack as before, with zero parameters.
     MaterialData lambert = pack(Material::lambertian(vec3(0.3f)));
-    CHECK((lambert.params.x == 0.0f && lambert.params.y == 0.0f && lambert.params.z == 0.0f));
+    CHECK((lambert.alpha() == 0.0f && lambert.metallic() == 0.0f && !lambert.complexIor()));
 
     using wftest::inputErrorOf;
     Scene s;

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "host/scene/scene_upload.h"
 #include "kernels/bdpt/bdpt.h"
 
 using namespace wavefront;
@@ -32,13 +33,11 @@ struct RandomPath {
 
 MaterialData randomMaterial(std::mt19937& rng) {
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    MaterialData m;
     bool glossy = u(rng) < 0.5f;
     vec3 albedo(0.2f + 0.7f * u(rng), 0.2f + 0.7f * u(rng), 0.2f + 0.7f * u(rng));
-    m.diffuse = Float4(glossy ? 0.5f * albedo : albedo, intAsFloat(glossy ? kGlossy : kLambertian));
-    m.specular = Float4(glossy ? vec3(0.1f + 0.3f * u(rng)) : vec3(0.0f), 5.0f + 95.0f * u(rng));
-    m.emission = Float4(0.0f, 0.0f, 0.0f, 1.5f);
-    return m;
+    vec3 specular(0.1f + 0.3f * u(rng));
+    float exponent = 5.0f + 95.0f * u(rng);
+    return packMaterial(glossy ? Material::glossy(0.5f * albedo, specular, exponent) : Material::lambertian(albedo));
 }
 
 /// |cos| at x_i of the direction to x_j.

@@ -20,6 +20,7 @@ RenderOptions bdptOptionsLike(const RenderOptions& mlt) {
     RenderOptions o = mlt;
     o.integrator = IntegratorType::Bdpt;
     o.streamCapacity = 0;
+    o.mlt = MltOptions{};
     return o;
 }
 
@@ -42,7 +43,7 @@ TEST_CASE("MLT and BDPT converge to the same image", "[mlt][statistical]") {
     wftest::BlockStats ref = wftest::renderBlockStats(scene, bdpt, 8, 8, 100);
     for (bool cameraConnections : {true, false}) {
         RenderOptions o = mltOptions(Backend::Cpu, 32, 64, 1024);
-        o.cameraConnections = cameraConnections;
+        o.mlt.cameraConnections = cameraConnections;
         wftest::BlockStats mlt = wftest::renderBlockStats(scene, o, 8, 8, 200);
         INFO("camera connections " << cameraConnections);
         CHECK(wftest::maxZScore(mlt, ref) < 6.0);
@@ -120,7 +121,7 @@ TEST_CASE("BDPT without camera connections converges to the same image", "[bdpt]
     Scene scene = Scene::builtin("glass-caustic");
     RenderOptions o = bdptOptionsLike(mltOptions(Backend::Cpu, 32, 16));
     wftest::BlockStats on = wftest::renderBlockStats(scene, o, 8, 8, 500);
-    o.cameraConnections = false;
+    o.bdpt.cameraConnections = false;
     wftest::BlockStats off = wftest::renderBlockStats(scene, o, 8, 8, 600);
     CHECK(wftest::maxZScore(on, off) < 6.0);
     CHECK(wftest::globalZScore(on, off) < 4.5);
@@ -166,7 +167,7 @@ TEST_CASE("every MLT chain makes the same number of mutations however fast its p
     for (const char* name : {"cornell-spheres", "door-ajar"}) {
         for (int chains : {300, 1024}) {
             RenderOptions o = mltOptions(Backend::Cpu, 16, 16, chains);
-            o.connectThreshold = 0.3f;  // many connect phases with many chains still walking
+            o.mlt.connectThreshold = 0.3f;  // many connect phases with many chains still walking
             MltReplay r = renderMltAndReplay(Backend::Cpu, Scene::builtin(name), o);
             const std::uint64_t total = 16u * 16u * 16u;
             REQUIRE(r.mutations.size() == std::size_t(chains));
@@ -181,17 +182,17 @@ TEST_CASE("every MLT chain makes the same number of mutations however fast its p
 TEST_CASE("MLT acceptance and large-step rates stay in a sane range", "[mlt]") {
     for (float pLarge : {0.5f, 0.1f}) {
         RenderOptions o = mltOptions(Backend::Cpu, 32, 32, 1024);
-        o.largeStepProbability = pLarge;
+        o.mlt.largeStepProbability = pLarge;
         RenderStats st;
         Image img = wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
-        INFO("p_large " << pLarge << ": acceptance " << st.acceptanceRate << ", large steps " << st.largeStepFraction);
+        INFO("p_large " << pLarge << ": acceptance " << st.mlt.acceptanceRate << ", large steps " << st.mlt.largeStepFraction);
         CHECK(st.samples == 32u * 32u * 32u);
         CHECK(st.nonFiniteSamples == 0);
         CHECK(wftest::allFinite(img));
-        CHECK(st.largeStepFraction == Approx(pLarge).margin(0.02));
-        CHECK(st.acceptanceRate > 0.2);
-        CHECK(st.acceptanceRate < 0.95);
-        CHECK(st.normalization > 0.0);
+        CHECK(st.mlt.largeStepFraction == Approx(pLarge).margin(0.02));
+        CHECK(st.mlt.acceptanceRate > 0.2);
+        CHECK(st.mlt.acceptanceRate < 0.95);
+        CHECK(st.mlt.normalization > 0.0);
         CHECK(st.streamCapacity == 1024);
     }
 }
@@ -209,7 +210,7 @@ TEST_CASE("uniform chain starts are consistent and resampled ones less noisy", "
     double rmse[2] = {0.0, 0.0};
     for (int resample = 0; resample < 2; ++resample) {
         RenderOptions o = mltOptions(Backend::Cpu, 16, 64, 4096);  // 4 mutations per chain
-        o.startupResampling = resample == 1;
+        o.mlt.startupResampling = resample == 1;
         // 64 renders: weighted starts make heavy tails (a few chains start on the light with large
         // weights), and fewer renders would understate the standard error.
         wftest::MeanEstimate mlt = wftest::imageMeanOverSeeds(scene, o, 64, 131);
@@ -246,13 +247,13 @@ TEST_CASE("MLT analytic scenes: furnace and the inside of an emitting sphere", "
 
 TEST_CASE("MLT rejects bad input with a clear error", "[mlt]") {
     RenderOptions o = mltOptions();
-    o.largeStepProbability = 1.5f;
+    o.mlt.largeStepProbability = 1.5f;
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("large-step probability"));
-    o.largeStepProbability = 0.0f;  // b would never improve on the start-up pool's
+    o.mlt.largeStepProbability = 0.0f;  // b would never improve on the start-up pool's
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("large-step probability"));
     o = mltOptions();
-    o.bdptVariant = BdptVariant::Naive;
-    CHECK_THROWS_WITH(o.validate(), Catch::Contains("streaming"));
+    o.bdpt.variant = BdptVariant::Naive;  // MLT runs on the streaming BDPT; BDPT's options do not apply
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("does not apply to integrator mlt"));
 }
 
 TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {
@@ -280,7 +281,7 @@ TEST_CASE("CUDA MLT at the default chain count and on the analytic sphere", "[ml
     CHECK(st.nonFiniteSamples == 0);
     CHECK(wftest::allFinite(img));
     CHECK(st.streamCapacity == 64 * 64 * 16 / 16);
-    CHECK(st.acceptanceRate > 0.2);
+    CHECK(st.mlt.acceptanceRate > 0.2);
     // 262k mutations: b (from 4096 pool samples and the large steps) scales the image, so it must
     // be close to its limit for a 1.5% bound (64 spp measured 1.0% low).
     RenderOptions a = mltOptions(Backend::Cuda, 32, 256, 4096);

@@ -112,10 +112,8 @@ TEST_CASE("PT and BDPT on several devices give the film of one device", "[multid
             for (int variant = 0; variant < 2; ++variant) {
                 RenderOptions o = wftest::smallRender(integrator, backend, 40, 24);
                 o.streamCapacity = 2048;  // several pieces' worth of stream refills per device
-                if (variant == 1) {
-                    o.variant = PtVariant::Megakernel;
-                    o.bdptVariant = BdptVariant::Naive;
-                }
+                if (variant == 1 && integrator == IntegratorType::PathTracer) o.pt.variant = PtVariant::Megakernel;
+                if (variant == 1 && integrator == IntegratorType::Bdpt) o.bdpt.variant = BdptVariant::Naive;
                 o.devices = {0};
                 RenderStats one, many;
                 Image reference = wftest::renderImage(scene, o, &one);

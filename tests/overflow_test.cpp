@@ -119,7 +119,7 @@ void checkHugeFurnace(Backend backend) {
             CHECK(st.nonFiniteSamples > 0);
         } else {
             CHECK(st.nonFiniteSamples > 0);
-            CHECK(st.normalization < double(FLT_MAX));  // b stayed finite: no infinite I reached it
+            CHECK(st.mlt.normalization < double(FLT_MAX));  // b stayed finite: no infinite I reached it
         }
         checkFiles(img, dir, std::string("furnace-") + nameOf(integrator));
     }

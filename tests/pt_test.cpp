@@ -11,7 +11,7 @@ namespace {
 
 RenderOptions smallOptions(PtVariant v, Backend b = Backend::Cpu, int size = 32, int spp = 16) {
     RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, b, size, spp);
-    o.variant = v;
+    o.pt.variant = v;
     o.maxDepth = 16;
     return o;
 }

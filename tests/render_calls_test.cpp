@@ -31,8 +31,8 @@ const Schedule kPerSampleSchedules[] = {
 
 RenderOptions optionsFor(const Schedule& s, Backend backend, int size, int spp) {
     RenderOptions o = wftest::smallRender(s.integrator, backend, size, spp);
-    o.variant = s.variant;
-    o.bdptVariant = s.bdptVariant;
+    if (s.integrator == IntegratorType::PathTracer) o.pt.variant = s.variant;
+    if (s.integrator == IntegratorType::Bdpt) o.bdpt.variant = s.bdptVariant;
     return o;
 }
 
@@ -301,16 +301,16 @@ TEST_CASE("RenderOptions refuses enum values outside their enums and non-finite 
         INFO(message);
         CHECK(message.find(words) != std::string::npos);
     };
-    refused([](RenderOptions& o) { o.variant = PtVariant(99); }, "PtVariant");
+    refused([](RenderOptions& o) { o.pt.variant = PtVariant(99); }, "PtVariant");
     refused([](RenderOptions& o) { o.integrator = IntegratorType(7); }, "IntegratorType");
     refused([](RenderOptions& o) { o.backend = Backend(-1); }, "Backend");
-    refused([](RenderOptions& o) { o.bdptVariant = BdptVariant(2); }, "BdptVariant");
+    refused([](RenderOptions& o) { o.integrator = IntegratorType::Bdpt; o.bdpt.variant = BdptVariant(2); }, "BdptVariant");
     refused([](RenderOptions& o) { o.lightSampler = LightSampler(4); }, "LightSampler");
     refused([](RenderOptions& o) { o.bvhBuilder = BvhBuilder(3); }, "BvhBuilder");
     refused([](RenderOptions& o) { o.timeLimitSeconds = std::numeric_limits<double>::quiet_NaN(); o.samplesPerPixel = 0; },
             "time limit");
     refused([](RenderOptions& o) { o.timeLimitSeconds = std::numeric_limits<double>::infinity(); }, "time limit");
-    refused([](RenderOptions& o) { o.integrator = IntegratorType::Bdpt; o.strategyS = 9; o.strategyT = 9; o.maxDepth = 8; },
+    refused([](RenderOptions& o) { o.integrator = IntegratorType::Bdpt; o.bdpt.strategyS = 9; o.bdpt.strategyT = 9; o.maxDepth = 8; },
             "max depth");
     CHECK(wftest::inputErrorOf([] { writeImage("/tmp/wavefront-exposure-test.png", Image(2, 2), 1000.0f); })
               .find("exposure") != std::string::npos);

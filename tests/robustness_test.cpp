@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "host/exec/thread_pool.h"
+#include "host/backends/cpu/thread_pool.h"
 #include "kernels/pt/path_tracer.h"
 #include "test_support.h"
 

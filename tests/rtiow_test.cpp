@@ -41,7 +41,7 @@ RenderOptions ptOptions(int width, int height, int spp, int maxDepth, bool nee) 
     RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, width, spp);
     o.height = height;
     o.maxDepth = maxDepth;
-    o.nextEventEstimation = nee;
+    o.pt.nextEventEstimation = nee;
     return o;
 }
 

@@ -1,20 +1,6 @@
-// Portability macros shared by host and device code. They expand to nothing in a plain
-// C++17 build, so the public headers and the CPU backend never need a CUDA header.
+// The export macro of the public API. Device code's qualifiers (WF_CPU_GPU and the like) live with
+// the kernels, in src/kernels/core/device.h: the public headers never need them.
 #pragma once
-
-#if defined(__CUDACC__)
-#define WF_CPU_GPU __host__ __device__
-#define WF_GPU __device__
-#define WF_INLINE __forceinline__
-#else
-#define WF_CPU_GPU
-#define WF_GPU
-#define WF_INLINE inline
-#endif
-
-#if defined(__CUDA_ARCH__)
-#define WF_IS_GPU_CODE 1
-#endif
 
 /// The public API: what libwavefront.so exports (everything else is built with hidden visibility).
 #if defined(_WIN32)

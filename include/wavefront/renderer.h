@@ -82,9 +82,61 @@ private:
     std::function<bool(std::uint64_t, std::uint64_t, double)> call_;
 };
 
+/// The path tracer's options (RenderOptions::pt).
+struct PtOptions {
+    /// How the work is scheduled; every variant computes the same estimator.
+    PtVariant variant = PtVariant::SptR;
+    /// At every non-specular vertex sample a light (next-event estimation, one shadow ray) and
+    /// weight emitters and the environment found by the path against it (MIS). Off: paths find
+    /// light only by hitting it, every hit weighted 1, no shadow rays (the estimator of Ray Tracing
+    /// in One Weekend).
+    bool nextEventEstimation = true;
+};
+
+/// What BDPT and the Metropolis integrator on it share: the connect phase and the t = 1 strategy.
+struct BidirectionalOptions {
+    /// Fraction of the samples that must be complete before a connect phase runs (streaming; 1:
+    /// all of them). Unset: the integrator's default (connectThresholdOrDefault()).
+    std::optional<float> connectThreshold;
+    /// The t = 1 strategy, light-subpath vertices connected to the camera and splatted wherever
+    /// they land (MLT holds a proposal's splats until the chain decides). Off, the other
+    /// strategies' MIS weights leave it out, so the image converges to the same value.
+    bool cameraConnections = true;
+    /// Write new path vertices through a warp transpose in shared memory (CUDA); false: each
+    /// thread writes its own vertex (kept to measure the difference).
+    bool coalescedVertexWrites = true;
+};
+
+/// BDPT's options (RenderOptions::bdpt).
+struct BdptOptions : BidirectionalOptions {
+    BdptVariant variant = BdptVariant::Streaming;
+    /// >= 0 renders only the MIS-weighted contributions of strategy (s, t): s light-subpath
+    /// vertices, t eye-subpath vertices; the images of all strategies sum to the full image.
+    int strategyS = -1, strategyT = -1;
+    /// van Antwerpen's 0.6 unless set.
+    float connectThresholdOrDefault() const { return connectThreshold.value_or(0.6f); }
+};
+
+/// MLT's options (RenderOptions::mlt). MLT runs on the streaming BDPT schedule.
+struct MltOptions : BidirectionalOptions {
+    /// Probability that a mutation is a large step (a fresh uniform sample), in (0, 1]; the large
+    /// steps also keep refining the normalisation b.
+    float largeStepProbability = 0.5f;
+    /// Start the chains from a pool of BDPT samples (max(chains, min(65536, mutations)))
+    /// resampled in proportion to their contribution, so that they start close to the target
+    /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
+    /// from one uniform sample.
+    bool startupResampling = true;
+    /// 1 unless set: every chain then makes its mutation in every phase and none falls behind to
+    /// leave a tail of stragglers at the end (measured on an H100: docs/decisions.md).
+    float connectThresholdOrDefault() const { return connectThreshold.value_or(1.0f); }
+};
+
+/// What a render does. The options of one integrator live in its own block (pt, bdpt, mlt); a
+/// block of an integrator other than `integrator` that differs from its defaults is refused by
+/// validate(), as the command line refuses an option that does not apply.
 struct WAVEFRONT_API RenderOptions {
     IntegratorType integrator = IntegratorType::PathTracer;
-    PtVariant variant = PtVariant::SptR;
     Backend backend = Backend::Auto;
     int width = 512;
     int height = 512;
@@ -94,11 +146,6 @@ struct WAVEFRONT_API RenderOptions {
     double timeLimitSeconds = 0.0;
     int maxDepth = 16;              ///< longest path, in segments from the camera
     int rouletteDepth = 3;          ///< Russian roulette starts at this many segments
-    /// Path tracer: at every non-specular vertex sample a light (next-event estimation, one shadow
-    /// ray) and weight emitters and the environment found by the path against it (MIS). Off:
-    /// paths find light only by hitting it, every hit weighted 1, no shadow rays (the estimator of
-    /// Ray Tracing in One Weekend). BDPT and MLT refuse off.
-    bool nextEventEstimation = true;
     std::uint32_t seed = 0;
     /// PT and BDPT: the film starts at pass `firstPass` (sample index firstPass x width x height)
     /// instead of 0, so that processes rendering disjoint pass ranges of one image can add their
@@ -116,31 +163,9 @@ struct WAVEFRONT_API RenderOptions {
     /// default that fills the device (MLT: also at most one chain per 16 mutations). The megakernel
     /// and PT+R keep no stream: their first launch takes 4 x this many samples.
     int streamCapacity = 0;
-    /// BDPT: how it is scheduled, and the fraction of samples that must be complete before a
-    /// connect phase runs (streaming; 1: all of them).
-    /// Unset: 0.6 for BDPT (van Antwerpen's), 1 for MLT, where every chain then makes its
-    /// mutation in every phase and none falls behind to leave a tail of stragglers at the end
-    /// (measured on an H100: docs/decisions.md).
-    BdptVariant bdptVariant = BdptVariant::Streaming;
-    std::optional<float> connectThreshold;
-    /// BDPT: >= 0 renders only the MIS-weighted contributions of strategy (s, t): s light-subpath
-    /// vertices, t eye-subpath vertices; the images of all strategies sum to the full image.
-    int strategyS = -1, strategyT = -1;
-    /// BDPT: write new path vertices through a warp transpose in shared memory (CUDA); false:
-    /// each thread writes its own vertex (kept to measure the difference).
-    bool coalescedVertexWrites = true;
-    /// BDPT and MLT: the t = 1 strategy, light-subpath vertices connected to the camera and
-    /// splatted wherever they land (MLT holds a proposal's splats until the chain decides). Off,
-    /// the other strategies' MIS weights leave it out, so the image converges to the same value.
-    bool cameraConnections = true;
-    /// MLT: probability that a mutation is a large step (a fresh uniform sample), in (0, 1]; the
-    /// large steps also keep refining the normalisation b.
-    float largeStepProbability = 0.5f;
-    /// MLT: start the chains from a pool of BDPT samples (max(chains, min(65536, mutations)))
-    /// resampled in proportion to their contribution, so that they start close to the target
-    /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
-    /// from one uniform sample.
-    bool startupResampling = true;
+    PtOptions pt;
+    BdptOptions bdpt;
+    MltOptions mlt;
     /// CUDA devices (ordinals) that render the image together; empty: every CUDA device. PT and
     /// BDPT split the samples dynamically (a slower device takes less) and give the image one
     /// device gives; MLT runs chains of its own on every device (the same image in distribution).
@@ -150,11 +175,36 @@ struct WAVEFRONT_API RenderOptions {
     /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
 
-    /// Throws InputError for zero or absurd resolution, non-positive spp or depth.
+    /// Throws InputError for zero or absurd resolution, non-positive spp or depth, an integrator's
+    /// own rules (its registry row), or options of another integrator than the chosen one.
     void validate() const;
-    /// The connect threshold in effect (connectThreshold, or the integrator's default).
-    float connectThresholdOrDefault() const;
 };
+
+/// One option of an integrator as the command line (`flag`) and the comparison tool's method
+/// strings (`name`: "mlt:large-step=0.3") spell it.
+struct IntegratorOptionInfo {
+    std::string name;          ///< "large-step"
+    std::string flag;          ///< "--large-step"
+    std::string help;
+    std::string defaultValue;  ///< in the text form setIntegratorOption reads
+};
+
+/// An integrator of the registry (docs/architecture.md, "Adding an integrator").
+struct IntegratorInfo {
+    IntegratorType type;
+    std::string name;         ///< "pt", "bdpt", "mlt": the command line's --integrator
+    std::string description;  ///< one line
+    std::vector<IntegratorOptionInfo> options;
+};
+
+/// Every integrator, in the registry's order.
+WAVEFRONT_API const std::vector<IntegratorInfo>& integrators();
+/// Sets option `name` (IntegratorOptionInfo::name) of the integrator `options.integrator` from its
+/// text form. Throws InputError, one line, for an option that integrator does not have (naming
+/// those that do) or a value it does not read.
+WAVEFRONT_API void setIntegratorOption(RenderOptions& options, const std::string& name, const std::string& value);
+/// The text form of option `name` of `options.integrator` (throws InputError as above).
+WAVEFRONT_API std::string integratorOption(const RenderOptions& options, const std::string& name);
 
 /// Time and launch count of one labelled kernel (or CPU stage).
 struct KernelStats {
@@ -178,6 +228,20 @@ struct DeviceStats {
     /// PT and BDPT: pieces of the sample ranges it rendered (its own share of each call or
     /// round, and every part it took over from a slower device); MLT: render calls.
     std::uint64_t pieces = 0;
+};
+
+/// BDPT's counters (also MLT's, which runs on it).
+struct BdptStats {
+    std::uint64_t connections = 0;    ///< eye/light vertex pairs connected in the connect phase
+    std::uint64_t connectPhases = 0;  ///< connect phases run (streaming)
+    /// SIMD occupancy of the random-walk and connect phases (0..1; negative when not measured).
+    double walkSimdEfficiency = -1.0, connectSimdEfficiency = -1.0;
+};
+
+/// MLT's counters: fraction of proposals accepted, fraction that were large steps, and the
+/// normalisation b (mean luminance of a uniform sample's contribution) the render ended with.
+struct MltStats {
+    double acceptanceRate = -1.0, largeStepFraction = -1.0, normalization = 0.0;
 };
 
 /// What went into the current film, counted on the device: by render() and every renderMore()
@@ -209,16 +273,16 @@ struct RenderStats {
     std::vector<KernelStats> kernels;
     /// Every device that rendered the film (one entry for a single device).
     std::vector<DeviceStats> devices;
-    std::uint64_t connections = 0;       ///< BDPT: eye/light vertex pairs connected in the connect phase
-    std::uint64_t connectPhases = 0;     ///< BDPT streaming: connect phases run
-    /// BDPT: SIMD occupancy of the random-walk and connect phases (0..1; negative when not measured).
-    double walkSimdEfficiency = -1.0, connectSimdEfficiency = -1.0;
-    /// MLT: fraction of proposals accepted, fraction that were large steps, and the normalisation
-    /// b (mean luminance of a uniform sample's contribution) the render ended with.
-    double acceptanceRate = -1.0, largeStepFraction = -1.0, normalization = 0.0;
+    BdptStats bdpt;  ///< BDPT and MLT (which runs on BDPT)
+    MltStats mlt;    ///< MLT
     double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
     double raysPerSecond() const { return seconds > 0 ? (extensionRays + shadowRays) / seconds : 0.0; }
 };
+
+/// The integrator's own figures of a render (RenderStats::bdpt, ::mlt), named, in the order
+/// wavefront-render --stats prints them; empty for the path tracer.
+WAVEFRONT_API std::vector<std::pair<std::string, double>> integratorFigures(IntegratorType integrator,
+                                                                           const RenderStats& stats);
 
 /// Number of CUDA devices usable by this build (0 without the CUDA backend or without a GPU).
 WAVEFRONT_API int cudaDeviceCount();

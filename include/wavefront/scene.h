@@ -5,6 +5,7 @@
 #include "image.h"
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -26,6 +27,10 @@ enum class MaterialType : int {
     /// Lambertian base.
     MetallicRoughness = 6,
 };
+
+/// Every material type with its name ("Lambertian", ...), in MaterialType order (the Python
+/// enum is made from it).
+WAVEFRONT_API std::vector<std::pair<MaterialType, std::string>> materialTypeNames();
 
 /// A surface material. Non-zero `emission` turns every primitive using it into an area light
 /// (emitting on the side the geometric normal points to; spheres emit outwards).

@@ -140,13 +140,13 @@ py::dict statsDict(const RenderStats& s) {
         devices.append(e);
     }
     d["devices"] = devices;
-    d["connections"] = s.connections;
-    d["connectPhases"] = s.connectPhases;
-    d["walkSimdEfficiency"] = s.walkSimdEfficiency;
-    d["connectSimdEfficiency"] = s.connectSimdEfficiency;
-    d["acceptanceRate"] = s.acceptanceRate;
-    d["largeStepFraction"] = s.largeStepFraction;
-    d["normalization"] = s.normalization;
+    d["connections"] = s.bdpt.connections;
+    d["connectPhases"] = s.bdpt.connectPhases;
+    d["walkSimdEfficiency"] = s.bdpt.walkSimdEfficiency;
+    d["connectSimdEfficiency"] = s.bdpt.connectSimdEfficiency;
+    d["acceptanceRate"] = s.mlt.acceptanceRate;
+    d["largeStepFraction"] = s.mlt.largeStepFraction;
+    d["normalization"] = s.mlt.normalization;
     d["samplesPerSecond"] = s.samplesPerSecond();
     d["raysPerSecond"] = s.raysPerSecond();
     return d;
@@ -282,14 +282,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .value("GuideTable", LightSampler::GuideTable)
         .value("RadixForest", LightSampler::RadixForest)
         .value("Alias", LightSampler::Alias);
-    py::enum_<MaterialType>(m, "MaterialType")
-        .value("Lambertian", MaterialType::Lambertian)
-        .value("Glossy", MaterialType::Glossy)
-        .value("Mirror", MaterialType::Mirror)
-        .value("Dielectric", MaterialType::Dielectric)
-        .value("Conductor", MaterialType::Conductor)
-        .value("RoughDielectric", MaterialType::RoughDielectric)
-        .value("MetallicRoughness", MaterialType::MetallicRoughness);
+    {
+        py::enum_<MaterialType> materialType(m, "MaterialType");
+        for (const auto& [type, name] : materialTypeNames()) materialType.value(name.c_str(), type);
+    }
 
     m.def("toString", py::overload_cast<Backend>(&toString));
     m.def("toString", py::overload_cast<PtVariant>(&toString));
@@ -490,12 +486,43 @@ PYBIND11_MODULE(_wavefront, m) {
     m.def("skyEnvironment", &skyEnvironment, "kind"_a, "up"_a = glm::vec3(0.0f, 1.0f, 0.0f));
 
     // ---- Rendering ------------------------------------------------------------------------------
+    py::class_<PtOptions>(m, "PtOptions")
+        .def(py::init<>())
+        .def_readwrite("variant", &PtOptions::variant)
+        .def_readwrite("nextEventEstimation", &PtOptions::nextEventEstimation);
+    py::class_<BidirectionalOptions>(m, "BidirectionalOptions")
+        .def_readwrite("connectThreshold", &BidirectionalOptions::connectThreshold)
+        .def_readwrite("cameraConnections", &BidirectionalOptions::cameraConnections)
+        .def_readwrite("coalescedVertexWrites", &BidirectionalOptions::coalescedVertexWrites);
+    py::class_<BdptOptions, BidirectionalOptions>(m, "BdptOptions")
+        .def(py::init<>())
+        .def_readwrite("variant", &BdptOptions::variant)
+        .def_readwrite("strategyS", &BdptOptions::strategyS)
+        .def_readwrite("strategyT", &BdptOptions::strategyT)
+        .def("connectThresholdOrDefault", &BdptOptions::connectThresholdOrDefault);
+    py::class_<MltOptions, BidirectionalOptions>(m, "MltOptions")
+        .def(py::init<>())
+        .def_readwrite("largeStepProbability", &MltOptions::largeStepProbability)
+        .def_readwrite("startupResampling", &MltOptions::startupResampling)
+        .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
+
+    py::class_<IntegratorOptionInfo>(m, "IntegratorOptionInfo")
+        .def_readonly("name", &IntegratorOptionInfo::name)
+        .def_readonly("flag", &IntegratorOptionInfo::flag)
+        .def_readonly("help", &IntegratorOptionInfo::help)
+        .def_readonly("defaultValue", &IntegratorOptionInfo::defaultValue);
+    py::class_<IntegratorInfo>(m, "IntegratorInfo")
+        .def_readonly("type", &IntegratorInfo::type)
+        .def_readonly("name", &IntegratorInfo::name)
+        .def_readonly("description", &IntegratorInfo::description)
+        .def_readonly("options", &IntegratorInfo::options);
+    m.def("integrators", &integrators, "Every integrator of the registry, with its options");
+
     // dynamic_attr: the Python progress callable is kept in the object's __dict__ (the C++
     // ProgressCallback cannot give it back); Renderer wraps it when it is constructed.
     py::class_<RenderOptions>(m, "RenderOptions", py::dynamic_attr())
         .def(py::init<>())
         .def_readwrite("integrator", &RenderOptions::integrator)
-        .def_readwrite("variant", &RenderOptions::variant)
         .def_readwrite("backend", &RenderOptions::backend)
         .def_readwrite("width", &RenderOptions::width)
         .def_readwrite("height", &RenderOptions::height)
@@ -503,7 +530,6 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("timeLimitSeconds", &RenderOptions::timeLimitSeconds)
         .def_readwrite("maxDepth", &RenderOptions::maxDepth)
         .def_readwrite("rouletteDepth", &RenderOptions::rouletteDepth)
-        .def_readwrite("nextEventEstimation", &RenderOptions::nextEventEstimation)
         .def_readwrite("seed", &RenderOptions::seed)
         .def_readwrite("firstPass", &RenderOptions::firstPass)
         .def_readwrite("devices", &RenderOptions::devices)
@@ -512,14 +538,9 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("environmentMap", &RenderOptions::environmentMap)
         .def_readwrite("environmentScale", &RenderOptions::environmentScale)
         .def_readwrite("streamCapacity", &RenderOptions::streamCapacity)
-        .def_readwrite("bdptVariant", &RenderOptions::bdptVariant)
-        .def_readwrite("connectThreshold", &RenderOptions::connectThreshold)
-        .def_readwrite("strategyS", &RenderOptions::strategyS)
-        .def_readwrite("strategyT", &RenderOptions::strategyT)
-        .def_readwrite("coalescedVertexWrites", &RenderOptions::coalescedVertexWrites)
-        .def_readwrite("cameraConnections", &RenderOptions::cameraConnections)
-        .def_readwrite("largeStepProbability", &RenderOptions::largeStepProbability)
-        .def_readwrite("startupResampling", &RenderOptions::startupResampling)
+        .def_readwrite("pt", &RenderOptions::pt)
+        .def_readwrite("bdpt", &RenderOptions::bdpt)
+        .def_readwrite("mlt", &RenderOptions::mlt)
         .def_property(
             "progress", [](py::object self) { return progressOf(self); },
             [](py::object self, py::object callable) {
@@ -528,8 +549,10 @@ PYBIND11_MODULE(_wavefront, m) {
                 self.attr("__dict__")[kProgressKey] = callable;
             },
             "callable(done, total, seconds) called between passes; returning False cancels the render")
-        .def("validate", &RenderOptions::validate)
-        .def("connectThresholdOrDefault", &RenderOptions::connectThresholdOrDefault);
+        .def("setIntegratorOption", &setIntegratorOption, "name"_a, "value"_a,
+             "Sets an option of the chosen integrator by its registry name (e.g. 'large-step', '0.3')")
+        .def("integratorOption", &integratorOption, "name"_a)
+        .def("validate", &RenderOptions::validate);
 
     py::class_<PyRenderer>(m, "Renderer")
         .def(py::init([](const Scene& scene, py::object optionsObject) {

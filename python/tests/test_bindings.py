@@ -21,13 +21,32 @@ def test_options_mirror_the_cpp_defaults():
     o = wf.RenderOptions()
     assert (o.width, o.height, o.samplesPerPixel) == (512, 512, 16)
     assert o.integrator == wf.IntegratorType.PathTracer
-    assert o.variant == wf.PtVariant.SptR
+    assert o.pt.variant == wf.PtVariant.SptR
     assert o.backend == wf.Backend.Auto
-    assert o.connectThreshold is None and o.progress is None
-    assert o.connectThresholdOrDefault() == pytest.approx(0.6)
-    o.connectThreshold = 0.5
-    assert o.connectThreshold == pytest.approx(0.5)
+    assert o.bdpt.connectThreshold is None and o.progress is None
+    assert o.bdpt.connectThresholdOrDefault() == pytest.approx(0.6)
+    assert o.mlt.connectThresholdOrDefault() == pytest.approx(1.0)
+    o.bdpt.connectThreshold = 0.5
+    assert o.bdpt.connectThreshold == pytest.approx(0.5)
     assert wf.parseIntegrator("bdpt") == wf.IntegratorType.Bdpt and wf.toString(wf.IntegratorType.Mlt) == "mlt"
+
+
+def test_integrator_options_come_from_the_registry():
+    names = [i.name for i in wf.integrators()]
+    assert names[:3] == ["pt", "bdpt", "mlt"]
+    mlt = next(i for i in wf.integrators() if i.name == "mlt")
+    large = next(o for o in mlt.options if o.name == "large-step")
+    assert large.flag == "--large-step" and float(large.defaultValue) == pytest.approx(0.5)
+    o = options(integrator=wf.IntegratorType.Mlt)
+    o.setIntegratorOption("large-step", "0.3")
+    assert o.mlt.largeStepProbability == pytest.approx(0.3) and o.integratorOption("large-step") == "0.3"
+    with pytest.raises(ValueError, match="not of integrator mlt"):
+        o.setIntegratorOption("variant", "megakernel")
+    # An option of another integrator is refused, not ignored.
+    p = options()
+    p.mlt.largeStepProbability = 0.3
+    with pytest.raises(ValueError, match="does not apply to integrator pt"):
+        wf.Renderer(wf.Scene.builtin("cornell-box"), p)
 
 
 @pytest.mark.parametrize("integrator", [wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt])

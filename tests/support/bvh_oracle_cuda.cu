@@ -1,8 +1,8 @@
 // CUDA instantiations of the LBVH build and the trace entry points used by tests and benchmarks.
-#include "host/exec/cuda_builders.cuh"  // first: the builders are instantiated in the library
+#include "host/scene/builders_cuda.cuh"  // first: the builders are instantiated in the library
 #include "bvh_oracle_impl.h"
 #include "compaction.h"
-#include "host/exec/cuda_exec.cuh"
+#include "host/backends/cuda/cuda_exec.cuh"
 
 namespace wavefront {
 

@@ -1,4 +1,4 @@
-// Template bodies of bvh_api.h, instantiated for each exec (cpu_backend.cpp, lbvh_cuda.cu).
+// Template bodies of bvh_oracle.h, instantiated for each exec (oracles.cpp, bvh_oracle_cuda.cu).
 #pragma once
 #include <chrono>
 #include <optional>

@@ -1,4 +1,4 @@
-// Write-time compaction measured in isolation (DESIGN section 4): the production scheme
+// Write-time compaction measured in isolation: the production scheme
 // (exec.compactingFor: block scan + one atomic per block) against a plain copy of every item (the
 // bandwidth ceiling) and, on CUDA, a flag pass plus cub::DeviceSelect::Flagged. Also used by the
 // tests to check that compactingFor keeps exactly the active items.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/core/sampler.h"
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 
 namespace wavefront {
 

@@ -29,7 +29,7 @@ struct DistributionSnapshot {
     /// A view over the host copies: sampling it on the host runs the same code as the kernels.
     DistributionView view() const {
         auto ptr = [](const auto& v) { return v.empty() ? nullptr : v.data(); };
-        return DistributionView{n, count, kind, cdf.data(), pmf.data(), guideSize, ptr(guide), ptr(nodes), ptr(alias)};
+        return DistributionView{n, count, SamplingMethod(int(kind)), cdf.data(), pmf.data(), guideSize, ptr(guide), ptr(nodes), ptr(alias)};
     }
 };
 

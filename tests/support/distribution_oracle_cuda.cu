@@ -1,7 +1,7 @@
 // CUDA instantiations of the distribution entry points used by tests and benchmarks.
-#include "host/exec/cuda_builders.cuh"  // first: the builders are instantiated in the library
+#include "host/scene/builders_cuda.cuh"  // first: the builders are instantiated in the library
 #include "distribution_oracle_impl.h"
-#include "host/exec/cuda_exec.cuh"
+#include "host/backends/cuda/cuda_exec.cuh"
 
 namespace wavefront {
 

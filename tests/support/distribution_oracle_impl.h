@@ -1,5 +1,5 @@
-// Template bodies of distribution_api.h, instantiated for each exec (cpu_backend.cpp,
-// distribution_cuda.cu).
+// Template bodies of distribution_oracle.h, instantiated for each exec (oracles.cpp,
+// distribution_oracle_cuda.cu).
 #pragma once
 #include <chrono>
 

@@ -1,5 +1,5 @@
 // CUDA instantiation of MLT's replay check (tests).
-#include "host/exec/cuda_builders.cuh"
+#include "host/scene/builders_cuda.cuh"
 #include "mlt_replay_impl.h"
 
 namespace wavefront {

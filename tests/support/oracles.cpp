@@ -8,11 +8,12 @@
 #include "bvh_oracle_impl.h"
 #include "distribution_oracle_impl.h"
 #include "mlt_replay_impl.h"
-#include "host/exec/cpu_exec.h"
+#include "host/backends/cpu/cpu_exec.h"
 
 namespace wavefront {
 
-// The CUDA translation units' entry points (lbvh_cuda.cu, distribution_cuda.cu).
+// The CUDA translation units' entry points (bvh_oracle_cuda.cu, distribution_oracle_cuda.cu,
+// mlt_replay_cuda.cu).
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
 BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder, bool wide);
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder,
@@ -92,7 +93,7 @@ std::string validateBvh(const BvhSnapshot& bvh) {
     Aabb rootBox = Aabb::unite(root.box(0), root.box(1));
     if (!rootBox.contains(all)) return "root box does not cover the scene";
     if (n == 1) {
-        // A single primitive's root names its leaf in both slots (lbvh_builder.h).
+        // A single primitive's root names its leaf in both slots (buildLbvh, host/scene/bvh_builder.h).
         if (root.child(0) != ~0 || root.child(1) != ~0 || root.subtreeSize(0) != 1 || root.subtreeSize(1) != 1) return "single-primitive root is malformed";
         if (!root.box(0).contains(primDataBounds(&bvh.primData[0], bvh.numTriangles == 1))) return "leaf box too small";
         return "";

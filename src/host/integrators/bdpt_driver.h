@@ -7,7 +7,7 @@
 #include <climits>
 #include <vector>
 
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 #include "wavefront/error.h"
 #include "host/integrators/stream_scheduler.h"
 #include "kernels/bdpt/bdpt_stages.h"

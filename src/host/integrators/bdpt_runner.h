@@ -13,32 +13,28 @@ template <class Exec>
 void bdptDriverStats(BdptDriver<Exec>& driver, RenderStats& stats) {
     stats.extensionRays = driver.extensionRays();
     stats.shadowRays = driver.shadowRays();
-    stats.connections = driver.connections();
-    stats.connectPhases = driver.connectPhases();
-    std::tie(stats.walkSimdEfficiency, stats.connectSimdEfficiency) = driver.phaseSimdEfficiency();
+    stats.bdpt.connections = driver.connections();
+    stats.bdpt.connectPhases = driver.connectPhases();
+    std::tie(stats.bdpt.walkSimdEfficiency, stats.bdpt.connectSimdEfficiency) = driver.phaseSimdEfficiency();
     runner::attachSimd(stats, driver.simdEfficiency(), bdptSimdLabel, kBdptSimdKernelCount);
 }
 
 template <class Exec>
 class BdptRunner : public IntegratorRunner<Exec> {
 public:
-    /// Every scene the path tracer renders: area lights and environment maps, pinhole and thin-lens
-    /// cameras, shading normals.
-    static void check(const RenderOptions&, const SceneView&) {}
-
-    BdptRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall)
+    BdptRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
         : options_(o),
-          driver_(exec, o.bdptVariant,
-                  std::max(1, std::min(runner::streamSlots(exec, o, firstCall),
-                                       BdptDriver<Exec>::slotLimit(exec.freeMemoryBytes(), o.maxDepth, o.bdptVariant))),
-                  o.maxDepth, o.connectThresholdOrDefault(), o.coalescedVertexWrites) {}
+          driver_(exec, o.bdpt.variant,
+                  std::max(1, std::min(runner::streamSlots(exec, o, start.firstCall),
+                                       BdptDriver<Exec>::slotLimit(exec.freeMemoryBytes(), o.maxDepth, o.bdpt.variant))),
+                  o.maxDepth, o.bdpt.connectThresholdOrDefault(), o.bdpt.coalescedVertexWrites) {}
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
         const std::uint64_t pass = std::uint64_t(scene.width) * scene.height;
-        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.cameraConnections);
-        params.onlyS = options_.strategyS;
-        params.onlyT = options_.strategyT;
+        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.bdpt.cameraConnections);
+        params.onlyS = options_.bdpt.strategyS;
+        params.onlyT = options_.bdpt.strategyT;
         std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
         std::uint64_t done = driver_.render(scene, params, HashSampler(options_.seed), film, next_, count, budget);
         next_ += done;

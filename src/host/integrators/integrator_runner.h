@@ -1,10 +1,11 @@
-// One integrator over one exec, for the life of a film: its checks of the options and the scene,
-// how many slots or chains it takes (its capacity policy), its driver, and its statistics. The
-// render backend (host/render) owns one and hands it each call; pt_runner.h, bdpt_runner.h and
-// mlt_runner.h are the three.
+// One integrator over one exec, for the life of a film: how many slots or chains it takes (its
+// capacity policy), its driver, and its statistics. The
+// render backend (host/render) owns one and hands it each call; runners.h makes the one of each
+// registry row (registry.h).
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,16 @@
 #include "wavefront/renderer.h"
 
 namespace wavefront {
+
+/// What a fresh film's runner is made from, besides the exec and the options.
+struct RunnerStart {
+    std::uint64_t firstCall = 0;  ///< samples (MLT: mutations) the first call asks for; all a device holds when timed
+    bool timed = false;           ///< the first call is time-limited
+    const SceneView& scene;
+    /// Values a runner keeps for the next film of the same renderer (the path tracer's launch
+    /// rates), by name; they outlive the runner.
+    std::map<std::string, double>& kept;
+};
 
 template <class Exec>
 class IntegratorRunner {

@@ -13,10 +13,6 @@ namespace wavefront {
 template <class Exec>
 class MltRunner : public IntegratorRunner<Exec> {
 public:
-    /// Every scene the path tracer renders: area lights and environment maps, pinhole and thin-lens
-    /// cameras, shading normals.
-    static void check(const RenderOptions&, const SceneView&) {}
-
     /// Chains: the requested count, or enough to fill the device but at least 16 mutations each
     /// (a time-limited render fills the device); never more than the first call's mutations (a
     /// chain that never mutates is wasted) nor than half of the free memory holds.
@@ -26,25 +22,27 @@ public:
                                                     : (timed ? device : std::min(device, firstCall / 16));
         if (!timed) chains = std::min(chains, firstCall);
         return std::max(1, std::min(int(std::min<std::uint64_t>(chains, INT_MAX)),
-                                    MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, o.cameraConnections)));
+                                    MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, o.mlt.cameraConnections)));
     }
 
-    MltRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed, bool lens)
-        : options_(o), driver_(makeDriver(exec, o, chainCount(exec, o, firstCall, timed), timed ? 0 : firstCall, lens)) {}
+    MltRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
+        : options_(o),
+          driver_(makeDriver(exec, o, chainCount(exec, o, start.firstCall, start.timed), start.timed ? 0 : start.firstCall,
+                             start.scene.camera.lensRadius > 0.0f)) {}
 
     /// The driver for `chains` chains, its start-up pool sized for a first call of `firstCall`
     /// mutations (0: time-limited); `lens`: the scene's camera has a lens.
     static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall,
                                       bool lens) {
-        MltSettings settings{o.largeStepProbability, o.startupResampling, o.seed,
+        MltSettings settings{o.mlt.largeStepProbability, o.mlt.startupResampling, o.seed,
                              mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains)), lens};
-        return MltDriver<Exec>(exec, chains, o.maxDepth, o.cameraConnections, o.connectThresholdOrDefault(),
-                               o.coalescedVertexWrites, settings);
+        return MltDriver<Exec>(exec, chains, o.maxDepth, o.mlt.cameraConnections, o.mlt.connectThresholdOrDefault(),
+                               o.mlt.coalescedVertexWrites, settings);
     }
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
-        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.cameraConnections);
+        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.mlt.cameraConnections);
         return driver_.render(scene, params, film, asked, budget);
     }
 
@@ -60,9 +58,9 @@ public:
         bdptDriverStats(driver_.bdpt(), stats);
         stats.streamCapacity = driver_.chainCount();
         stats.bytesPerSampleSlot = driver_.bytesPerChain();
-        stats.acceptanceRate = k.proposals ? double(k.accepted) / double(k.proposals) : -1.0;
-        stats.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
-        stats.normalization = driver_.normalization();
+        stats.mlt.acceptanceRate = k.proposals ? double(k.accepted) / double(k.proposals) : -1.0;
+        stats.mlt.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
+        stats.mlt.normalization = driver_.normalization();
     }
 
 private:

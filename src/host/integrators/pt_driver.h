@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 #include "wavefront/error.h"
 #include "host/integrators/stream_scheduler.h"
 #include "kernels/pt/pt_stages.h"

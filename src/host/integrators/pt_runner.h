@@ -11,11 +11,12 @@ namespace wavefront {
 template <class Exec>
 class PtRunner : public IntegratorRunner<Exec> {
 public:
-    static void check(const RenderOptions&, const SceneView&) {}
-
-    /// `launchRate`: see PathTracerDriver.
-    PtRunner(Exec& exec, const RenderOptions& o, std::uint64_t firstCall, double* launchRate = nullptr)
-        : options_(o), driver_(exec, o.variant, runner::streamSlots(exec, o, firstCall), launchRate) {}
+    /// The rate of whole-path launches (PathTracerDriver's launch sizer) is kept per schedule in
+    /// the backend's `kept` values, so that a later film's first launch is sized by time too.
+    PtRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
+        : options_(o),
+          driver_(exec, o.pt.variant, runner::streamSlots(exec, o, start.firstCall),
+                  &start.kept[std::string("pt launch rate ") + toString(o.pt.variant)]) {}
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
@@ -24,7 +25,7 @@ public:
         params.sampler = HashSampler(options_.seed);
         params.maxDepth = options_.maxDepth;
         params.rouletteDepth = options_.rouletteDepth;
-        params.nextEventEstimation = options_.nextEventEstimation;
+        params.nextEventEstimation = options_.pt.nextEventEstimation;
         params.numPixels = int(pass);
         std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
         std::uint64_t done = driver_.render(scene, params, film, next_, count, budget);

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 #include "kernels/core/launch.h"
 #include "kernels/core/work_range.h"
 

@@ -1,6 +1,6 @@
 // RenderBackend over one exec type: owns the exec, the uploaded scene, the film and the
 // integrator's runner, which live as long as the renderer so that a film can be rendered again,
-// added to, or stopped. Instantiated in host/exec/render_backend_{cpu.cpp,cuda.cu}.
+// added to, or stopped. Instantiated in host/render/render_backend_{cpu.cpp,cuda.cu}.
 #pragma once
 #include <chrono>
 #include <cmath>
@@ -9,9 +9,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "host/integrators/bdpt_runner.h"
-#include "host/integrators/mlt_runner.h"
-#include "host/integrators/pt_runner.h"
+#include "host/integrators/runners.h"
 #include "host/render/film_buffers.h"
 #include "host/render/render_backend.h"
 #include "host/scene/scene_upload.h"
@@ -35,12 +33,6 @@ public:
         }
         exec_.synchronize();
         setupSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart_).count();
-        SceneView view = scene_.view(options.width, options.height);
-        switch (options.integrator) {
-        case IntegratorType::PathTracer: PtRunner<Exec>::check(options, view); break;
-        case IntegratorType::Bdpt: BdptRunner<Exec>::check(options, view); break;
-        case IntegratorType::Mlt: MltRunner<Exec>::check(options, view); break;
-        }
     }
 
     std::string name() const override { return exec_.name(); }
@@ -120,17 +112,9 @@ private:
         exec_.clearStats();
         seconds_ = 0.0;
         calls_ = 0;
-        const std::uint64_t samples = timed ? ~std::uint64_t(0) : firstCall;  // a time limit fills the device
-        switch (o.integrator) {
-        case IntegratorType::PathTracer:
-            runner_ = std::make_unique<PtRunner<Exec>>(exec_, o, samples, &wholePathLaunchRates_[o.variant]);
-            break;
-        case IntegratorType::Bdpt: runner_ = std::make_unique<BdptRunner<Exec>>(exec_, o, samples); break;
-        case IntegratorType::Mlt:
-            runner_ = std::make_unique<MltRunner<Exec>>(exec_, o, firstCall, timed,
-                                                        scene_.view(o.width, o.height).camera.lensRadius > 0.0f);
-            break;
-        }
+        const SceneView view = scene_.view(o.width, o.height);
+        // A time limit fills the device.
+        runner_ = makeRunner(exec_, o, RunnerStart{timed ? ~std::uint64_t(0) : firstCall, timed, view, keptByRunners_});
     }
 
     Exec exec_;
@@ -139,9 +123,8 @@ private:
     SceneBuffers<Exec> scene_;
     FilmBuffers<Exec> film_;
     std::unique_ptr<IntegratorRunner<Exec>> runner_;
-    /// Per path-tracer schedule, the rate its launches of whole paths ran at (LaunchSizer): a
-    /// film's first launch is then sized by time too, when the renderer is called again.
-    std::map<PtVariant, double> wholePathLaunchRates_;
+    /// What runners keep for the next film (RunnerStart::kept: the path tracer's launch rates).
+    std::map<std::string, double> keptByRunners_;
     double seconds_ = 0.0;
     std::uint64_t calls_ = 0;  ///< calls on the film (DeviceStats::pieces of one device)
 };

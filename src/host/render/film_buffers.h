@@ -1,6 +1,6 @@
 // The film in one exec's memory.
 #pragma once
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 #include "kernels/scene/scene_view.h"
 
 namespace wavefront {

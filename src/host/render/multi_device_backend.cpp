@@ -21,17 +21,15 @@ void addFilms(const std::vector<Film>& films, Film& out) {
     });
 }
 
-RenderStats mergeStats(const std::vector<RenderStats>& perDevice, double seconds) {
+RenderStats mergeStats(IntegratorType integrator, const std::vector<RenderStats>& perDevice, double seconds) {
     RenderStats m = perDevice.at(0);
     m.devices.clear();
     m.kernels.clear();
     m.samples = m.extensionRays = m.shadowRays = m.nonFiniteSamples = 0;
     m.memoryBytes = m.peakMemoryBytes = 0;
     m.streamCapacity = 0;
-    m.connections = m.connectPhases = 0;
     m.seconds = seconds;
     m.backend = perDevice[0].backend + " x" + std::to_string(perDevice.size());
-    double accepted = 0.0, large = 0.0, b = 0.0, mltSamples = 0.0;
     std::map<std::string, std::size_t> kernelAt;
     for (const RenderStats& s : perDevice) {
         m.devices.insert(m.devices.end(), s.devices.begin(), s.devices.end());
@@ -42,16 +40,8 @@ RenderStats mergeStats(const std::vector<RenderStats>& perDevice, double seconds
         m.memoryBytes += s.memoryBytes;
         m.peakMemoryBytes += s.peakMemoryBytes;
         m.streamCapacity += s.streamCapacity;
-        m.connections += s.connections;
-        m.connectPhases += s.connectPhases;
         m.sceneSetupSeconds = std::max(m.sceneSetupSeconds, s.sceneSetupSeconds);
         m.bvhBuilder = s.bvhBuilder;  // every device builds from the same options and scene
-        if (s.acceptanceRate >= 0.0) {
-            accepted += s.acceptanceRate * double(s.samples);
-            large += s.largeStepFraction * double(s.samples);
-            b += s.normalization * double(s.samples);
-            mltSamples += double(s.samples);
-        }
         for (const KernelStats& k : s.kernels) {
             auto [at, fresh] = kernelAt.emplace(k.label, m.kernels.size());
             if (fresh) {
@@ -63,11 +53,7 @@ RenderStats mergeStats(const std::vector<RenderStats>& perDevice, double seconds
             sum.launches += k.launches;
         }
     }
-    if (mltSamples > 0.0) {
-        m.acceptanceRate = accepted / mltSamples;
-        m.largeStepFraction = large / mltSamples;
-        m.normalization = b / mltSamples;
-    }
+    if (const auto merge = integratorSpec(integrator).mergeDeviceStats) merge(perDevice, m);
     return m;
 }
 

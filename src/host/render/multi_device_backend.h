@@ -41,8 +41,8 @@ void forEachDevice(int devices, const Work& work) {
 /// Adds the films of every device into `out` (sums and sample counts; MLT's films are already
 /// normalised per device, so the sum weighs each device's estimate by its mutations).
 void addFilms(const std::vector<Film>& films, Film& out);
-/// The statistics of one image from those of its devices.
-RenderStats mergeStats(const std::vector<RenderStats>& perDevice, double seconds);
+/// The statistics of one image from those of its devices (the integrator merges its own part).
+RenderStats mergeStats(IntegratorType integrator, const std::vector<RenderStats>& perDevice, double seconds);
 /// Device `d`'s own seed for MLT's chains (PT and BDPT keep the seed: their samples are numbered).
 std::uint32_t deviceSeed(std::uint32_t seed, int d);
 
@@ -81,8 +81,8 @@ public:
         rendered_.assign(devices_.size(), 0);
         pieces_.assign(devices_.size(), 0);
         bool stopped = false;
-        if (options.integrator == IntegratorType::Mlt) {
-            stopped = renderMlt(options, call, asked, start);
+        if (!integratorSpec(options.integrator).rendersSampleRanges) {
+            stopped = renderChains(options, call, asked, start);
         } else if (!timed) {
             stopped = renderRound(options, call, call.accumulate, asked, next_, asked, 0, start);
             next_ += asked;  // a cancelled call leaves holes, which no later call fills
@@ -105,7 +105,7 @@ public:
             perDevice[d].devices.at(0).seconds = busyTotal_[d];
             perDevice[d].devices.at(0).pieces = piecesTotal_[d];
         }
-        stats = multidevice::mergeStats(perDevice, seconds_);
+        stats = multidevice::mergeStats(options.integrator, perDevice, seconds_);
         stats.cancelled = stopped;
         std::uint64_t done = 0;
         for (std::uint64_t r : rendered_) done += r;
@@ -174,7 +174,7 @@ private:
     /// proportion to its speed, or until the time limit, in kMltRounds rounds. Between rounds the
     /// devices exchange their samples of b, so that every device's b averages the start-up pools
     /// and large steps of all of them (as one device's b would), not its share alone.
-    bool renderMlt(const RenderOptions& options, const RenderCall& call, std::uint64_t asked,
+    bool renderChains(const RenderOptions& options, const RenderCall& call, std::uint64_t asked,
                    std::chrono::steady_clock::time_point start) {
         constexpr int kMltRounds = 4;
         const bool timed = call.timeLimitSeconds > 0.0;
@@ -227,7 +227,7 @@ private:
     /// `timed`: each piece runs to the call's time limit (MLT).
     bool runSplit(const RenderOptions& options, const RenderCall& call, bool accumulate, std::uint64_t sizedFor,
                   bool fillDevice, bool timed, WorkSplitter& splitter) {
-        const bool mlt = options.integrator == IntegratorType::Mlt;
+        const bool chains = !integratorSpec(options.integrator).rendersSampleRanges;
         onDevices([&](int d) {
             try {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -241,7 +241,7 @@ private:
                     if (!begun) devices_[d]->beginCall(o, accumulate, sizedFor, fillDevice);
                     begun = true;
                     RenderBudget budget(pieceCall, piece.count, splitter, d);
-                    std::uint64_t done = mlt ? devices_[d]->renderPart(o, timed ? 0 : piece.count, budget)
+                    std::uint64_t done = chains ? devices_[d]->renderPart(o, timed ? 0 : piece.count, budget)
                                              : devices_[d]->renderPart(o, piece.count, budget, piece.first);
                     splitter.done(d, done);
                 }
@@ -260,7 +260,7 @@ private:
 
     RenderOptions optionsFor(const RenderOptions& options, int d) const {
         RenderOptions o = options;
-        if (o.integrator == IntegratorType::Mlt) o.seed = multidevice::deviceSeed(options.seed, d);
+        if (!integratorSpec(o.integrator).rendersSampleRanges) o.seed = multidevice::deviceSeed(options.seed, d);
         return o;
     }
 

@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
+#include <vector>
 
+#include "host/integrators/registry.h"
 #include "host/render/render_backend.h"
 #include "wavefront/error.h"
 
@@ -26,12 +28,7 @@ void RenderOptions::validate() const {
     // a black image.
     if (int(backend) < int(Backend::Auto) || int(backend) > int(Backend::Cpu))
         throw InputError("backend " + std::to_string(int(backend)) + " is not a Backend value");
-    if (int(integrator) < int(IntegratorType::PathTracer) || int(integrator) > int(IntegratorType::Mlt))
-        throw InputError("integrator " + std::to_string(int(integrator)) + " is not an IntegratorType value");
-    if (int(variant) < int(PtVariant::Megakernel) || int(variant) > int(PtVariant::SptR))
-        throw InputError("path-tracer variant " + std::to_string(int(variant)) + " is not a PtVariant value");
-    if (int(bdptVariant) < int(BdptVariant::Streaming) || int(bdptVariant) > int(BdptVariant::Naive))
-        throw InputError("BDPT variant " + std::to_string(int(bdptVariant)) + " is not a BdptVariant value");
+    const IntegratorSpec& spec = integratorSpec(integrator);  // throws for a value that is no integrator
     if (int(lightSampler) < int(LightSampler::BinarySearch) || int(lightSampler) > int(LightSampler::Alias))
         throw InputError("light sampler " + std::to_string(int(lightSampler)) + " is not a LightSampler value");
     if (int(bvhBuilder) < int(BvhBuilder::Auto) || int(bvhBuilder) > int(BvhBuilder::Ploc))
@@ -48,26 +45,9 @@ void RenderOptions::validate() const {
         (timeLimitSeconds == 0.0 && std::uint64_t(std::max(samplesPerPixel, 1)) > passLimit - firstPass))
         throw InputError("first pass " + std::to_string(firstPass) + " is out of range (pass + spp stays at most " +
                          std::to_string(passLimit) + " at " + std::to_string(width) + "x" + std::to_string(height) + ")");
-    if (firstPass > 0 && integrator == IntegratorType::Mlt)
-        throw InputError("MLT renders no pass ranges (first pass must be 0); give each process its own seed instead");
     if (maxDepth < 1 || maxDepth > 255) throw InputError("max depth must be in 1..255");
     if (rouletteDepth < 1) throw InputError("roulette depth must be at least 1");
     if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");
-    if (connectThreshold && !(*connectThreshold > 0.0f && *connectThreshold <= 1.0f))
-        throw InputError("connect threshold must be in (0, 1]");
-    if ((strategyS < 0) != (strategyT < 0) || (strategyS >= 0 && strategyT < 1))
-        throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
-    if (strategyS >= 0 && strategyS + strategyT - 1 > maxDepth)
-        throw InputError("strategy " + std::to_string(strategyS) + "," + std::to_string(strategyT) + " makes paths of " +
-                         std::to_string(strategyS + strategyT - 1) + " segments, more than the max depth " +
-                         std::to_string(maxDepth));
-    // Large steps keep improving b; without them the image scale stays that of the start-up pool.
-    if (!(largeStepProbability > 0.0f && largeStepProbability <= 1.0f))
-        throw InputError("large-step probability must be in (0, 1]");
-    if (integrator == IntegratorType::Mlt && bdptVariant == BdptVariant::Naive)
-        throw InputError("MLT runs on the streaming BDPT schedule only (drop --bdpt-variant naive)");
-    if (strategyS >= 0 && integrator != IntegratorType::Bdpt)
-        throw InputError("per-strategy images exist only for --integrator bdpt");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
     for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -75,13 +55,8 @@ void RenderOptions::validate() const {
         for (std::size_t j = 0; j < i; ++j)
             if (devices[j] == devices[i]) throw InputError("device " + std::to_string(devices[i]) + " is listed twice");
     }
-    if (!nextEventEstimation && integrator != IntegratorType::PathTracer)
-        throw InputError(std::string("next-event estimation off is a path-tracer option; ") + toString(integrator) +
-                         " connects to lights by construction");
-}
-
-float RenderOptions::connectThresholdOrDefault() const {
-    return connectThreshold.value_or(integrator == IntegratorType::Mlt ? 1.0f : 0.6f);
+    if (spec.validate) spec.validate(*this);
+    checkOtherIntegratorsAtDefaults(*this);
 }
 
 class Renderer::Impl {
@@ -164,104 +139,80 @@ const RenderStats& Renderer::stats() const { return impl().stats; }
 Backend Renderer::backend() const { return impl().kind; }
 const RenderOptions& Renderer::options() const { return impl().options; }
 
-const char* toString(Backend backend) {
-    switch (backend) {
-    case Backend::Auto: return "auto";
-    case Backend::Cuda: return "cuda";
-    case Backend::Cpu: return "cpu";
-    }
+namespace {
+
+/// An enumeration's names: the first entry of a value is its name, later ones are accepted
+/// aliases ("gpu" for cuda).
+template <class E>
+struct EnumName {
+    E value;
+    const char* name;
+};
+
+template <class E, std::size_t N>
+const char* nameOf(E value, const EnumName<E> (&names)[N]) {
+    for (const EnumName<E>& n : names)
+        if (n.value == value) return n.name;
     return "?";
 }
 
-const char* toString(PtVariant variant) {
-    switch (variant) {
-    case PtVariant::Megakernel: return "megakernel";
-    case PtVariant::PtR: return "pt-r";
-    case PtVariant::Spt: return "spt";
-    case PtVariant::SptR: return "spt-r";
-    }
-    return "?";
+/// Case-insensitive; throws InputError "unknown <what> 'x' (expected a, b or c)".
+template <class E, std::size_t N>
+E parseName(const std::string& text, const EnumName<E> (&names)[N], const char* what) {
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const EnumName<E>& n : names)
+        if (lower == n.name) return n.value;
+    std::vector<const char*> expected;
+    for (const EnumName<E>& n : names)
+        if (nameOf(n.value, names) == n.name) expected.push_back(n.name);
+    std::string list;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        list += std::string(i == 0 ? "" : i + 1 == expected.size() ? " or " : ", ") + expected[i];
+    throw InputError(std::string("unknown ") + what + " '" + text + "' (expected " + list + ")");
 }
 
-static std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
+constexpr EnumName<Backend> kBackendNames[] = {{Backend::Auto, "auto"}, {Backend::Cuda, "cuda"}, {Backend::Cpu, "cpu"},
+                                               {Backend::Cuda, "gpu"}};
+constexpr EnumName<PtVariant> kPtVariantNames[] = {{PtVariant::Megakernel, "megakernel"}, {PtVariant::PtR, "pt-r"},
+                                                   {PtVariant::Spt, "spt"}, {PtVariant::SptR, "spt-r"}};
+constexpr EnumName<BdptVariant> kBdptVariantNames[] = {{BdptVariant::Streaming, "streaming"}, {BdptVariant::Naive, "naive"}};
+constexpr EnumName<LightSampler> kLightSamplerNames[] = {{LightSampler::BinarySearch, "binary"},
+                                                         {LightSampler::GuideTable, "guide"},
+                                                         {LightSampler::RadixForest, "forest"},
+                                                         {LightSampler::Alias, "alias"}};
+constexpr EnumName<BvhBuilder> kBvhBuilderNames[] = {{BvhBuilder::Auto, "auto"}, {BvhBuilder::Lbvh, "lbvh"},
+                                                     {BvhBuilder::Ploc, "ploc"}};
 
-Backend parseBackend(const std::string& name) {
-    std::string n = lower(name);
-    if (n == "auto") return Backend::Auto;
-    if (n == "cuda" || n == "gpu") return Backend::Cuda;
-    if (n == "cpu") return Backend::Cpu;
-    throw InputError("unknown backend '" + name + "' (expected auto, cuda or cpu)");
-}
+}  // namespace
 
-PtVariant parsePtVariant(const std::string& name) {
-    std::string n = lower(name);
-    for (PtVariant v : {PtVariant::Megakernel, PtVariant::PtR, PtVariant::Spt, PtVariant::SptR})
-        if (n == toString(v)) return v;
-    throw InputError("unknown variant '" + name + "' (expected megakernel, pt-r, spt or spt-r)");
-}
+const char* toString(Backend v) { return nameOf(v, kBackendNames); }
+Backend parseBackend(const std::string& name) { return parseName(name, kBackendNames, "backend"); }
+const char* toString(PtVariant v) { return nameOf(v, kPtVariantNames); }
+PtVariant parsePtVariant(const std::string& name) { return parseName(name, kPtVariantNames, "variant"); }
+const char* toString(BdptVariant v) { return nameOf(v, kBdptVariantNames); }
+BdptVariant parseBdptVariant(const std::string& name) { return parseName(name, kBdptVariantNames, "BDPT variant"); }
+const char* toString(LightSampler v) { return nameOf(v, kLightSamplerNames); }
+LightSampler parseLightSampler(const std::string& name) { return parseName(name, kLightSamplerNames, "light sampler"); }
+const char* toString(BvhBuilder v) { return nameOf(v, kBvhBuilderNames); }
+BvhBuilder parseBvhBuilder(const std::string& name) { return parseName(name, kBvhBuilderNames, "BVH builder"); }
 
-const char* toString(BdptVariant variant) {
-    return variant == BdptVariant::Naive ? "naive" : "streaming";
-}
-
-BdptVariant parseBdptVariant(const std::string& name) {
-    std::string n = lower(name);
-    for (BdptVariant v : {BdptVariant::Streaming, BdptVariant::Naive})
-        if (n == toString(v)) return v;
-    throw InputError("unknown BDPT variant '" + name + "' (expected streaming or naive)");
-}
-
-const char* toString(LightSampler sampler) {
-    switch (sampler) {
-    case LightSampler::BinarySearch: return "binary";
-    case LightSampler::GuideTable: return "guide";
-    case LightSampler::RadixForest: return "forest";
-    case LightSampler::Alias: return "alias";
-    }
-    return "?";
-}
-
-LightSampler parseLightSampler(const std::string& name) {
-    std::string n = lower(name);
-    for (LightSampler s : {LightSampler::BinarySearch, LightSampler::GuideTable, LightSampler::RadixForest, LightSampler::Alias})
-        if (n == toString(s)) return s;
-    throw InputError("unknown light sampler '" + name + "' (expected binary, guide, forest or alias)");
-}
-
-const char* toString(BvhBuilder builder) {
-    switch (builder) {
-    case BvhBuilder::Auto: return "auto";
-    case BvhBuilder::Lbvh: return "lbvh";
-    case BvhBuilder::Ploc: return "ploc";
-    }
-    return "?";
-}
-
-BvhBuilder parseBvhBuilder(const std::string& name) {
-    std::string n = lower(name);
-    for (BvhBuilder b : {BvhBuilder::Auto, BvhBuilder::Lbvh, BvhBuilder::Ploc})
-        if (n == toString(b)) return b;
-    throw InputError("unknown BVH builder '" + name + "' (expected auto, lbvh or ploc)");
-}
-
+// Integrators by their registry names.
 const char* toString(IntegratorType integrator) {
-    switch (integrator) {
-    case IntegratorType::PathTracer: return "pt";
-    case IntegratorType::Bdpt: return "bdpt";
-    case IntegratorType::Mlt: return "mlt";
-    }
+    for (const IntegratorSpec& s : integratorSpecs())
+        if (s.type == integrator) return s.name;
     return "unknown";
 }
 
 IntegratorType parseIntegrator(const std::string& name) {
-    std::string n = lower(name);
-    if (n == "pt") return IntegratorType::PathTracer;
-    if (n == "bdpt") return IntegratorType::Bdpt;
-    if (n == "mlt") return IntegratorType::Mlt;
-    throw InputError("unknown integrator '" + name + "' (expected pt, bdpt or mlt)");
+    std::string lower = name, list;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::vector<IntegratorSpec>& specs = integratorSpecs();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (lower == specs[i].name) return specs[i].type;
+        list += std::string(i == 0 ? "" : i + 1 == specs.size() ? " or " : ", ") + specs[i].name;
+    }
+    throw InputError("unknown integrator '" + name + "' (expected " + list + ")");
 }
 
 }  // namespace wavefront

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 #include "wavefront/renderer.h"
 #include "kernels/bvh/lbvh.h"
 #include "kernels/bvh/ploc.h"

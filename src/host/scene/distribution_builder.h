@@ -4,9 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "host/exec/buffer.h"
+#include "host/backends/buffer.h"
 #include "kernels/lights/distribution.h"
 #include "wavefront/error.h"
+#include "wavefront/renderer.h"
 
 namespace wavefront {
 
@@ -54,7 +55,7 @@ public:
     /// cells per distribution for GuideTable and RadixForest, 0 = n.
     void build(Exec& exec, const double* weights, int n, int count, LightSampler kind, int guideSize = 0);
     DistributionView view() const {
-        return DistributionView{n_, count_, kind_, cdf_.data(), pmf_.data(), m_, guide_.data(), nodes_.data(), alias_.data()};
+        return DistributionView{n_, count_, SamplingMethod(int(kind_)), cdf_.data(), pmf_.data(), m_, guide_.data(), nodes_.data(), alias_.data()};
     }
     int guideSize() const { return m_; }
 
@@ -75,8 +76,14 @@ private:
     Buffer<AliasEntry> alias_;
 };
 
+static_assert(int(SamplingMethod::BinarySearch) == int(LightSampler::BinarySearch) &&
+                  int(SamplingMethod::GuideTable) == int(LightSampler::GuideTable) &&
+                  int(SamplingMethod::RadixForest) == int(LightSampler::RadixForest) &&
+                  int(SamplingMethod::Alias) == int(LightSampler::Alias),
+              "the kernels' SamplingMethod and the public LightSampler must agree");
+
 // Out of the class body, so not inline: an explicit instantiation declaration (extern template,
-// host/exec/cuda_builders.cuh) then keeps other translation units from compiling it.
+// host/scene/builders_cuda.cuh) then keeps other translation units from compiling it.
 template <class Exec>
 void Distribution<Exec>::build(Exec& exec, const double* weights, int n, int count, LightSampler kind, int guideSize) {
     n_ = n;

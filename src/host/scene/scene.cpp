@@ -4,6 +4,7 @@
 #include <wavefront/scene.h>
 
 #include "host/scene/loaders.h"
+#include "host/scene/material_kinds.h"
 
 #include <algorithm>
 #include <cctype>
@@ -43,19 +44,6 @@ std::string format(float v) {
     return out.str();
 }
 
-const char* typeName(MaterialType type) {
-    switch (type) {
-    case MaterialType::Lambertian: return "lambertian";
-    case MaterialType::Glossy: return "glossy";
-    case MaterialType::Mirror: return "mirror";
-    case MaterialType::Dielectric: return "dielectric";
-    case MaterialType::Conductor: return "conductor";
-    case MaterialType::RoughDielectric: return "rough dielectric";
-    case MaterialType::MetallicRoughness: return "metallic-roughness";
-    }
-    return "unknown";
-}
-
 // A triangle is degenerate when its area vanishes relative to its size (or is not finite).
 // Double precision so that the relative threshold means something for float input.
 bool isDegenerate(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
@@ -71,92 +59,10 @@ bool isDegenerate(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
 
 }  // namespace
 
-Material Material::lambertian(glm::vec3 albedo, glm::vec3 emission) {
-    Material m;
-    m.type = MaterialType::Lambertian;
-    m.diffuse = albedo;
-    m.emission = emission;
-    return m;
-}
-
-Material Material::glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent) {
-    Material m;
-    m.type = MaterialType::Glossy;
-    m.diffuse = diffuse;
-    m.specular = specular;
-    m.exponent = exponent;
-    return m;
-}
-
-Material Material::mirror(glm::vec3 tint) {
-    Material m;
-    m.type = MaterialType::Mirror;
-    m.diffuse = glm::vec3(0.0f);
-    m.specular = tint;
-    return m;
-}
-
-Material Material::dielectric(float ior) {
-    Material m;
-    m.type = MaterialType::Dielectric;
-    m.diffuse = glm::vec3(0.0f);
-    m.specular = glm::vec3(1.0f);
-    m.ior = ior;
-    return m;
-}
-
-Material Material::conductor(glm::vec3 tint, float roughness) {
-    Material m;
-    m.type = MaterialType::Conductor;
-    m.diffuse = glm::vec3(0.0f);
-    m.specular = tint;
-    m.roughness = roughness;
-    return m;
-}
-
-Material Material::conductorIor(glm::vec3 eta, glm::vec3 k, float roughness) {
-    Material m;
-    m.type = MaterialType::Conductor;
-    m.diffuse = glm::vec3(0.0f);
-    m.complexIor = true;
-    m.eta = eta;
-    m.k = k;
-    m.roughness = roughness;
-    return m;
-}
-
-Material Material::roughDielectric(float ior, float roughness) {
-    Material m;
-    m.type = MaterialType::RoughDielectric;
-    m.diffuse = glm::vec3(0.0f);
-    m.specular = glm::vec3(1.0f);
-    m.ior = ior;
-    m.roughness = roughness;
-    return m;
-}
-
-Material Material::metallicRoughness(glm::vec3 baseColour, float metallic, float roughness) {
-    Material m;
-    m.type = MaterialType::MetallicRoughness;
-    m.diffuse = baseColour;
-    m.metallic = metallic;
-    m.roughness = roughness;
-    return m;
-}
-
 int Scene::addMaterial(const Material& material) {
-    const std::string what = std::string(typeName(material.type)) + " material " +
-                             std::to_string(materials_.size());
-    switch (material.type) {
-    case MaterialType::Lambertian:
-    case MaterialType::Glossy:
-    case MaterialType::Mirror:
-    case MaterialType::Dielectric:
-    case MaterialType::Conductor:
-    case MaterialType::RoughDielectric:
-    case MaterialType::MetallicRoughness: break;
-    default: throw InputError("material " + std::to_string(materials_.size()) + " has an unknown type");
-    }
+    const MaterialKindSpec* kind = materialKind(material.type);
+    if (!kind) throw InputError("material " + std::to_string(materials_.size()) + " has an unknown type");
+    const std::string what = std::string(kind->phrase) + " material " + std::to_string(materials_.size());
     if (!isNonNegativeFinite(material.diffuse))
         throw InputError(what + ": diffuse colour " + format(material.diffuse) + " must be finite and non-negative");
     if (!isNonNegativeFinite(material.specular))
@@ -167,43 +73,7 @@ int Scene::addMaterial(const Material& material) {
         throw InputError(what + ": ior " + std::to_string(material.ior) + " must be positive");
     if (!std::isfinite(material.exponent) || material.exponent < 0.0f)
         throw InputError(what + ": exponent " + std::to_string(material.exponent) + " must be non-negative");
-    // Every reflectance is a fraction of the light that arrives, whatever the type: above 1 a
-    // surface creates energy (the furnace brightens without bound), so none may exceed it.
-    auto reflectance = [&](const char* name, const glm::vec3& v) {
-        if (!(v.x <= 1.0f + 1e-6f && v.y <= 1.0f + 1e-6f && v.z <= 1.0f + 1e-6f))
-            throw InputError(what + ": " + name + " " + format(v) +
-                             " must have components in [0, 1]; above 1 it reflects more energy than it receives");
-    };
-    switch (material.type) {
-    case MaterialType::Lambertian: reflectance("albedo", material.diffuse); break;
-    // Diffuse plus a normalised lobe reflects up to diffuse + specular.
-    case MaterialType::Glossy: reflectance("diffuse + specular", material.diffuse + material.specular); break;
-    case MaterialType::Mirror: reflectance("tint", material.specular); break;
-    case MaterialType::Conductor:
-        if (!material.complexIor) reflectance("tint", material.specular);
-        break;
-    case MaterialType::MetallicRoughness: reflectance("base colour", material.diffuse); break;
-    default: break;  // glass transmits or reflects what arrives, without a colour of its own
-    }
-    const bool microfacet = material.type == MaterialType::Conductor ||
-                            material.type == MaterialType::RoughDielectric ||
-                            material.type == MaterialType::MetallicRoughness;
-    if (microfacet && !(material.roughness >= 0.0f && material.roughness <= 1.0f))
-        throw InputError(what + ": roughness " + std::to_string(material.roughness) + " must lie in [0, 1]");
-    if (material.type == MaterialType::Conductor) {
-        const glm::vec3& eta = material.eta;
-        if (material.complexIor && !(isFinite(eta) && eta.x > 0 && eta.y > 0 && eta.z > 0))
-            throw InputError(what + ": eta " + format(material.eta) + " must be finite and positive");
-        if (material.complexIor && !isNonNegativeFinite(material.k))
-            throw InputError(what + ": k " + format(material.k) + " must be finite and non-negative");
-    }
-    if (material.type == MaterialType::RoughDielectric && std::fabs(material.ior - 1.0f) < 1e-3f)
-        throw InputError(what + ": ior " + std::to_string(material.ior) +
-                         " must differ from 1 (a rough interface between equal media is no interface)");
-    if (material.type == MaterialType::MetallicRoughness) {
-        if (!(material.metallic >= 0.0f && material.metallic <= 1.0f))
-            throw InputError(what + ": metallic " + std::to_string(material.metallic) + " must lie in [0, 1]");
-    }
+    if (kind->check) kind->check(material, what);  // its own parameters (material_kinds.cpp)
     // Every texture must exist; data textures must be linear; only emission may exceed 1 (HDR).
     enum Use { Colour, Data, Emission };
     auto checkTexture = [&](int index, const char* kind, Use use) {

@@ -5,40 +5,38 @@
 #include <cfloat>
 #include <cmath>
 
-#include "kernels/materials/microfacet.h"
+#include "host/scene/material_kinds.h"
+#include "kernels/materials/material.h"
 
 namespace wavefront {
 
+// Material kinds are the public MaterialType values, pair by pair.
+static_assert(int(MaterialType::Lambertian) == kLambertian && int(MaterialType::Glossy) == kGlossy &&
+                  int(MaterialType::Mirror) == kMirror && int(MaterialType::Dielectric) == kDielectric &&
+                  int(MaterialType::Conductor) == kConductor && int(MaterialType::RoughDielectric) == kRoughDielectric &&
+                  int(MaterialType::MetallicRoughness) == kMetallicRoughness,
+              "MaterialKind and MaterialType must agree");
+
 MaterialData packMaterial(const Material& m) {
+    // The shared words, then the type's own (its row of the material table); alpha, metallic and
+    // the complex-index flag stay zero where a type has none.
     MaterialData d;
-    d.diffuse = Float4(m.diffuse, intAsFloat(int(m.type)));
-    d.specular = Float4(m.type == MaterialType::Mirror && m.specular == vec3(0.0f) ? m.diffuse : m.specular, m.exponent);
-    d.emission = Float4(m.emission, m.ior);
-    switch (m.type) {
-    case MaterialType::Conductor:
-        if (m.complexIor) {
-            d.diffuse = Float4(m.eta, d.diffuse.w);
-            d.specular = Float4(m.k, d.specular.w);
-        }
-        d.params = Float4(m.roughness, 0.0f, m.complexIor ? 1.0f : 0.0f, 0.0f);
-        break;
-    case MaterialType::RoughDielectric: d.params = Float4(m.roughness, 0.0f, 0.0f, 0.0f); break;
-    case MaterialType::MetallicRoughness:
-        // alpha = roughness^2 (glTF), kept rough: this material has no delta limit.
-        d.params = Float4(std::max(m.roughness * m.roughness, kSmoothAlpha), m.metallic, 0.0f, 0.0f);
-        break;
-    default: break;  // the original four: params stay zero
-    }
-    d.params.w = m.normalScale;
+    d.setKind(int(m.type));
+    d.setDiffuse(m.diffuse);
+    d.setSpecular(m.specular, m.exponent);
+    d.setEmission(m.emission);
+    d.setIor(m.ior);
+    d.setNormalScale(m.normalScale);
+    if (const auto pack = materialKind(m.type)->pack) pack(m, d);
     return d;
 }
 
 MaterialTextures packMaterialTextures(const Material& m) {
+    const MaterialKindSpec& kind = *materialKind(m.type);
     MaterialTextures t;
     // Base colour: the types whose diffuse colour is a colour (a conductor's diffuse is eta).
-    if (m.type == MaterialType::Lambertian || m.type == MaterialType::Glossy || m.type == MaterialType::MetallicRoughness)
-        t.baseColor = m.baseColorTexture;
-    if (m.type == MaterialType::MetallicRoughness) t.metallicRoughness = m.metallicRoughnessTexture;
+    if (kind.baseColourTexture) t.baseColor = m.baseColorTexture;
+    if (kind.metallicRoughnessTexture) t.metallicRoughness = m.metallicRoughnessTexture;
     t.normal = m.normalTexture;
     if (m.isEmissive()) t.emission = m.emissionTexture;
     return t;

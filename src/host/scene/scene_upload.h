@@ -6,7 +6,8 @@
 #include "host/scene/bvh_builder.h"
 #include "host/scene/distribution_builder.h"
 #include "host/scene/environment_buffers.h"
-#include "kernels/lights/light_stages.h"
+#include "host/scene/material_kinds.h"
+#include "kernels/scene/light_stages.h"
 #include "kernels/materials/material_types.h"
 #include "wavefront/scene.h"
 
@@ -146,7 +147,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     for (const Material& m : scene.materials()) {
         materials.push_back(packMaterial(m));
         materialTextures.push_back(packMaterialTextures(m));
-        if (isMicrofacetType(materials.back().type())) s.microfacetMaterials = true;
+        if (materialKind(m.type)->microfacet) s.microfacetMaterials = true;
         textured = textured || materialTextures.back().any();
     }
     s.materials = uploadVector(exec, materials);

@@ -32,7 +32,7 @@
 // straight from the camera, is left out (the camera sees emitters and the environment through
 // s = 0).
 #pragma once
-#include "kernels/lights/light_sample.h"
+#include "kernels/scene/light_sample.h"
 #include "kernels/materials/material.h"
 #include "kernels/scene/shadow_ray.h"
 #include "kernels/scene/surface.h"
@@ -112,22 +112,6 @@ struct PathVertex {
     }
 };
 static_assert(sizeof(PathVertex) == 64, "path vertex is four 16-byte words");
-
-/// Probability that a walk continues at a vertex of this material: the largest albedo component,
-/// depending on nothing else, so the same factor is right in the reverse direction.
-template <class Materials = AllMaterials>
-WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
-    int type = m.type();
-    if (isTransmissive<Materials>(m)) return 1.0f;
-    if constexpr (Materials::kMicrofacet) {
-        // Reflectance at normal incidence (grazing reflects more), at least 0.1.
-        if (type == kConductor) return glm::clamp(maxComponent(conductorFresnel(m, 1.0f)), 0.1f, 1.0f);
-        if (type == kMetallicRoughness) return glm::clamp(maxComponent(m.diffuse.xyz()) + kCoatF0, 0.1f, 1.0f);
-    }
-    vec3 albedo = type == kMirror ? m.specular.xyz() : m.diffuse.xyz();
-    if (type == kGlossy) albedo += m.specular.xyz();
-    return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
-}
 
 /// The geometric cosine of a connection leaving a vertex along wi, against the vertex's normal n
 /// (wo's side for opaque materials, outward for glass); not positive where the material cannot

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/core/atomics.h"
 #include "kernels/core/launch.h"
 #include "kernels/core/geometry.h"
 
@@ -78,14 +77,6 @@ WF_CPU_GPU WF_INLINE std::uint64_t mortonCode63(vec3 p, const Aabb& bounds) {
         return std::uint64_t(glm::min(glm::max(s, 0.0f), 2097151.0f));
     };
     return expandBits21(quantise(rel.x)) << 2 | expandBits21(quantise(rel.y)) << 1 | expandBits21(quantise(rel.z));
-}
-
-WF_CPU_GPU WF_INLINE int countLeadingZeros64(std::uint64_t x) {
-#if defined(WF_IS_GPU_CODE)
-    return __clzll((long long)x);
-#else
-    return x == 0 ? 64 : __builtin_clzll(x);
-#endif
 }
 
 /// Length of the common prefix of sorted keys i and j; equal codes are told apart by their
@@ -295,9 +286,8 @@ WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& firstRay, const Si
                     leaf = node;
                     node = top > 0 ? stack[--top] : kNone;
                 }
-#if defined(WF_IS_GPU_CODE)
-                if (__all_sync(__activemask(), leaf != kNone)) break;
-#endif
+                if constexpr (kHasWarps)
+                    if (wholeWarpAgrees(leaf != kNone)) break;
             }
         }
         // Postponed leaf, then any leaves that come next on the stack (closest hit only).

@@ -54,14 +54,10 @@ constexpr int kPostponeLanes = 7;
 
 // ---- The ray side ---------------------------------------------------------------------------
 
-/// The 8-bit plane q as the float 2^15 + q. On the GPU one byte permute builds it (q into the
-/// mantissa's second byte under the exponent of 2^15); the CPU converts. Both give the same value.
+/// The 8-bit plane q as the float 2^15 + q, built by one byte permute (q into the mantissa's
+/// second byte under the exponent of 2^15).
 WF_CPU_GPU WF_INLINE float gridPlane(std::uint32_t word, int byte) {
-#if defined(WF_IS_GPU_CODE)
-    return __int_as_float(int(__byte_perm(word, 0x47000000u, 0x7504u | unsigned(byte) << 4)));
-#else
-    return 32768.0f + float((word >> (8 * byte)) & 0xffu);
-#endif
+    return uintAsFloat(bytePermute(word, 0x47000000u, 0x7504u | unsigned(byte) << 4));
 }
 
 /// Per-ray constants of the node test.
@@ -80,18 +76,7 @@ struct WideRay {
 /// The node's five 16-byte words (read-only loads on the GPU).
 struct WideNodeWords {
     std::uint32_t w[20];
-    WF_CPU_GPU WF_INLINE explicit WideNodeWords(const WideNode* node) {
-#if defined(WF_IS_GPU_CODE)
-        const uint4* q = reinterpret_cast<const uint4*>(node);
-#pragma unroll
-        for (int k = 0; k < 5; ++k) {
-            uint4 v = __ldg(q + k);
-            w[4 * k] = v.x; w[4 * k + 1] = v.y; w[4 * k + 2] = v.z; w[4 * k + 3] = v.w;
-        }
-#else
-        std::memcpy(w, node, sizeof w);
-#endif
-    }
+    WF_CPU_GPU WF_INLINE explicit WideNodeWords(const WideNode* node) { loadReadOnlyWords(node, w, 5); }
 };
 
 /// A box the ray meets by less than the rounding of the plane distances still passes: a relative
@@ -106,18 +91,14 @@ WF_CPU_GPU WF_INLINE std::uint32_t intersectWideNode(const WideNodeWords& n, con
     // -2^15 A: one FMA per plane (the paper's per-node transform; 2^15 keeps C's rounding at
     // 2^-9 of a grid step, where 2^23 would lose half of one).
     vec3 adjInvDir, adjOrigin;
-#if defined(WF_IS_GPU_CODE)
-#pragma unroll
-#endif
+    WF_UNROLL
     for (int k = 0; k < 3; ++k) {
         float scale = uintAsFloat(((n.w[3] >> (8 * k)) & 0xffu) << 23);
         adjInvDir[k] = r.invDir[k] * scale;
         adjOrigin[k] = std::fma(-32768.0f, adjInvDir[k], (uintAsFloat(n.w[k]) - r.origin[k]) * r.invDir[k]);
     }
     std::uint32_t hitMask = 0;
-#if defined(WF_IS_GPU_CODE)
-#pragma unroll
-#endif
+    WF_UNROLL
     for (int half = 0; half < 2; ++half) {
         std::uint32_t meta4 = n.w[6 + half];
         // Entry and exit planes per axis: lo enters where the direction is positive.
@@ -131,9 +112,7 @@ WF_CPU_GPU WF_INLINE std::uint32_t intersectWideNode(const WideNodeWords& n, con
         std::uint32_t innerMask4 = (isInner4 >> 4) * 0xffu;
         std::uint32_t bitIndex4 = (meta4 ^ (r.octantInv4 & innerMask4)) & 0x1f1f1f1fu;
         std::uint32_t childBits4 = (meta4 >> 5) & 0x07070707u;
-#if defined(WF_IS_GPU_CODE)
-#pragma unroll
-#endif
+        WF_UNROLL
         for (int j = 0; j < 4; ++j) {
             float tx0 = std::fma(gridPlane(nearX, j), adjInvDir.x, adjOrigin.x);
             float ty0 = std::fma(gridPlane(nearY, j), adjInvDir.y, adjOrigin.y);
@@ -150,28 +129,6 @@ WF_CPU_GPU WF_INLINE std::uint32_t intersectWideNode(const WideNodeWords& n, con
         }
     }
     return hitMask;
-}
-
-WF_CPU_GPU WF_INLINE int highestBit(std::uint32_t x) {
-#if defined(WF_IS_GPU_CODE)
-    return 31 - __clz(int(x));
-#else
-    return 31 - __builtin_clz(x);
-#endif
-}
-WF_CPU_GPU WF_INLINE int lowestBit(std::uint32_t x) {
-#if defined(WF_IS_GPU_CODE)
-    return __ffs(int(x)) - 1;
-#else
-    return __builtin_ctz(x);
-#endif
-}
-WF_CPU_GPU WF_INLINE int bitCount(std::uint32_t x) {
-#if defined(WF_IS_GPU_CODE)
-    return __popc(x);
-#else
-    return __builtin_popcount(x);
-#endif
 }
 
 /// Closest hit in (0, ray.tMax), or any hit when kAnyHit, through the wide tree (the paper's
@@ -220,15 +177,13 @@ WF_CPU_GPU inline Hit traverseWide(const WideBvhView& bvh, const Ray& firstRay, 
         bool done = false;  // an any-hit ray that found one
         while (primBits != 0) {
             if constexpr (!kAnyHit) {
-#if defined(WF_IS_GPU_CODE)
                 // Only while there are nodes to go on with: a group popped back would otherwise
                 // be postponed again forever once the other lanes have finished.
-                if (groupBits > 0x00ffffffu && __popc(__activemask()) < kPostponeLanes) {
+                if (kHasWarps && groupBits > 0x00ffffffu && activeLaneCount() < kPostponeLanes) {
                     stackBase[top] = primBase;
                     stackBits[top++] = primBits;
                     break;
                 }
-#endif
             }
             int b = lowestBit(primBits);
             primBits &= primBits - 1u;

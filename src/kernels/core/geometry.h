@@ -186,11 +186,7 @@ struct SlabRay {
     }
 };
 
-#if defined(WF_IS_GPU_CODE)
-constexpr bool kFusedSlabs = true;
-#else
-constexpr bool kFusedSlabs = false;
-#endif
+constexpr bool kFusedSlabs = kFastFma;
 
 /// Slab test against a box: whether the ray meets it within [0, tMax], conservatively (a box the
 /// ray misses by less than the rounding bound also passes), and in `tNear` where it enters (>= 0).

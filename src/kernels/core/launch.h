@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "wavefront/config.h"
+#include "kernels/core/device.h"
 
 namespace wavefront {
 
@@ -18,14 +18,8 @@ struct SimdProbe {
     unsigned long long* counters = nullptr;  ///< kSimdSlots pairs (active lanes, warp samples)
     int slot = 0;
     WF_CPU_GPU WF_INLINE void sample() const {
-#if defined(WAVEFRONT_STATS) && defined(WF_IS_GPU_CODE)
-        unsigned mask = __activemask();
-        int leader = __ffs(mask) - 1;
-        if (counters && (threadIdx.x & 31) == unsigned(leader)) {
-            atomicAdd(&counters[2 * slot], (unsigned long long)__popc(mask));
-            atomicAdd(&counters[2 * slot + 1], 1ull);
-        }
-#endif
+        if constexpr (kCountSimd)
+            if (counters) sampleActiveLanes(&counters[2 * slot]);
     }
 };
 

@@ -8,7 +8,7 @@
 
 #include <glm/glm.hpp>
 
-#include "wavefront/config.h"
+#include "kernels/core/device.h"
 
 namespace wavefront {
 
@@ -33,82 +33,9 @@ static_assert(sizeof(Float4) == 16 && alignof(Float4) == 16, "Float4 must be one
 /// A load through the read-only (texture) cache on the GPU, for data no thread of the kernel
 /// writes and several threads read (BDPT's connect phase reads each stored vertex many times).
 WF_CPU_GPU WF_INLINE Float4 loadReadOnly(const Float4* p) {
-#if defined(WF_IS_GPU_CODE)
-    float4 v = __ldg(reinterpret_cast<const float4*>(p));
-    return Float4(v.x, v.y, v.z, v.w);
-#else
-    return *p;
-#endif
-}
-
-WF_CPU_GPU WF_INLINE float intAsFloat(int i) {
-#if defined(WF_IS_GPU_CODE)
-    return __int_as_float(i);
-#else
-    float f;
-    std::memcpy(&f, &i, sizeof f);
-    return f;
-#endif
-}
-WF_CPU_GPU WF_INLINE int floatAsInt(float f) {
-#if defined(WF_IS_GPU_CODE)
-    return __float_as_int(f);
-#else
-    int i;
-    std::memcpy(&i, &f, sizeof i);
-    return i;
-#endif
-}
-WF_CPU_GPU WF_INLINE float uintAsFloat(std::uint32_t i) { return intAsFloat(int(i)); }
-WF_CPU_GPU WF_INLINE std::uint32_t floatAsUint(float f) { return std::uint32_t(floatAsInt(f)); }
-
-/// IEEE minNum and maxNum: a NaN operand yields the other one. One FMNMX instruction on the GPU,
-/// where glm::min and glm::max (a ternary) cost a compare and a select each.
-WF_CPU_GPU WF_INLINE float minNum(float a, float b) {
-#if defined(WF_IS_GPU_CODE)
-    return fminf(a, b);
-#else
-    return a < b || b != b ? a : b;
-#endif
-}
-WF_CPU_GPU WF_INLINE float maxNum(float a, float b) {
-#if defined(WF_IS_GPU_CODE)
-    return fmaxf(a, b);
-#else
-    return a > b || b != b ? a : b;
-#endif
-}
-
-/// The slab test's three-way combines, on the bits of non-NaN floats as signed integers: that
-/// order is the float order for non-negative values, and every negative value (-0 included) is
-/// below every non-negative one. Hopper's DPX integer min/max take three operands and a clamp at 0
-/// in one instruction where FMNMX takes two; the CPU computes the same integers.
-/// max(a, b, c, 0), exactly.
-WF_CPU_GPU WF_INLINE float maxOfThreeAndZero(float a, float b, float c) {
-#if defined(WF_IS_GPU_CODE)
-    return __int_as_float(__vimax3_s32_relu(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
-#else
-    int m = std::max(std::max(floatAsInt(a), floatAsInt(b)), std::max(floatAsInt(c), 0));
-    return intAsFloat(m);
-#endif
-}
-/// min(a, b, c) when it is >= 0 (+0 or above); otherwise some negative value among them.
-WF_CPU_GPU WF_INLINE float minOfThreeSignExact(float a, float b, float c) {
-#if defined(WF_IS_GPU_CODE)
-    return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
-#else
-    return intAsFloat(std::min(std::min(floatAsInt(a), floatAsInt(b)), floatAsInt(c)));
-#endif
-}
-
-/// 1 / x rounded to nearest, also where the kernels are compiled with fast math (whose division is
-/// approximate): the slab test's conservative bound assumes correctly rounded inverse directions.
-WF_CPU_GPU WF_INLINE vec3 reciprocal(vec3 v) {
-#if defined(WF_IS_GPU_CODE)
-    return vec3(__frcp_rn(v.x), __frcp_rn(v.y), __frcp_rn(v.z));
-#else
-    return 1.0f / v;
-#endif
+    float v[4];
+    loadReadOnlyFloats(&p->x, v);
+    return Float4(v[0], v[1], v[2], v[3]);
 }
 
 WF_CPU_GPU WF_INLINE float maxComponent(vec3 v) { return glm::max(v.x, glm::max(v.y, v.z)); }

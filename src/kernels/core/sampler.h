@@ -1,5 +1,5 @@
 // Stateless random numbers addressed by (sample, dimension), and the primary-sample layout
-// (DESIGN section 7) that every integrator uses, so MLT can later substitute stored numbers.
+// that every integrator uses, so that MLT substitutes its stored numbers (MltSampler).
 #pragma once
 #include <cstdint>
 

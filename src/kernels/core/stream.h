@@ -23,7 +23,6 @@ struct SoaView {
         const Float4* w = reinterpret_cast<const Float4*>(&item);
         for (int k = 0; k < kWords; ++k) words[std::size_t(k) * capacity + i] = w[k];
     }
-    static constexpr std::size_t bytesPerItem() { return sizeof(T); }
 };
 
 }  // namespace wavefront

@@ -2,7 +2,7 @@
 // the one-thread stages through which the host moves its end (host/integrators/stream_scheduler.h
 // says when).
 #pragma once
-#include "wavefront/config.h"
+#include "kernels/core/device.h"
 
 namespace wavefront {
 

@@ -1,7 +1,7 @@
 // Discrete distributions for light selection and environment-map sampling: `count` distributions of
 // `n` entries each, stored back to back (count = 1 for the lights; count = rows for the
 // environment map's conditionals, which are all built in one pass). Built on the exec from weights
-// in exec memory; sampled by one of four methods behind one interface (DESIGN section 9):
+// in exec memory; sampled by one of four methods behind one interface:
 //   BinarySearch  bisection over the float CDF;
 //   GuideTable    cutpoint method (Chen and Asau 1974): m cells per distribution, each storing the
 //                 first entry its numbers can map to, then bisection inside the cell;
@@ -17,11 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "kernels/core/atomics.h"
+#include "kernels/core/device.h"
 #include "kernels/core/math.h"
-#include "wavefront/renderer.h"
 
 namespace wavefront {
+
+/// How a distribution is sampled (the four methods above); the values of the public
+/// wavefront::LightSampler (distribution_builder.h static_asserts every pair).
+enum class SamplingMethod : int { BinarySearch, GuideTable, RadixForest, Alias };
 
 struct DistributionSample {
     int index;       ///< entry within the distribution
@@ -92,7 +95,7 @@ WF_CPU_GPU WF_INLINE int searchCdf(const Cdf& c, int lo, int hi, float u, int& l
 struct DistributionView {
     int n = 0;       ///< entries per distribution
     int count = 0;   ///< number of distributions
-    LightSampler kind = LightSampler::BinarySearch;
+    SamplingMethod kind = SamplingMethod::BinarySearch;
     const float* cdf = nullptr;  ///< count x n, inclusive, normalised per distribution, last entry exactly 1
     const float* pmf = nullptr;  ///< count x n, from differences of the double-precision sums
     int guideSize = 0;           ///< m, cells per distribution (GuideTable, RadixForest)
@@ -133,7 +136,7 @@ struct DistributionView {
         u = u > 0.0f ? u : 0.0f;
         const float* c = cdf + std::size_t(d) * n;
         switch (kind) {
-        case LightSampler::GuideTable: {
+        case SamplingMethod::GuideTable: {
             const int* g = guide + std::size_t(d) * (guideSize + 1);
             int cell = distribution::cellOf(u, guideSize);
             int lo = g[cell];
@@ -144,7 +147,7 @@ struct DistributionView {
             hi = hi < 0 ? ~hi : hi;
             return finish(d, distribution::searchCdf<kCount>(c, lo, hi, u, loads), u);
         }
-        case LightSampler::RadixForest: {  // Algorithm 2
+        case SamplingMethod::RadixForest: {  // Algorithm 2
             const ForestNode* tree = nodes + std::size_t(d) * n;
             int j = guide[std::size_t(d) * (guideSize + 1) + distribution::cellOf(u, guideSize)];
             if (kCount) ++loads;
@@ -155,7 +158,7 @@ struct DistributionView {
             }
             return finish(d, ~j, u);
         }
-        case LightSampler::Alias: {
+        case SamplingMethod::Alias: {
             // The renderer's u stands for [u, u + 2^-24); split at its midpoint. Taking u itself,
             // a cell's first number (fraction exactly 0) would always keep the cell's own entry,
             // giving every entry, however dim, at least 2^-24 (60x the pmf of the dim end of

@@ -1,53 +1,47 @@
-// BSDFs of the material types, evaluated in the local shading frame (material_types.h: opaque
-// materials face wo, transmissive ones keep the outward normal). The four original types live
-// here; the microfacet ones in microfacet_materials.h.
+// The material kinds and their BSDFs, evaluated in the local shading frame (opaque materials face
+// wo, transmissive ones keep the outward normal): every kind's eval, pdf, sample, continuation
+// probability and class (specular, transmissive) is dispatched here, once. The four original
+// kinds live here; the microfacet ones in microfacet_materials.h. The host's half of a kind is
+// its row of the material table (host/scene/material_kinds.cpp).
 #pragma once
 #include "kernels/materials/material_types.h"
 #include "kernels/materials/microfacet_materials.h"
 
 namespace wavefront {
 
+/// The material kinds; the values of the public wavefront::MaterialType (scene_upload.cpp
+/// static_asserts every pair).
+enum MaterialKind : int {
+    kLambertian = 0,
+    kGlossy = 1,
+    kMirror = 2,
+    kDielectric = 3,
+    kConductor = 4,          ///< GGX metal (microfacet_materials.h)
+    kRoughDielectric = 5,    ///< GGX glass, Walter et al. 2007
+    kMetallicRoughness = 6,  ///< glTF 2.0 style: GGX metal / GGX coat over a diffuse base
+};
+constexpr int kMaterialKindCount = 7;
+
+/// Materials that transmit. Their local frame's z is the stored (outward) geometric normal and wo
+/// may lie on either side (wo.z < 0: inside); every other material is opaque and shaded in a
+/// frame turned towards wo (wo.z > 0), with nothing below the surface.
+template <class Materials = AllMaterials>
+WF_CPU_GPU WF_INLINE bool isTransmissive(const MaterialData& m) {
+    return m.kind() == kDielectric || (Materials::kMicrofacet && m.kind() == kRoughDielectric);
+}
+
 /// Delta BSDFs: sampled only, never evaluated (no next-event estimation, no BDPT vertex). The
 /// microfacet conductor and rough dielectric are delta only in their smooth limit.
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) {
-    int type = m.type();
+    int type = m.kind();
     if (type == kMirror || type == kDielectric) return true;
     return Materials::kMicrofacet && (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
 }
 
-/// The material at a surface point: the stored one, or, where it has textures (in kernels compiled
-/// with textures), a copy in `scratch` with its factors scaled by the textures at `uv`: base colour
-/// (the diffuse colour of Lambertian, Glossy and MetallicRoughness), metallic-roughness (glTF:
-/// roughness by G, metallic by B) and emission. Every BSDF, continuation probability, pdf and
-/// emission then sees one material. (Normal maps act on the shading normal: surfaceAt.)
-template <class Materials>
-WF_CPU_GPU WF_INLINE const MaterialData& materialAt(const SceneView& scene, int material, vec2 uv,
-                                                    MaterialData& scratch) {
-    const MaterialData& m = scene.materials[material];
-    if constexpr (Materials::kTextures) {
-        if (!scene.materialTextures) return m;
-        MaterialTextures t = scene.materialTextures[material];
-        if (t.baseColor < 0 && t.metallicRoughness < 0 && t.emission < 0) return m;
-        scratch = m;
-        if (t.baseColor >= 0)
-            scratch.diffuse = Float4(m.diffuse.xyz() * scene.textures[t.baseColor].sample(uv), m.diffuse.w);
-        if (t.metallicRoughness >= 0) {
-            vec3 mr = scene.textures[t.metallicRoughness].sample(uv);
-            // alpha = roughness^2, so the roughness factor G scales alpha by G^2.
-            scratch.params.x = glm::max(m.params.x * mr.y * mr.y, kSmoothAlpha);
-            scratch.params.y = m.params.y * mr.z;
-        }
-        if (t.emission >= 0)
-            scratch.emission = Float4(m.emission.xyz() * scene.textures[t.emission].sample(uv), m.emission.w);
-        return scratch;
-    }
-    return m;
-}
-
 /// Probability of picking the diffuse lobe of a Glossy material.
 WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
-    float d = luminance(m.diffuse.xyz()), s = luminance(m.specular.xyz());
+    float d = luminance(m.diffuse()), s = luminance(m.specular());
     return d + s > 0.0f ? d / (d + s) : 1.0f;
 }
 
@@ -65,7 +59,7 @@ WF_CPU_GPU WF_INLINE void orientShadingNormals(const MaterialData& m, vec3 wo, b
         ns = -ns;
     }
     if (!transmissive && glm::dot(wo, ns) <= 0.0f) ns = ng;
-    if (Materials::kMicrofacet && m.type() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
+    if (Materials::kMicrofacet && m.kind() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
 }
 
 /// f(wo, wi) for the non-specular materials (delta lobes give 0), directions in the local frame.
@@ -74,7 +68,7 @@ WF_CPU_GPU WF_INLINE void orientShadingNormals(const MaterialData& m, vec3 wo, b
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
     if constexpr (Materials::kMicrofacet) {
-        switch (m.type()) {
+        switch (m.kind()) {
         case kConductor: return evalConductor(m, wo, wi);
         case kRoughDielectric: return vec3(roughDielectric(m, wo, wi, mode).f);
         case kMetallicRoughness: return evalMetallicRoughness(m, wo, wi);
@@ -82,12 +76,12 @@ WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, Tran
         }
     }
     if (wi.z <= 0.0f || wo.z <= 0.0f) return vec3(0.0f);
-    vec3 f = m.diffuse.xyz() * kInvPi;
-    if (m.type() == kGlossy) {
-        float n = m.specular.w;
+    vec3 f = m.diffuse() * kInvPi;
+    if (m.kind() == kGlossy) {
+        float n = m.exponent();
         vec3 h = glm::normalize(wo + wi);
         // Normalised Blinn-Phong: (n + 8) / (8 pi) cos^n(theta_h) (Akenine-Moller et al.).
-        f += m.specular.xyz() * ((n + 8.0f) / (8.0f * kPi) * std::pow(glm::max(h.z, 0.0f), n));
+        f += m.specular() * ((n + 8.0f) / (8.0f * kPi) * std::pow(glm::max(h.z, 0.0f), n));
     }
     return f;
 }
@@ -96,7 +90,7 @@ WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, Tran
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
     if constexpr (Materials::kMicrofacet) {
-        switch (m.type()) {
+        switch (m.kind()) {
         case kConductor: return pdfConductor(m, wo, wi);
         case kRoughDielectric: return roughDielectric(m, wo, wi, TransportMode::Radiance).pdf;
         case kMetallicRoughness: return pdfMetallicRoughness(m, wo, wi);
@@ -105,9 +99,9 @@ WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
     }
     if (wi.z <= 0.0f || wo.z <= 0.0f) return 0.0f;
     float pdfDiffuse = wi.z * kInvPi;
-    if (m.type() != kGlossy) return pdfDiffuse;
+    if (m.kind() != kGlossy) return pdfDiffuse;
     float pd = diffuseLobeProbability(m);
-    float n = m.specular.w;
+    float n = m.exponent();
     vec3 h = glm::normalize(wo + wi);
     float pdfH = (n + 1.0f) / (2.0f * kPi) * std::pow(glm::max(h.z, 0.0f), n);
     float pdfGlossy = pdfH / (4.0f * glm::dot(wo, h));
@@ -121,7 +115,7 @@ template <class Materials = AllMaterials>
 WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc, vec2 u, bool entering,
                                         TransportMode mode) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
-    int type = m.type();
+    int type = m.kind();
     if constexpr (Materials::kMicrofacet) {
         if (type == kConductor) return sampleConductor(m, wo, u);
         if (type == kMetallicRoughness) return sampleMetallicRoughness(m, wo, uc, u);
@@ -132,14 +126,14 @@ WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc
     }
     if (type == kMirror) {
         s.wi = vec3(-wo.x, -wo.y, wo.z);
-        s.weight = m.specular.xyz();
+        s.weight = m.specular();
         s.specular = true;
         s.valid = wo.z > 0.0f;
         return s;
     }
     if (type == kDielectric) {
         // Local frame: z points to the outside; wo.z < 0 means we are inside the medium.
-        float ior = m.emission.w;
+        float ior = m.ior();
         float eta = entering ? ior : 1.0f / ior;  // n_t / n_i
         float cosI = std::fabs(wo.z);
         float F = fresnelDielectric(cosI, eta);
@@ -163,7 +157,7 @@ WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc
     if (chooseDiffuse) {
         s.wi = sampleCosineHemisphere(u);
     } else {
-        float n = m.specular.w;
+        float n = m.exponent();
         float cosH = std::pow(u.x, 1.0f / (n + 1.0f));
         float sinH = std::sqrt(glm::max(0.0f, 1.0f - cosH * cosH));
         float phi = 2.0f * kPi * u.y;
@@ -176,6 +170,23 @@ WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc
     s.weight = evalBsdf<ClassicMaterials>(m, wo, s.wi, mode) * (s.wi.z / s.pdf);
     s.valid = true;
     return s;
+}
+
+/// Russian roulette of BDPT and MLT: the probability that a walk continues at a vertex of this
+/// material, the largest albedo component, depending on nothing else, so that the same factor is
+/// right in the reverse direction (the reverse pdfs of the MIS weights).
+template <class Materials = AllMaterials>
+WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
+    int type = m.kind();
+    if (isTransmissive<Materials>(m)) return 1.0f;
+    if constexpr (Materials::kMicrofacet) {
+        // Reflectance at normal incidence (grazing reflects more), at least 0.1.
+        if (type == kConductor) return glm::clamp(maxComponent(conductorFresnel(m, 1.0f)), 0.1f, 1.0f);
+        if (type == kMetallicRoughness) return glm::clamp(maxComponent(m.diffuse()) + kCoatF0, 0.1f, 1.0f);
+    }
+    vec3 albedo = type == kMirror ? m.specular() : m.diffuse();
+    if (type == kGlossy) albedo += m.specular();
+    return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
 }
 
 }  // namespace wavefront

@@ -38,8 +38,8 @@ WF_CPU_GPU inline float ggxReflectionPdf(const Ggx& ggx, vec3 wo, vec3 wi) {
 // complex index (diffuse.xyz = eta, specular.xyz = k), else Schlick with F0 = specular.xyz.
 
 WF_CPU_GPU WF_INLINE vec3 conductorFresnel(const MaterialData& m, float cosI) {
-    return m.complexIor() ? fresnelConductor(cosI, m.diffuse.xyz(), m.specular.xyz())
-                          : fresnelSchlick(m.specular.xyz(), cosI);
+    return m.complexIor() ? fresnelConductor(cosI, m.diffuse(), m.specular())
+                          : fresnelSchlick(m.specular(), cosI);
 }
 
 WF_CPU_GPU inline vec3 evalConductor(const MaterialData& m, vec3 wo, vec3 wi) {
@@ -88,7 +88,7 @@ struct RoughDielectricValue {
 WF_CPU_GPU inline RoughDielectricValue roughDielectric(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
     RoughDielectricValue r{0.0f, 0.0f};
     if (wo.z == 0.0f || wi.z == 0.0f || m.alpha() < kSmoothAlpha) return r;
-    float eta = m.emission.w;
+    float eta = m.ior();
     Ggx ggx{m.alpha()};
     bool reflection = wo.z * wi.z > 0.0f;
     float etap = reflection ? 1.0f : (wo.z > 0.0f ? eta : 1.0f / eta);
@@ -126,7 +126,7 @@ WF_CPU_GPU inline BsdfSample sampleRoughDielectric(const MaterialData& m, vec3 w
                                                    TransportMode mode) {
     BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
     if (wo.z == 0.0f) return s;
-    float eta = m.emission.w;
+    float eta = m.ior();
     Ggx ggx{m.alpha()};
     vec3 wm = ggx.sampleVisible(wo, u);
     float cosO = glm::dot(wo, wm);
@@ -164,7 +164,7 @@ constexpr float kCoatF0 = 0.04f;
 /// Probability of sampling the GGX lobe rather than the diffuse base, from wo and the material.
 WF_CPU_GPU inline float metallicRoughnessSpecularProbability(const MaterialData& m, float cosO) {
     float metal = m.metallic();
-    vec3 base = m.diffuse.xyz();
+    vec3 base = m.diffuse();
     float Fc = fresnelSchlick(kCoatF0, cosO);
     float ws = metal * luminance(fresnelSchlick(base, cosO)) + (1.0f - metal) * Fc;
     float wd = (1.0f - metal) * luminance(base) * (1.0f - Fc);
@@ -174,7 +174,7 @@ WF_CPU_GPU inline float metallicRoughnessSpecularProbability(const MaterialData&
 WF_CPU_GPU inline vec3 evalMetallicRoughness(const MaterialData& m, vec3 wo, vec3 wi) {
     if (wo.z <= 0.0f || wi.z <= 0.0f) return vec3(0.0f);
     float metal = m.metallic();
-    vec3 base = m.diffuse.xyz();
+    vec3 base = m.diffuse();
     vec3 f = base * ((1.0f - metal) * kInvPi * (1.0f - fresnelSchlick(kCoatF0, wo.z)) *
                      (1.0f - fresnelSchlick(kCoatF0, wi.z)));
     vec3 wm(0.0f, 0.0f, 1.0f);

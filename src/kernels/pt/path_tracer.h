@@ -5,7 +5,7 @@
 #pragma once
 #include <type_traits>
 
-#include "kernels/lights/light_sample.h"
+#include "kernels/scene/light_sample.h"
 #include "kernels/materials/material.h"
 #include "kernels/scene/shadow_ray.h"
 #include "kernels/scene/surface.h"
@@ -20,7 +20,7 @@ struct PtParams {
     int numPixels = 0;
 };
 
-/// One path in flight, 48 bytes in three 16-byte words (stored SoA by PathStream).
+/// One path in flight, 48 bytes in three 16-byte words (stored SoA by SoaView, kernels/core/stream.h).
 struct PathState {
     Float4 origin;      ///< xyz; w = solid-angle pdf of the BSDF sample that made this ray (0: camera or specular)
     Float4 direction;   ///< xyz; w = low 32 bits of the global sample index

@@ -7,37 +7,10 @@
 #include "kernels/lights/distribution.h"
 #include "kernels/lights/environment.h"
 #include "kernels/core/sampler.h"
+#include "kernels/materials/material_types.h"
 #include "kernels/materials/texture.h"
 
 namespace wavefront {
-
-/// 64 bytes: diffuse.w = MaterialType, specular.w = Blinn-Phong exponent, emission.w = ior,
-/// params = (GGX alpha, metallic, conductor Fresnel from a complex index (1) or Schlick (0),
-/// normal texture scale). Texture indices live apart (MaterialTextures): kernels compiled without
-/// textures never read them.
-/// The microfacet types reuse diffuse.xyz (base colour; conductor: eta) and specular.xyz
-/// (conductor: Schlick F0 or k); see kernels/materials/microfacet_materials.h.
-struct MaterialData {
-    Float4 diffuse;
-    Float4 specular;
-    Float4 emission;
-    Float4 params;
-    WF_CPU_GPU int type() const { return floatAsInt(diffuse.w); }
-    WF_CPU_GPU float alpha() const { return params.x; }
-    WF_CPU_GPU float metallic() const { return params.y; }
-    WF_CPU_GPU bool complexIor() const { return params.z != 0.0f; }
-    WF_CPU_GPU float normalScale() const { return params.w; }  ///< glTF normalTexture.scale
-    WF_CPU_GPU bool emissive() const { return emission.x > 0.0f || emission.y > 0.0f || emission.z > 0.0f; }
-};
-static_assert(sizeof(MaterialData) == 64, "material is four 16-byte words");
-
-/// The textures of a material (Scene texture indices, -1: none), one per material beside
-/// MaterialData. Colour textures (base colour, emission) scale their factor; metallicRoughness
-/// scales roughness by G and metallic by B (glTF); normal is a tangent-space normal map.
-struct MaterialTextures {
-    int baseColor = -1, metallicRoughness = -1, normal = -1, emission = -1;
-    WF_CPU_GPU bool any() const { return (baseColor & metallicRoughness & normal & emission) != -1; }
-};
 
 struct CameraData {
     vec3 position;
@@ -96,6 +69,14 @@ struct SceneView {
         return prim < numTriangles ? triangleMaterial[prim] : sphereMaterial[prim - numTriangles];
     }
 };
+
+/// Calls f(AllMaterials{}) or f(ClassicMaterials{}): the smaller set whenever the scene has no
+/// microfacet material and no texture (SceneView::microfacetMaterials and textured, set at upload).
+template <class F>
+decltype(auto) withMaterialSet(const SceneView& scene, F&& f) {
+    if (scene.microfacetMaterials || scene.textured) return f(AllMaterials{});
+    return f(ClassicMaterials{});
+}
 
 /// Where radiance estimates go: RGB sums per pixel (atomics) and guards for bad samples. The sums
 /// are double: a float sum overflows to infinity long before the estimate it holds does (64

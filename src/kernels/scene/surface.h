@@ -2,6 +2,8 @@
 // emission.
 #pragma once
 #include "kernels/materials/material_types.h"
+#include "kernels/materials/microfacet.h"
+#include "kernels/scene/scene_view.h"
 
 namespace wavefront {
 
@@ -120,6 +122,33 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
     return h;
 }
 
+/// The material at a surface point: the stored one, or, where it has textures (in kernels compiled
+/// with textures), a copy in `scratch` with its factors scaled by the textures at `uv`: base colour
+/// (the diffuse colour of Lambertian, Glossy and MetallicRoughness), metallic-roughness (glTF:
+/// roughness by G, metallic by B) and emission. Every BSDF, continuation probability, pdf and
+/// emission then sees one material. (Normal maps act on the shading normal: surfaceAt.)
+template <class Materials>
+WF_CPU_GPU WF_INLINE const MaterialData& materialAt(const SceneView& scene, int material, vec2 uv,
+                                                    MaterialData& scratch) {
+    const MaterialData& m = scene.materials[material];
+    if constexpr (Materials::kTextures) {
+        if (!scene.materialTextures) return m;
+        MaterialTextures t = scene.materialTextures[material];
+        if (t.baseColor < 0 && t.metallicRoughness < 0 && t.emission < 0) return m;
+        scratch = m;
+        if (t.baseColor >= 0) scratch.setDiffuse(m.diffuse() * scene.textures[t.baseColor].sample(uv));
+        if (t.metallicRoughness >= 0) {
+            vec3 mr = scene.textures[t.metallicRoughness].sample(uv);
+            // alpha = roughness^2, so the roughness factor G scales alpha by G^2.
+            scratch.setAlpha(glm::max(m.alpha() * mr.y * mr.y, kSmoothAlpha));
+            scratch.setMetallic(m.metallic() * mr.z);
+        }
+        if (t.emission >= 0) scratch.setEmission(m.emission() * scene.textures[t.emission].sample(uv));
+        return scratch;
+    }
+    return m;
+}
+
 WF_CPU_GPU WF_INLINE float primitiveArea(const SceneView& scene, int prim) {
     if (prim < scene.numTriangles) {
         uvec3 t = scene.triangles[prim];
@@ -132,7 +161,7 @@ WF_CPU_GPU WF_INLINE float primitiveArea(const SceneView& scene, int prim) {
 
 /// Emitted radiance leaving an emitter towards w (one-sided: the geometric normal's side).
 WF_CPU_GPU WF_INLINE vec3 emittedRadiance(const MaterialData& m, vec3 ng, vec3 w) {
-    return glm::dot(ng, w) > 0.0f ? m.emission.xyz() : vec3(0.0f);
+    return glm::dot(ng, w) > 0.0f ? m.emission() : vec3(0.0f);
 }
 
 }  // namespace wavefront

@@ -9,9 +9,9 @@
 #include <numeric>
 #include <vector>
 
-#include "host/exec/thread_pool.h"
-#include "kernels/core/atomics.h"
-#include "host/exec/buffer.h"
+#include "host/backends/cpu/thread_pool.h"
+#include "kernels/core/device.h"
+#include "host/backends/exec_contract.h"
 #include "kernels/core/math.h"
 #include "wavefront/error.h"
 
@@ -81,7 +81,7 @@ public:
     int residentThreads() const { return kItemsPerChunk * pool_.size(); }
 
     /// Write-time compaction: each chunk evaluates its items, counts the active outputs of each
-    /// stream, reserves space with one atomic per chunk and stream, then writes (DESIGN section 4).
+    /// stream, reserves space with one atomic per chunk and stream, then writes.
     template <class Stage>
     void compactingFor(const char* label, ItemCount count, const Stage& stage) {
         Scope s(*this, label);
@@ -162,5 +162,7 @@ private:
     alignas(16) unsigned char mailbox_[256];
     bool posted_ = false;
 };
+
+static_assert(isExec<CpuExec>, "CpuExec provides the exec contract (exec_contract.h)");
 
 }  // namespace wavefront

@@ -41,7 +41,7 @@ WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice,
         ls.error = spherePointError(s.xyz(), s.w);
         if (emissionMap >= 0) uv = sphereTextureCoordinates(ls.n);
     }
-    ls.Le = scene.materials[material].emission.xyz();
+    ls.Le = scene.materials[material].emission();
     if (emissionMap >= 0) ls.Le *= scene.textures[emissionMap].sample(uv);
     ls.pdfArea = (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
     return ls;

@@ -2,7 +2,7 @@
 // device or on several (multi_device_backend.h).
 #include <string>
 
-#include "host/exec/cuda_builders.cuh"
+#include "host/scene/builders_cuda.cuh"
 #include "host/render/exec_render_backend.h"
 #include "host/render/multi_device_backend.h"
 

@@ -1,9 +1,9 @@
 // The CUDA builders (scene upload, LBVH and PLOC, distributions, environment map) live in one translation
-// unit of their own, cuda_builders.cu, compiled with exact IEEE arithmetic: the render kernels are
+// unit of their own, builders_cuda.cu, compiled with exact IEEE arithmetic: the render kernels are
 // compiled with fast math (docs/decisions.md), but every build must equal the CPU backend's bit for
 // bit. Every CUDA translation unit that builds includes this header instead of instantiating them.
 #pragma once
-#include "host/exec/cuda_exec.cuh"
+#include "host/backends/cuda/cuda_exec.cuh"
 #include "host/scene/scene_upload.h"
 
 namespace wavefront {

@@ -16,8 +16,8 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <cuda_runtime.h>
 
-#include "host/exec/cuda_check.h"
-#include "host/exec/buffer.h"
+#include "host/backends/cuda/cuda_check.h"
+#include "host/backends/exec_contract.h"
 #include "kernels/core/math.h"
 
 namespace wavefront {
@@ -41,14 +41,14 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks) forEachKernelCapped(F f, I
 /// Every lane of the warp holds one item of kWords 16-byte words for its own address `dst`
 /// (nullptr: none). Lanes write through a shared-memory tile, transposed so that each store
 /// instruction writes whole items with consecutive lanes on consecutive 4-byte words (van Antwerpen
-/// 2011, 5.3.1, after Ruetsch and Micikevicius): full sectors instead of 32 scattered 16-byte
-/// pieces. All 32 lanes must call it.
+/// 2011, 5.3.1, after Ruetsch and Micikevicius): full sectors instead of kWarpSize scattered
+/// 16-byte pieces. Every lane of the warp must call it.
 template <int kBlock, int kWords>
 __device__ void warpScatter(Float4* dst, const Float4* src) {
     constexpr int kFloats = 4 * kWords;
-    static_assert(32 % kFloats == 0, "items must tile a warp");
-    __shared__ float tile[kBlock / 32][32][kFloats + 1];  // +1: conflict-free rows and columns
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    static_assert(kWarpSize % kFloats == 0, "items must tile a warp");
+    __shared__ float tile[kBlock / kWarpSize][kWarpSize][kFloats + 1];  // +1: conflict-free rows and columns
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
     const unsigned pending = __ballot_sync(~0u, dst != nullptr);
     if (!pending) return;
     if (dst) {
@@ -59,7 +59,7 @@ __device__ void warpScatter(Float4* dst, const Float4* src) {
     __syncwarp();
     const int word = lane % kFloats;
 #pragma unroll 4
-    for (int first = 0; first < 32; first += 32 / kFloats) {
+    for (int first = 0; first < kWarpSize; first += kWarpSize / kFloats) {
         int owner = first + lane / kFloats;
         float* target = reinterpret_cast<float*>(__shfl_sync(~0u, reinterpret_cast<unsigned long long>(dst), owner));
         if (pending >> owner & 1u) target[word] = tile[warp][owner][word];
@@ -290,5 +290,7 @@ private:
     std::size_t scratchBytes_ = 0;
     int device_ = 0;
 };
+
+static_assert(isExec<CudaExec>, "CudaExec provides the exec contract (exec_contract.h)");
 
 }  // namespace wavefront

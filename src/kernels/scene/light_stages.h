@@ -13,7 +13,7 @@ struct WeightStage {
     double* weights;
     WF_CPU_GPU void operator()(int k) const {
         int prim = primIds[k];
-        vec3 Le = scene.materials[scene.materialOf(prim)].emission.xyz();
+        vec3 Le = scene.materials[scene.materialOf(prim)].emission();
         weights[k] = double(primitiveArea(scene, prim)) * double(luminance(Le));
     }
 };

@@ -1,7 +1,7 @@
 // What both backends share on the host: owning buffers in an exec's memory, per-kernel
 // statistics, and the readout of the SIMD counters. The backends themselves are CpuExec
-// (cpu_exec.h) and CudaExec (cuda_exec.cuh); drivers are templates over the exec type and are
-// instantiated once for each (render_backend_cpu.cpp, render_backend_cuda.cu).
+// (cpu/cpu_exec.h) and CudaExec (cuda/cuda_exec.cuh), both held to exec_contract.h; drivers are
+// templates over the exec type and are instantiated once for each (host/render/render_backend_*).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -83,7 +83,7 @@ inline double simdFraction(const std::vector<unsigned long long>& raw, std::init
         lanes += double(raw[2 * s]);
         warps += double(raw[2 * s + 1]);
     }
-    return warps > 0.0 ? lanes / (32.0 * warps) : -1.0;
+    return warps > 0.0 ? lanes / (double(kWarpSize) * warps) : -1.0;
 }
 
 }  // namespace wavefront

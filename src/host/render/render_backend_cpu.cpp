@@ -1,7 +1,7 @@
 // The CPU instantiation of the render backend: every driver and stage over CpuExec.
 #include <thread>
 
-#include "host/exec/cpu_exec.h"
+#include "host/backends/cpu/cpu_exec.h"
 #include "host/render/exec_render_backend.h"
 #include "host/render/multi_device_backend.h"
 

@@ -6,7 +6,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 
-#include "host/exec/cuda_exec.cuh"
+#include "host/backends/cuda/cuda_exec.cuh"
 
 namespace wavefront {
 

@@ -1,5 +1,5 @@
-// The one instantiation of the CUDA builders, compiled without fast math (cuda_builders.cuh).
-#include "host/exec/cuda_builders.cuh"
+// The one instantiation of the CUDA builders, compiled without fast math (builders_cuda.cuh).
+#include "host/scene/builders_cuda.cuh"
 
 namespace wavefront {
 

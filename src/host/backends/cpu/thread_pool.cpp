@@ -1,4 +1,4 @@
-#include "host/exec/thread_pool.h"
+#include "host/backends/cpu/thread_pool.h"
 
 #include <algorithm>
 

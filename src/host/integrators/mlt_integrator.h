@@ -1,0 +1,18 @@
+// MLT's registry row (registry.h).
+#pragma once
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+struct IntegratorSpec;
+template <class Exec>
+class MltRunner;
+
+struct MltIntegrator {
+    static constexpr IntegratorType kType = IntegratorType::Mlt;
+    static IntegratorSpec spec();  ///< mlt_integrator.cpp
+    template <class Exec>
+    using Runner = MltRunner<Exec>;
+};
+
+}  // namespace wavefront

@@ -1,0 +1,18 @@
+// The path tracer's registry row (registry.h).
+#pragma once
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+struct IntegratorSpec;
+template <class Exec>
+class PtRunner;
+
+struct PtIntegrator {
+    static constexpr IntegratorType kType = IntegratorType::PathTracer;
+    static IntegratorSpec spec();  ///< pt_integrator.cpp
+    template <class Exec>
+    using Runner = PtRunner<Exec>;
+};
+
+}  // namespace wavefront

@@ -1,0 +1,75 @@
+// The integrators, one registry row each: the name the command line, Python and the comparison
+// tool use, the options with their text forms, the integrator's own validation, its figures and its
+// runner. Adding an integrator: its row in IntegratorRows below (a `<name>_integrator.h` of its own
+// room), its options and stats blocks in the public RenderOptions / RenderStats, and its runner's
+// header in runners.h (docs/architecture.md, "Adding an integrator").
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/integrators/bdpt_integrator.h"
+#include "host/integrators/mlt_integrator.h"
+#include "host/integrators/pt_integrator.h"
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+/// One option of an integrator, read and written in its text form.
+struct OptionSpec {
+    const char* name;  ///< "large-step": method strings (mlt:large-step=0.3), setIntegratorOption
+    const char* flag;  ///< "--large-step" on the command line; empty: the API's alone
+    const char* help;
+    void (*set)(RenderOptions& options, const std::string& value);  ///< throws InputError
+    std::string (*get)(const RenderOptions& options);
+};
+
+struct IntegratorSpec {
+    IntegratorType type;
+    const char* name;         ///< "pt"
+    const char* description;  ///< one line
+    /// How a render splits over devices: sample ranges (any device renders any range, and the
+    /// image is the one a single device gives) or, false, independent chains (each device with
+    /// a seed of its own, sharing the normalisation b).
+    bool rendersSampleRanges = true;
+    std::vector<OptionSpec> options;
+    /// The integrator's own rules on RenderOptions (the shared ones, and options of other
+    /// integrators, are checked by RenderOptions::validate). Throws InputError.
+    void (*validate)(const RenderOptions& options) = nullptr;
+    /// Its figures from RenderStats, named (integratorFigures, wavefront-render --stats).
+    std::vector<std::pair<std::string, double>> (*figures)(const RenderStats& stats) = nullptr;
+    /// Its part of RenderStats over several devices (the shared part is merged already).
+    void (*mergeDeviceStats)(const std::vector<RenderStats>& perDevice, RenderStats& merged) = nullptr;
+
+    const OptionSpec* option(const std::string& optionName) const;
+};
+
+/// The rows, in the order the registry lists them. Each row: kType, spec() and, for the render
+/// backends, `template <class Exec> using Runner` (runners.h).
+template <class... Rows>
+struct IntegratorList {
+    template <class F>
+    static void forEach(F&& f) {
+        (f(Rows{}), ...);
+    }
+};
+using IntegratorRows = IntegratorList<PtIntegrator, BdptIntegrator, MltIntegrator>;
+
+/// Every row's spec, in registry order.
+const std::vector<IntegratorSpec>& integratorSpecs();
+/// The row of `type`; throws InputError for a value that is no IntegratorType.
+const IntegratorSpec& integratorSpec(IntegratorType type);
+
+/// Refuses options of integrators other than options.integrator that differ from their defaults
+/// (RenderOptions::validate).
+void checkOtherIntegratorsAtDefaults(const RenderOptions& options);
+
+/// Helpers for the rows' option tables: a value's text form and its parse, one line of error each.
+namespace options {
+std::string onOff(bool value);
+bool parseOnOff(const std::string& what, const std::string& value);
+std::string number(float value);
+float parseFloat(const std::string& what, const std::string& value);
+}  // namespace options
+
+}  // namespace wavefront

@@ -1,0 +1,192 @@
+// The material table (material_kinds.h) and the public factories of each type.
+#include "host/scene/material_kinds.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "kernels/materials/material.h"
+#include "wavefront/error.h"
+
+namespace wavefront {
+
+namespace {
+
+std::string format(const glm::vec3& v) {
+    std::ostringstream out;
+    out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+    return out.str();
+}
+
+/// Every reflectance is a fraction of the light that arrives: above 1 a surface creates energy
+/// (the furnace brightens without bound).
+void reflectance(const std::string& what, const char* name, const glm::vec3& v) {
+    if (!(v.x <= 1.0f + 1e-6f && v.y <= 1.0f + 1e-6f && v.z <= 1.0f + 1e-6f))
+        throw InputError(what + ": " + name + " " + format(v) +
+                         " must have components in [0, 1]; above 1 it reflects more energy than it receives");
+}
+
+void roughness(const std::string& what, const Material& m) {
+    if (!(m.roughness >= 0.0f && m.roughness <= 1.0f))
+        throw InputError(what + ": roughness " + std::to_string(m.roughness) + " must lie in [0, 1]");
+}
+
+}  // namespace
+
+const std::vector<MaterialKindSpec>& materialKinds() {
+    static const std::vector<MaterialKindSpec> kinds = [] {
+        std::vector<MaterialKindSpec> k(kMaterialKindCount);
+        k[kLambertian] = {MaterialType::Lambertian, "Lambertian", "lambertian",
+                          [](const Material& m, const std::string& what) { reflectance(what, "albedo", m.diffuse); }};
+        k[kLambertian].baseColourTexture = true;
+        // Diffuse plus a normalised lobe reflects up to diffuse + specular.
+        k[kGlossy] = {MaterialType::Glossy, "Glossy", "glossy", [](const Material& m, const std::string& what) {
+                          reflectance(what, "diffuse + specular", m.diffuse + m.specular);
+                      }};
+        k[kGlossy].baseColourTexture = true;
+        k[kMirror] = {MaterialType::Mirror, "Mirror", "mirror",
+                      [](const Material& m, const std::string& what) { reflectance(what, "tint", m.specular); },
+                      // A mirror without a tint of its own takes its diffuse colour.
+                      [](const Material& m, MaterialData& d) {
+                          if (m.specular == glm::vec3(0.0f)) d.setSpecular(m.diffuse, m.exponent);
+                      }};
+        // Glass transmits or reflects what arrives, without a colour of its own.
+        k[kDielectric] = {MaterialType::Dielectric, "Dielectric", "dielectric"};
+        k[kConductor] = {MaterialType::Conductor, "Conductor", "conductor",
+                         [](const Material& m, const std::string& what) {
+                             if (!m.complexIor) reflectance(what, "tint", m.specular);
+                             roughness(what, m);
+                             if (!m.complexIor) return;
+                             const glm::vec3& eta = m.eta;
+                             if (!(std::isfinite(eta.x) && std::isfinite(eta.y) && std::isfinite(eta.z) && eta.x > 0 &&
+                                   eta.y > 0 && eta.z > 0))
+                                 throw InputError(what + ": eta " + format(m.eta) + " must be finite and positive");
+                             if (!(std::isfinite(m.k.x) && std::isfinite(m.k.y) && std::isfinite(m.k.z) && m.k.x >= 0 &&
+                                   m.k.y >= 0 && m.k.z >= 0))
+                                 throw InputError(what + ": k " + format(m.k) + " must be finite and non-negative");
+                         },
+                         [](const Material& m, MaterialData& d) {
+                             if (m.complexIor) {
+                                 d.setDiffuse(m.eta);
+                                 d.setSpecular(m.k, m.exponent);
+                             }
+                             d.setAlpha(m.roughness);
+                             d.setComplexIor(m.complexIor);
+                         }};
+        k[kConductor].microfacet = true;
+        k[kRoughDielectric] = {MaterialType::RoughDielectric, "RoughDielectric", "rough dielectric",
+                               [](const Material& m, const std::string& what) {
+                                   roughness(what, m);
+                                   if (std::fabs(m.ior - 1.0f) < 1e-3f)
+                                       throw InputError(what + ": ior " + std::to_string(m.ior) +
+                                                        " must differ from 1 (a rough interface between equal media is "
+                                                        "no interface)");
+                               },
+                               [](const Material& m, MaterialData& d) { d.setAlpha(m.roughness); }};
+        k[kRoughDielectric].microfacet = true;
+        k[kMetallicRoughness] = {MaterialType::MetallicRoughness, "MetallicRoughness", "metallic-roughness",
+                                 [](const Material& m, const std::string& what) {
+                                     reflectance(what, "base colour", m.diffuse);
+                                     roughness(what, m);
+                                     if (!(m.metallic >= 0.0f && m.metallic <= 1.0f))
+                                         throw InputError(what + ": metallic " + std::to_string(m.metallic) +
+                                                          " must lie in [0, 1]");
+                                 },
+                                 // alpha = roughness^2 (glTF), kept rough: this material has no delta limit.
+                                 [](const Material& m, MaterialData& d) {
+                                     d.setAlpha(std::max(m.roughness * m.roughness, kSmoothAlpha));
+                                     d.setMetallic(m.metallic);
+                                 }};
+        k[kMetallicRoughness].baseColourTexture = k[kMetallicRoughness].metallicRoughnessTexture = true;
+        k[kMetallicRoughness].microfacet = true;
+        for (int i = 0; i < kMaterialKindCount; ++i)
+            if (int(k[i].type) != i) throw Error("material table row " + std::to_string(i) + " is out of order");
+        return k;
+    }();
+    return kinds;
+}
+
+const MaterialKindSpec* materialKind(MaterialType type) {
+    const int i = int(type);
+    return i >= 0 && i < kMaterialKindCount ? &materialKinds()[std::size_t(i)] : nullptr;
+}
+
+std::vector<std::pair<MaterialType, std::string>> materialTypeNames() {
+    std::vector<std::pair<MaterialType, std::string>> names;
+    for (const MaterialKindSpec& kind : materialKinds()) names.emplace_back(kind.type, kind.name);
+    return names;
+}
+
+Material Material::lambertian(glm::vec3 albedo, glm::vec3 emission) {
+    Material m;
+    m.type = MaterialType::Lambertian;
+    m.diffuse = albedo;
+    m.emission = emission;
+    return m;
+}
+
+Material Material::glossy(glm::vec3 diffuse, glm::vec3 specular, float exponent) {
+    Material m;
+    m.type = MaterialType::Glossy;
+    m.diffuse = diffuse;
+    m.specular = specular;
+    m.exponent = exponent;
+    return m;
+}
+
+Material Material::mirror(glm::vec3 tint) {
+    Material m;
+    m.type = MaterialType::Mirror;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = tint;
+    return m;
+}
+
+Material Material::dielectric(float ior) {
+    Material m;
+    m.type = MaterialType::Dielectric;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = glm::vec3(1.0f);
+    m.ior = ior;
+    return m;
+}
+
+Material Material::conductor(glm::vec3 tint, float roughness) {
+    Material m;
+    m.type = MaterialType::Conductor;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = tint;
+    m.roughness = roughness;
+    return m;
+}
+
+Material Material::conductorIor(glm::vec3 eta, glm::vec3 k, float roughness) {
+    Material m;
+    m.type = MaterialType::Conductor;
+    m.diffuse = glm::vec3(0.0f);
+    m.complexIor = true;
+    m.eta = eta;
+    m.k = k;
+    m.roughness = roughness;
+    return m;
+}
+
+Material Material::roughDielectric(float ior, float roughness) {
+    Material m;
+    m.type = MaterialType::RoughDielectric;
+    m.diffuse = glm::vec3(0.0f);
+    m.specular = glm::vec3(1.0f);
+    m.ior = ior;
+    m.roughness = roughness;
+    return m;
+}
+
+Material Material::metallicRoughness(glm::vec3 baseColour, float metallic, float roughness) {
+    Material m;
+    m.type = MaterialType::MetallicRoughness;
+    m.diffuse = baseColour;
+    m.metallic = metallic;
+    m.roughness = roughness;
+    return m;
+}
+
+}  // namespace wavefront
