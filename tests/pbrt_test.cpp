@@ -177,6 +177,16 @@ TEST_CASE("pbrt: unknown directives, parameters and parameter types are warnings
     CHECK(hasWarning(scene, "parameter \"quaternion q\" has an unknown type"));
     CHECK(scene.triangles().size() == 1);
     CHECK(scene.spheres().size() == 2);
+    // Attribute defaults, for the shapes of their block only; pbrt-v3's WorldEnd is named.
+    const Scene defaults = loadText(dir, kHeader + "AttributeBegin\nAttribute \"shape\" \"float radius\" 0.25 \"float unused\" 1\n"
+                                                   "Shape \"sphere\"\nShape \"sphere\" \"float radius\" 2\nAttributeEnd\nShape \"sphere\"\n"
+                                                   "WorldEnd\n" + kLight);
+    REQUIRE(defaults.spheres().size() == 4);
+    CHECK(defaults.spheres()[0].radius == Approx(0.25f));
+    CHECK(defaults.spheres()[1].radius == Approx(2.0f));
+    CHECK(defaults.spheres()[2].radius == Approx(1.0f));
+    CHECK(hasWarning(defaults, "WorldEnd is pbrt-v3's"));
+    CHECK(!hasWarning(defaults, "\"float unused\""));  // Attribute defaults may go unused, as in pbrt
 }
 
 // ---- Files ---------------------------------------------------------------------------------------
@@ -370,7 +380,7 @@ TEST_CASE("pbrt: the camera: pbrt's fov spans the shorter image side; lens, film
     // Read and reported, not fatal.
     Scene reported = camera("Camera \"orthographic\"\nSampler \"zsobol\" \"integer pixelsamples\" 1024\nPixelFilter \"gaussian\"\n"
                             "ColorSpace \"aces2065-1\"\nFilm \"spectral\" \"string filename\" \"out.tga\" \"float iso\" 400\n"
-                            "Accelerator \"kdtree\"\nOption \"disablepixeljitter\" true\n");
+                            "Accelerator \"kdtree\"\nOption \"disablepixeljitter\" true\nTransformTimes 0 0.5\n");
     for (const char* w : {"Camera \"orthographic\" is not supported", "Sampler \"zsobol\"", "PixelFilter \"gaussian\"",
                           "ColorSpace \"aces2065-1\"", "wavefront writes .png, .exr or .pfm", "\"iso\" is not supported",
                           "Option \"disablepixeljitter\""})
