@@ -126,6 +126,14 @@ void setIntegratorFlags(const Args& a, wavefront::RenderOptions& options) {
     }
 }
 
+// --exposure scales PNG output only: EXR and PFM keep the radiance as rendered.
+void checkExposureOutput(const Args& a) {
+    std::string extension = std::filesystem::path(a.out).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (a.exposureOpt->count() && extension != ".png")
+        throw wavefront::InputError("--exposure applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+}
+
 }  // namespace
 
 ProgressLine::ProgressLine() : tty_(isatty(2)) {}
@@ -234,10 +242,7 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     options.environmentScale = a.envScale;
     setIntegratorFlags(a, options);
     if (checkOutput) wavefront::checkImagePath(a.out);  // before the render, not after it
-    std::string extension = std::filesystem::path(a.out).extension().string();
-    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (a.exposureOpt->count() && extension != ".png")
-        throw wavefront::InputError("--exposure applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+    checkExposureOutput(a);
     if (!(std::fabs(a.exposure) <= 64.0f))
         throw wavefront::InputError("--exposure " + std::to_string(a.exposure) + " must be a finite number of stops in [-64, 64]");
     options.validate();
@@ -298,6 +303,7 @@ void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& a
     if (!file.outputFile.empty() && app.count("--out") == 0) {
         wavefront::checkImagePath(file.outputFile);
         a.out = file.outputFile;
+        checkExposureOutput(a);
     }
     if (file.maxDepth > 0 && app.count("--max-depth") == 0) options.maxDepth = file.maxDepth;
     options.validate();

@@ -332,6 +332,9 @@ Shape "sphere"
     r = runCli(dir, {scene, "--backend", "cpu", "--spp", "1", "--res", "4x4", "--out", dir.file("o.pfm")});
     CHECK(r.exitCode == 0);
     CHECK(wavefront::readImage(dir.file("o.pfm")).width == 4);
+    // The file's output name meets the same checks as --out's.
+    requireInputError(runCli(dir, {scene, "--backend", "cpu", "--spp", "1", "--exposure", "1"}),
+                      {"--exposure applies to PNG output only", "from-file.pfm"});
     // --strict turns the reported settings into an error.
     requireInputError(runCli(dir, {scene, "--backend", "cpu", "--strict", "--out", dir.file("o.pfm")}),
                       {"--strict", "Integrator"});
