@@ -408,6 +408,7 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
     for spec, scene, name, base, ref_image, ref_file in prepared:
         # The reference: a file, or the mean of its own seeds, whose spread says how noisy it is.
         ref_info = {"file": ref_file}
+        ref_seeds = [ref_image]  # a file is taken as exact
         ref_variance = None
         if ref_image is None:
             ref_images, ref_seconds, ref_samples = [], 0.0, 0
@@ -433,7 +434,8 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
             ref_info = {"method": ref_method.text, "seeds": reference_seeds, "seconds": ref_seconds,
                         "samples_per_pixel": ref_samples / (reference_seeds * base.width * base.height),
                         "seconds_asked": reference_seconds, "spp_asked": reference_spp}
-            del ref_images, stack
+            ref_seeds = ref_images
+            del stack
         ref_id = image_id(name, "reference")
         images[ref_id] = ref_image
         ref_info["relative_variance"] = None if ref_variance is None else float(
@@ -466,7 +468,7 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
                                         f"{stats['seconds']:.3f} s, {spp_done:.1f} spp, "
                                         f"relmse {metrics.relmse(image, ref_image, epsilon):.3g}")
             for method in methods:
-                runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_image, ref_variance,
+                runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_image, ref_seeds,
                                      epsilon, flipper, first_seed, images, base))
 
         strategies = []
@@ -514,7 +516,7 @@ def _budget_text(mode, budget):
     return f"{budget:g} s" if mode == "time" else f"{budget} spp"
 
 
-def _measure(name, method, mode, budget, renders, reference, reference_variance, epsilon, flipper, first_seed,
+def _measure(name, method, mode, budget, renders, reference, reference_seeds, epsilon, flipper, first_seed,
              images, base):
     """One (method, budget): its K seeds' metrics, their summaries and the variance / bias split."""
     pixels = base.width * base.height
@@ -527,7 +529,7 @@ def _measure(name, method, mode, budget, renders, reference, reference_variance,
         per_seed["rays_per_second"].append(stats["raysPerSecond"])
         for k, v in metrics.image_metrics(image, reference, epsilon, flipper if flipper.available else None).items():
             per_seed[k].append(v)
-    split = metrics.seed_statistics([image for image, _ in renders], reference, epsilon, reference_variance)
+    split = metrics.seed_statistics([image for image, _ in renders], reference_seeds, epsilon)
     seconds = metrics.summary(per_seed["seconds"])
     measured = {k: metrics.summary(per_seed[k]) for k in metrics.METRICS}
     measured["efficiency"] = metrics.efficiency(measured["relmse"], seconds["mean"])

@@ -14,6 +14,7 @@ EPSILON = 1e-2          # keeps near-black reference pixels from dominating the 
 TRIM_FRACTION = 1e-3    # relmse_trimmed leaves out this fraction of the pixels, the worst ones
 CONFIDENCE = 0.95       # two-sided confidence of every interval
 BIAS_LEVEL = 0.01       # one-sided false-alarm rate of the bias test, per (method, budget)
+BIAS_BLOCK = 8          # the bias test weighs pixels by their reference block's mean, blocks this wide
 
 METRICS = ("relmse", "relmse_trimmed", "mape", "smape", "flip")
 
@@ -42,10 +43,13 @@ def definitions(epsilon=EPSILON):
                                  "(lower is better; an unbiased method's stays constant as it renders longer)",
         "intervals": f"mean and {100 * CONFIDENCE:g} % confidence interval over K independent seeds: Student's t "
                      "on the K per-seed values (relmse, relmse_trimmed, mape, smape, flip, seconds), the jackknife "
-                     "over the seeds (variance, bias2; needs K >= 3); lower bounds of quantities that cannot be "
+                     "over the method's seeds and, from 3 on, the reference's (variance, bias2; needs K >= 3); "
+                     "lower bounds of quantities that cannot be "
                      "negative are cut at 0 (bias2's estimate can be, by noise)",
-        "bias_flag": f"bias significant: bias2 / its jackknife standard error exceeds Student's t at one-sided "
-                     f"level {BIAS_LEVEL:g} with K - 1 degrees of freedom",
+        "bias_flag": f"bias significant: bias2, with each pixel weighted by 1 / (R^2 + {e}), R the mean of the "
+                     f"reference over the pixel's {BIAS_BLOCK}x{BIAS_BLOCK} block (weights that no single pixel's "
+                     "noise moves), over its jackknife standard error (over the method's seeds and the reference's) "
+                     f"exceeds Student's t at one-sided level {BIAS_LEVEL:g} (Welch-Satterthwaite degrees of freedom)",
         "slope": "least-squares slope of log relmse against log seconds (equal time) or log samples per pixel "
                  "(equal samples), with its standard error (needs 3 budgets); -1 for an unbiased method until the "
                  "reference's noise or a bias flattens it",
@@ -220,47 +224,85 @@ def scaled(s, factor):
     return {k: None if v is None else v * factor for k, v in s.items()}
 
 
-def seed_statistics(images, reference, epsilon=EPSILON, reference_variance=None, confidence=CONFIDENCE,
-                    level=BIAS_LEVEL):
-    """Variance and bias^2 of K independent renders against the reference (metrics.definitions()).
+def block_mean(a, size):
+    """Each pixel replaced by the mean of its size x size block (smaller blocks at the edges)."""
+    ys, xs = np.arange(0, a.shape[0], size), np.arange(0, a.shape[1], size)
+    sums = np.add.reduceat(np.add.reduceat(a, ys, axis=0), xs, axis=1)
+    ny, nx = np.diff(np.append(ys, a.shape[0])), np.diff(np.append(xs, a.shape[1]))
+    means = sums / (ny[:, None, None] * nx[None, :, None])
+    return np.repeat(np.repeat(means, ny, axis=0), nx, axis=1)
 
-    images: K arrays (height, width, 3); reference_variance: per-pixel variance of the reference
-    itself (of its mean over its own seeds) or None for a reference taken as exact. Returns
-    {"variance", "bias2"} summaries, "bias_significant" (None below 3 seeds), "bias_t" and
-    "mean_image_relmse"."""
-    r = np.asarray(reference, dtype=np.float64)
-    weight = 1.0 / (r * r + epsilon)
-    d = np.stack([np.asarray(x, dtype=np.float64) - r for x in images])
-    k = d.shape[0]
-    reference_term = 0.0 if reference_variance is None else float(np.mean(weight * reference_variance))
-    s1, s2 = d.sum(axis=0), (d * d).sum(axis=0)
 
-    def variance_and_bias(s1, s2, n):
-        mean = s1 / n
-        variance = float(np.mean(weight * np.maximum(s2 - s1 * mean, 0.0) / (n - 1))) if n > 1 else None
-        mean_error = float(np.mean(weight * mean * mean))
-        return variance, mean_error, None if variance is None else mean_error - variance / n - reference_term
+def seed_statistics(images, reference_seeds, epsilon=EPSILON, confidence=CONFIDENCE, level=BIAS_LEVEL):
+    """Variance and bias^2 of K independent renders against a reference (metrics.definitions()).
 
-    variance, mean_error, bias2 = variance_and_bias(s1, s2, k)
+    images: the K renders (height, width, 3); reference_seeds: the reference's own independent
+    renders, whose mean is the reference (one image: a reference taken as exact). Intervals and the
+    bias test come from the jackknife over both sets of seeds (the method's and, from 3 on, the
+    reference's). Returns {"variance", "bias2"} summaries, "bias_significant" and "bias_t" (None
+    below 3 seeds) and "mean_image_relmse"."""
+    x = [np.asarray(v, dtype=np.float64) for v in images]
+    r = [np.asarray(v, dtype=np.float64) for v in reference_seeds]
+    k, n_ref = len(x), len(r)
+    sx, sxx = sum(x), sum(v * v for v in x)
+    sr, srr = sum(r), sum(v * v for v in r)
+
+    def reference_part(sr, srr, n):
+        mean = sr / n
+        variance_of_mean = np.maximum(srr - sr * mean, 0.0) / (n - 1) / n if n > 1 else 0.0
+        # The relmse weights, and for the test weights that no single pixel's noise moves (the
+        # reference's 8x8 block means): per-pixel weights grow where the reference happens to be
+        # low, just where its error is large, which with a million pixels reads as a bias.
+        weights = (1.0 / (mean * mean + epsilon), 1.0 / (block_mean(mean, BIAS_BLOCK) ** 2 + epsilon))
+        return mean, variance_of_mean, weights
+
+    def split(sx, sxx, n, ref):
+        """[(variance, mean-image error, bias^2)] with the relmse weights and with the test's."""
+        ref_mean, ref_variance, weights = ref
+        mean = sx / n
+        variance = np.maximum(sxx - sx * mean, 0.0) / (n - 1) if n > 1 else None
+        d2 = (mean - ref_mean) ** 2
+        out = []
+        for w in weights:
+            mean_error = float(np.mean(w * d2))
+            if variance is None:
+                out.append((None, mean_error, None))
+                continue
+            v = float(np.mean(w * variance))
+            out.append((v, mean_error, mean_error - v / n - float(np.mean(w * ref_variance))))
+        return out
+
+    ref = reference_part(sr, srr, n_ref)
+    (variance, mean_error, bias2), (_, _, test_bias2) = split(sx, sxx, k, ref)
     out = {"mean_image_relmse": mean_error, "bias_significant": None, "bias_t": None}
     if k < 3:  # the jackknife needs a variance of K - 1 seeds
         out["variance"], out["bias2"] = interval(variance, None, 0), interval(bias2, None, 0)
         return out
-    leave_one_out = [variance_and_bias(s1 - d[i], s2 - d[i] * d[i], k - 1) for i in range(k)]
+    parts = [[split(sx - v, sxx - v * v, k - 1, ref) for v in x]]
+    if n_ref >= 3:
+        parts.append([split(sx, sxx, k, reference_part(sr - v, srr - v * v, n_ref - 1)) for v in r])
 
-    def jackknife_error(values):
-        v = np.asarray(values)
-        return math.sqrt((k - 1) / k * float(np.sum((v - v.mean()) ** 2)))
+    def jackknife(pick):
+        """Standard error and Welch-Satterthwaite degrees of freedom over both sets of seeds."""
+        components = []
+        for leave_one_out in parts:
+            values = np.array([pick(s) for s in leave_one_out])
+            m = len(values)
+            components.append(((m - 1) / m * float(np.sum((values - values.mean()) ** 2)), m - 1))
+        total = sum(c for c, _ in components)
+        denominator = sum(c * c / df for c, df in components)
+        return math.sqrt(total), (total * total / denominator if denominator > 0 else k - 1)
 
-    variance_error = jackknife_error([v for v, _, _ in leave_one_out])
-    bias_error = jackknife_error([b for _, _, b in leave_one_out])
-    out["variance"] = interval(variance, variance_error, k - 1, confidence, floor=0.0)
-    out["bias2"] = interval(bias2, bias_error, k - 1, confidence)
-    if bias_error > 0:
-        out["bias_t"] = bias2 / bias_error
-        out["bias_significant"] = bool(out["bias_t"] > t_quantile(1.0 - level, k - 1))
+    variance_error, variance_df = jackknife(lambda s: s[0][0])
+    bias_error, bias_df = jackknife(lambda s: s[0][2])
+    test_error, test_df = jackknife(lambda s: s[1][2])
+    out["variance"] = interval(variance, variance_error, variance_df, confidence, floor=0.0)
+    out["bias2"] = interval(bias2, bias_error, bias_df, confidence)
+    if test_error > 0:
+        out["bias_t"] = test_bias2 / test_error
+        out["bias_significant"] = bool(out["bias_t"] > t_quantile(1.0 - level, max(1, round(test_df))))
     else:  # every seed gave the same image: any difference from the reference is bias
-        out["bias_significant"] = bool(bias2 > 0)
+        out["bias_significant"] = bool(test_bias2 > 0)
     return out
 
 
