@@ -107,7 +107,7 @@ def test_a_report_from_the_command_line(tmp_path):
     methods = "pt,bdpt,mlt,bdpt:strategy=0,2"  # the last renders one strategy alone: heavily biased
     assert compare.main(["cornell-box", *TINY, "--methods", methods, "--seeds", "4", "--spp", "2,8", "--times", "0.02",
                          "--reference-method", "pt", "--reference-spp", "128", "--crop", "4,4,8,8", "--pyramid", "2",
-                         "--out", str(out)]) == 0
+                         "--flip", "off", "--out", str(out)]) == 0
     results = json.loads((out / "results.json").read_text())
     scene = results["scenes"][0]
     assert [m["method"] for m in results["methods"]] == ["pt", "bdpt", "mlt", "bdpt:strategy=0,2"]
@@ -127,6 +127,7 @@ def test_a_report_from_the_command_line(tmp_path):
     assert [(s["s"], s["t"]) for s in scene["pyramid"]["strategies"]] == [(0, 2), (1, 1), (0, 3), (1, 2), (2, 1)]
     assert scene["slopes"]["spp"]["pt"]["slope"] < 0
     assert next(r for r in scene["runs"] if r["method"] == "mlt")["stats"]["figures"]["acceptance"] > 0
+    assert results["flip"]["reason"] == "not computed (flip off)" and scene["runs"][0]["metrics"]["flip"]["mean"] is None
 
     # One file: every image is a data URI, nothing is fetched from beside it.
     page = Page()
@@ -152,11 +153,17 @@ def test_a_report_from_the_command_line(tmp_path):
 
 def test_the_python_api_returns_numbers_and_images():
     lines = []
-    c = wf.compare("cornell-spheres", methods=["pt", "bdpt:variant=naive"], seeds=3, spp=[4], res=(16, 12),
+    c = wf.compare("cornell-spheres", methods=["bdpt:variant=naive"], seeds=3, spp=[4], res=(16, 12),
                    backend="cpu", stream_capacity=192, reference_method="bdpt", reference_spp=32, pyramid=0,
                    progress=lines.append)
     run = c.run("cornell-spheres", "bdpt:variant=naive", "spp", 4)
     assert run["metrics"]["relmse"]["mean"] > 0 and run["samples_per_pixel"]["mean"] == 4
+    try:  # HDR-FLIP where flip-evaluator is installed (scripts/install-deps.sh --pypi), said unavailable elsewhere
+        import flip_evaluator  # noqa: F401
+
+        assert c.results["flip"]["available"] and 0 < run["metrics"]["flip"]["mean"] < 1
+    except ImportError:
+        assert "flip-evaluator" in c.results["flip"]["reason"] and run["metrics"]["flip"]["mean"] is None
     assert c.images[run["mean_image"]].shape == (12, 16, 3) and c.images[run["image"]].dtype == np.float32
     reference = c.images[c.scene("cornell-spheres")["reference_image"]]
     assert np.isfinite(reference).all() and reference.mean() > 0

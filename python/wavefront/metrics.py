@@ -1,5 +1,5 @@
-"""Error metrics and seed statistics of wavefront-compare. NumPy only, so that a report's numbers
-can be made wherever the module imports (the GPU machine has no SciPy guarantee, no matplotlib need).
+"""Error metrics and seed statistics of wavefront-compare. NumPy only (no SciPy), so that a report's
+numbers can be made wherever the module imports, the GPU machine included.
 
 Images are float arrays of shape (height, width, 3), linear radiance. A per-pixel metric is
 averaged over the three channels, then over the pixels. `DEFINITIONS` says the same in words, for
