@@ -22,6 +22,7 @@ same harness and returns a Comparison (numbers and images) without writing anyth
 import argparse
 import datetime
 import math
+import os
 import platform
 import re
 import shlex
@@ -291,6 +292,8 @@ def render(scene, options):
 
 
 def _commit():
+    if os.environ.get("WAVEFRONT_COMMIT"):  # where the code travelled without its .git (scripts/gpu-check.sh)
+        return os.environ["WAVEFRONT_COMMIT"]
     try:
         here = Path(__file__).resolve().parent
         return subprocess.run(["git", "-C", str(here), "describe", "--always", "--dirty"], capture_output=True,
@@ -462,14 +465,14 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
                         o.samplesPerPixel = budget
                     image, stats = render(scene, o)
                     device = device or stats["backend"]
-                    per_method[method.text].append((image, stats))
+                    measured = metrics.image_metrics(image, ref_image, epsilon, flipper if flipper.available else None)
+                    per_method[method.text].append((image, stats, measured))
                     spp_done = stats["samples"] / (base.width * base.height)
                     progress_lines.step(f"{name}: {method} {_budget_text(mode, budget)} seed {seed}: "
-                                        f"{stats['seconds']:.3f} s, {spp_done:.1f} spp, "
-                                        f"relmse {metrics.relmse(image, ref_image, epsilon):.3g}")
+                                        f"{stats['seconds']:.3f} s, {spp_done:.1f} spp, relmse {measured['relmse']:.3g}")
             for method in methods:
-                runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_image, ref_seeds,
-                                     epsilon, flipper, first_seed, images, base))
+                runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_seeds, epsilon,
+                                     first_seed, images, base))
 
         strategies = []
         if pyramid:
@@ -516,20 +519,20 @@ def _budget_text(mode, budget):
     return f"{budget:g} s" if mode == "time" else f"{budget} spp"
 
 
-def _measure(name, method, mode, budget, renders, reference, reference_seeds, epsilon, flipper, first_seed,
-             images, base):
-    """One (method, budget): its K seeds' metrics, their summaries and the variance / bias split."""
+def _measure(name, method, mode, budget, renders, reference_seeds, epsilon, first_seed, images, base):
+    """One (method, budget) from its K seeds' (image, stats, metrics): the summaries and the variance /
+    bias split."""
     pixels = base.width * base.height
     per_seed = {k: [] for k in ("seconds", "samples_per_pixel", "samples_per_second", "rays_per_second",
                                 *metrics.METRICS)}
-    for image, stats in renders:
+    for _, stats, measured in renders:
         per_seed["seconds"].append(stats["seconds"])
         per_seed["samples_per_pixel"].append(stats["samples"] / pixels)
         per_seed["samples_per_second"].append(stats["samplesPerSecond"])
         per_seed["rays_per_second"].append(stats["raysPerSecond"])
-        for k, v in metrics.image_metrics(image, reference, epsilon, flipper if flipper.available else None).items():
+        for k, v in measured.items():
             per_seed[k].append(v)
-    split = metrics.seed_statistics([image for image, _ in renders], reference_seeds, epsilon)
+    split = metrics.seed_statistics([image for image, _, _ in renders], reference_seeds, epsilon)
     seconds = metrics.summary(per_seed["seconds"])
     measured = {k: metrics.summary(per_seed[k]) for k in metrics.METRICS}
     measured["efficiency"] = metrics.efficiency(measured["relmse"], seconds["mean"])
@@ -538,7 +541,7 @@ def _measure(name, method, mode, budget, renders, reference, reference_seeds, ep
     measured["time_to_unit_variance"] = metrics.scaled(split["variance"], seconds["mean"])
     run_id = image_id(name, method.text, mode, budget)
     images[run_id] = renders[0][0]
-    images[run_id + "_mean"] = np.mean([image for image, _ in renders], axis=0, dtype=np.float64).astype(np.float32)
+    images[run_id + "_mean"] = np.mean([image for image, _, _ in renders], axis=0, dtype=np.float64).astype(np.float32)
     stats = dict(renders[0][1])
     return {"method": method.text, "integrator": method.integrator, "mode": mode, "budget": budget,
             "seeds": list(range(first_seed, first_seed + len(renders))), "seconds": seconds,
@@ -683,6 +686,7 @@ def main(argv=None):
             camera=args.camera, up=args.up, crops=args.crop, epsilon=args.epsilon, flip=args.flip,
             pyramid=args.pyramid, pyramid_spp=args.pyramid_spp, first_seed=args.seed, command=command)
         page = report.write(comparison, args.out, exposure=args.exposure, display_width=args.display_width)
+        print("\n".join(report.summary_rows(comparison.results)), flush=True)
         _stderr(f"wrote {page} and {Path(args.out) / 'results.json'}")
     except wf.InputError as e:
         _stderr(str(e).splitlines()[0] if str(e) else "bad input")

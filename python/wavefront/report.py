@@ -406,3 +406,26 @@ def build_page(results, folder):
                 parts.append(f"<div><b>{length}</b> {''.join(row)}</div>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def summary_rows(results):
+    """The headline numbers as Markdown table rows (the command line prints them; logs keep them)."""
+    rows = ["| scene | method | budget | seconds | spp | relMSE [95 %] | variance | bias^2 | biased | efficiency |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+
+    def number(v):
+        return "-" if v is None else f"{v:.3g}"
+
+    def cell(s):
+        if s["ci_low"] is None and s["ci_high"] is None:
+            return number(s["mean"])
+        return f"{number(s['mean'])} [{number(s['ci_low'])}, {number(s['ci_high'])}]"
+
+    for scene in results["scenes"]:
+        for r in scene["runs"]:
+            m = r["metrics"]
+            rows.append(f"| {scene['name']} | {r['method']} | {_budget(r['mode'], r['budget'])} | "
+                        f"{r['seconds']['mean']:.3f} | {r['samples_per_pixel']['mean']:.1f} | {cell(m['relmse'])} | "
+                        f"{cell(m['variance'])} | {cell(m['bias2'])} | {'yes' if r['bias_significant'] else 'no'} | "
+                        f"{cell(m['efficiency'])} |")
+    return rows
