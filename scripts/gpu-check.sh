@@ -89,7 +89,7 @@ python_module() {
     pybind=$(python3 -m pybind11 --includes 2>/dev/null ||
              python3 -c 'import sysconfig; print("-I" + sysconfig.get_paths()["include"])')
     # shellcheck disable=SC2086  # $pybind is a list of -I flags
-    run "${CXX:-g++}" -O2 -std=c++17 -shared -fPIC -fvisibility=hidden $pybind -Iinclude -I"$include" \
+    run "${CXX:-$(command -v g++ || command -v c++ || echo g++)}" -O2 -std=c++17 -shared -fPIC -fvisibility=hidden $pybind -Iinclude -I"$include" \
         -DWAVEFRONT_HAS_CUDA=1 -DWAVEFRONT_VERSION="\"$version\"" python/src/bindings.cpp -L.gpu/lib \
         -l:libwavefront.so.0 -o "$target/_wavefront$suffix" && touch "$target/.built"
 }

@@ -578,7 +578,7 @@ def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, bdpt_met
         ref_info["smallest_error"] = {"method": smallest["method"], "mode": smallest["mode"],
                                       "budget": smallest["budget"], "relmse": smallest["metrics"]["relmse"]["mean"]}
         if share > noise_fraction:
-            warning = (f"the reference's own noise (relative variance {ref_variance:.3g}) is {100 * share:.0f} % of the "
+            warning = (f"the reference's own noise (relative variance {ref_variance:.3g}) is {100 * share:.1f} % of the "
                        f"smallest error it measures ({smallest['method']} at {_budget_text(smallest['mode'], smallest['budget'])}, "
                        f"relmse {smallest['metrics']['relmse']['mean']:.3g}), above the {100 * noise_fraction:g} % "
                        "allowed: render it longer")

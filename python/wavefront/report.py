@@ -354,7 +354,7 @@ def build_page(results, folder):
         f"{', commit ' + e(results['commit']) if results.get('commit') else ''}; host {e(results['host'])}.<br>"
         f"{results['seeds']} independent seeds (first {results['first_seed']}) per method and budget; "
         f"methods: {', '.join(e(m['method']) + ' (' + e(m['description']) + ')' for m in results['methods'])}.</p>",
-        "<details><summary>How each number is defined</summary><dl>"
+        "<details open><summary>How each number is defined</summary><dl>"
         + "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in results["definitions"].items())
         + f"<dt>flip</dt><dd>{'computed' if results['flip']['available'] else e(results['flip']['reason'])}</dd>"
         "<dt>images</dt><dd>each method's first seed at the largest budget of each mode, tone-mapped with "
@@ -408,6 +408,9 @@ def build_page(results, folder):
     return "\n".join(parts)
 
 
+BIAS_WORDS = {True: "yes", False: "no", None: "untested"}  # None: fewer than 3 seeds
+
+
 def summary_rows(results):
     """The headline numbers as Markdown table rows (the command line prints them; logs keep them)."""
     rows = ["| scene | method | budget | seconds | spp | relMSE [95 %] | variance | bias^2 | biased | efficiency |",
@@ -426,6 +429,6 @@ def summary_rows(results):
             m = r["metrics"]
             rows.append(f"| {scene['name']} | {r['method']} | {_budget(r['mode'], r['budget'])} | "
                         f"{r['seconds']['mean']:.3f} | {r['samples_per_pixel']['mean']:.1f} | {cell(m['relmse'])} | "
-                        f"{cell(m['variance'])} | {cell(m['bias2'])} | {'yes' if r['bias_significant'] else 'no'} | "
+                        f"{cell(m['variance'])} | {cell(m['bias2'])} | {BIAS_WORDS[r['bias_significant']]} | "
                         f"{cell(m['efficiency'])} |")
     return rows
