@@ -360,151 +360,163 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
     except wf.InputError as e:
         raise wf.InputError(f"backend: {e}") from None
     crops = [parse_crop(c) if isinstance(c, str) else tuple(int(v) for v in c) for c in crops]
-    flipper = metrics.Flip(flip)
+    if not (math.isfinite(reference_noise_fraction) and reference_noise_fraction > 0):
+        raise wf.InputError(f"reference noise fraction must be above 0, not {reference_noise_fraction}")
+    if pyramid < 0 or pyramid_spp < 1:
+        raise wf.InputError("the pyramid's length must be >= 0 and its samples per pixel >= 1")
+    bdpt_method = next((m for m in methods if m.integrator == "bdpt" and "strategy" not in dict(m.settings)), None)
+    job = types.SimpleNamespace(
+        methods=methods, seeds=seeds, first_seed=first_seed, budgets=budgets, epsilon=epsilon,
+        flip=metrics.Flip(flip), reference_method=ref_method, reference_seconds=reference_seconds,
+        reference_spp=reference_spp, reference_seeds=reference_seeds, noise_fraction=reference_noise_fraction,
+        crops=crops, bdpt_method=bdpt_method, pyramid=min(pyramid, max_depth) if bdpt_method else 0,
+        pyramid_spp=pyramid_spp, images={}, device=None)
     sink = _stderr if progress is True else (progress or None)
     specs = [SceneSpec(s, sky, envmap, envmap_scale, camera, up) for s in scenes]
-    bdpt_method = next((m for m in methods if m.integrator == "bdpt" and "strategy" not in dict(m.settings)), None)
-    pyramid = min(int(pyramid), max_depth) if bdpt_method is not None else 0
-
+    base = wf.RenderOptions()
+    base.backend = backend_value
+    base.maxDepth = max_depth
+    base.streamCapacity = stream_capacity
     # Everything that can be refused is refused before the first render.
     prepared = []
-    names = []
     for index, spec in enumerate(specs):
-        scene = spec.load(sink or (lambda line: None))
-        name = safe_name(spec.scene)
-        while name in names:
-            name += "_"
-        names.append(name)
-        ref_image, ref_file = None, None
-        if reference is not None:
-            ref_file = str(reference[index])
-            ref_image = np.asarray(wf.readImage(ref_file), dtype=np.float32)
-            check_reference(ref_image, f"reference {ref_file}")
-            if res is not None and ref_image.shape[:2] != (res[1], res[0]):
-                raise wf.InputError(f"reference {ref_file} is {ref_image.shape[1]}x{ref_image.shape[0]}, "
-                                    f"not {res[0]}x{res[1]} as asked")
-        width, height = (ref_image.shape[1], ref_image.shape[0]) if ref_image is not None else (res or (256, 256))
-        for x, y, w, h in crops:
-            if x + w > width or y + h > height:
-                raise wf.InputError(f"crop {x},{y},{w},{h} reaches outside the {width}x{height} image of {spec.scene}")
-        base = wf.RenderOptions()
-        base.backend = backend_value
-        base.width, base.height = width, height
-        base.maxDepth = max_depth
-        base.streamCapacity = stream_capacity
-        base.environmentMap = spec.envmap or ""
-        if spec.envmap_scale is not None:
-            base.environmentScale = spec.envmap_scale
-        for m in methods + ([ref_method] if ref_method else []):
-            m.apply(_copy_options(base)).validate()
-        wf.Renderer(scene, methods[0].apply(_copy_options(base)))  # the scene, its lights and files load
-        prepared.append((spec, scene, name, base, ref_image, ref_file))
+        prepared.append(_prepare(job, spec, None if reference is None else str(reference[index]), res, base,
+                                 [p["name"] for p in prepared], sink or (lambda line: None)))
 
-    pyramid_count = sum(k + 1 for k in range(1, pyramid + 1))
-    total = len(prepared) * (len(methods) * (1 + seeds * len(budgets)) + pyramid_count +
-                             (reference_seeds if reference is None else 0))
-    progress_lines = Progress(sink, total)
+    per_scene = len(methods) * (1 + seeds * len(budgets)) + sum(k + 1 for k in range(1, job.pyramid + 1))
+    progress_lines = Progress(sink, len(prepared) * (per_scene + (reference_seeds if reference is None else 0)))
     started = datetime.datetime.now().astimezone()
-    images = {}
-    device = None
-    scene_results = []
-    for spec, scene, name, base, ref_image, ref_file in prepared:
-        # The reference: a file, or the mean of its own seeds, whose spread says how noisy it is.
-        ref_info = {"file": ref_file}
-        ref_seeds = [ref_image]  # a file is taken as exact
-        ref_variance = None
-        if ref_image is None:
-            ref_images, ref_seconds, ref_samples = [], 0.0, 0
-            for i in range(reference_seeds):
-                o = ref_method.apply(_copy_options(base))
-                o.seed = REFERENCE_SEED_BASE + i
-                if reference_seconds is not None:
-                    o.timeLimitSeconds = reference_seconds / reference_seeds
-                else:
-                    o.samplesPerPixel = reference_spp
-                image, stats = render(scene, o)
-                device = device or stats["backend"]
-                ref_images.append(image)
-                ref_seconds += stats["seconds"]
-                ref_samples += stats["samples"]
-                progress_lines.step(f"{name}: reference {ref_method} seed {i + 1}/{reference_seeds}: "
-                                    f"{stats['seconds']:.2f} s, {stats['samples'] / (base.width * base.height):.0f} spp")
-            stack = np.stack(ref_images).astype(np.float64)
-            ref_image = stack.mean(axis=0).astype(np.float32)
-            check_reference(ref_image, f"the reference of {spec.scene} ({ref_method})")
-            if reference_seeds > 1:
-                ref_variance = stack.var(axis=0, ddof=1) / reference_seeds
-            ref_info = {"method": ref_method.text, "seeds": reference_seeds, "seconds": ref_seconds,
-                        "samples_per_pixel": ref_samples / (reference_seeds * base.width * base.height),
-                        "seconds_asked": reference_seconds, "spp_asked": reference_spp}
-            ref_seeds = ref_images
-            del stack
-        ref_id = image_id(name, "reference")
-        images[ref_id] = ref_image
-        ref_info["relative_variance"] = None if ref_variance is None else float(
-            np.mean(ref_variance / (ref_image.astype(np.float64) ** 2 + epsilon)))
-
-        for method in methods:  # CUDA loads a kernel at its first launch: not inside a timed render
-            o = method.apply(_copy_options(base))
-            o.samplesPerPixel, o.seed = 1, 0
-            render(scene, o)
-            progress_lines.step(f"{name}: {method} warm-up")
-
-        runs = []
-        for mode, budget in budgets:
-            # Seeds outermost, methods inside: a drift of the machine (clocks, heat) hits every method alike.
-            per_method = {m.text: [] for m in methods}
-            for i in range(seeds):
-                seed = first_seed + i
-                for method in methods:
-                    o = method.apply(_copy_options(base))
-                    o.seed = seed
-                    if mode == "time":
-                        o.timeLimitSeconds = budget
-                    else:
-                        o.samplesPerPixel = budget
-                    image, stats = render(scene, o)
-                    device = device or stats["backend"]
-                    measured = metrics.image_metrics(image, ref_image, epsilon, flipper if flipper.available else None)
-                    per_method[method.text].append((image, stats, measured))
-                    spp_done = stats["samples"] / (base.width * base.height)
-                    progress_lines.step(f"{name}: {method} {_budget_text(mode, budget)} seed {seed}: "
-                                        f"{stats['seconds']:.3f} s, {spp_done:.1f} spp, relmse {measured['relmse']:.3g}")
-            for method in methods:
-                runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_seeds, epsilon,
-                                     first_seed, images, base))
-
-        strategies = []
-        if pyramid:
-            for k in range(1, pyramid + 1):
-                for s in range(0, k + 1):
-                    t = k + 1 - s
-                    o = bdpt_method.apply(_copy_options(base))
-                    o.setIntegratorOption("strategy", f"{s},{t}")
-                    o.samplesPerPixel, o.seed = pyramid_spp, first_seed
-                    image, stats = render(scene, o)
-                    sid = image_id(name, "strategy", f"s{s}", f"t{t}")
-                    images[sid] = image
-                    strategies.append({"s": s, "t": t, "length": k, "image": sid,
-                                       "mean": float(np.mean(image, dtype=np.float64))})
-                    progress_lines.step(f"{name}: {bdpt_method} strategy s={s}, t={t}")
-
-        scene_results.append(_scene_result(spec, name, base, ref_info, ref_id, runs, strategies, bdpt_method,
-                                           pyramid_spp, crops, reference_noise_fraction, progress_lines))
-
+    scene_results = [_compare_scene(job, p, progress_lines) for p in prepared]
     results = {
         "tool": "wavefront-compare", "version": wf.__version__, "commit": _commit(), "command": command,
-        "date": started.isoformat(timespec="seconds"), "device": device, "host": platform.node(),
+        "date": started.isoformat(timespec="seconds"), "device": job.device, "host": platform.node(),
         "seeds": seeds, "first_seed": first_seed, "times": times, "spp": spp,
         "methods": [{"method": m.text, "integrator": m.integrator, "options": dict(m.settings),
                      "description": m.info.description} for m in methods],
         "epsilon": epsilon, "trim_fraction": metrics.TRIM_FRACTION, "confidence": metrics.CONFIDENCE,
         "bias_level": metrics.BIAS_LEVEL, "reference_noise_fraction": reference_noise_fraction,
-        "flip": {"available": flipper.available, "reason": flipper.reason},
+        "flip": {"available": job.flip.available, "reason": job.flip.reason},
         "max_depth": max_depth, "stream_capacity": stream_capacity, "crops": [list(c) for c in crops],
         "definitions": metrics.definitions(epsilon), "scenes": scene_results,
     }
-    return Comparison(results, images)
+    return Comparison(results, job.images)
+
+
+def _prepare(job, spec, ref_file, res, base, taken, say):
+    """A scene loaded and lit, its reference file read and checked, its options validated for every
+    method: what the renders of one scene need, before any of them."""
+    scene = spec.load(say)
+    name = safe_name(spec.scene)
+    while name in taken:  # two scene files with one stem
+        name += "_"
+    ref_image = None
+    if ref_file is not None:
+        ref_image = np.asarray(wf.readImage(ref_file), dtype=np.float32)
+        check_reference(ref_image, f"reference {ref_file}")
+        if res is not None and ref_image.shape[:2] != (res[1], res[0]):
+            raise wf.InputError(f"reference {ref_file} is {ref_image.shape[1]}x{ref_image.shape[0]}, "
+                                f"not {res[0]}x{res[1]} as asked")
+    width, height = (ref_image.shape[1], ref_image.shape[0]) if ref_image is not None else (res or (256, 256))
+    for x, y, w, h in job.crops:
+        if x + w > width or y + h > height:
+            raise wf.InputError(f"crop {x},{y},{w},{h} reaches outside the {width}x{height} image of {spec.scene}")
+    options = _copy_options(base)
+    options.width, options.height = width, height
+    options.environmentMap = spec.envmap or ""
+    if spec.envmap_scale is not None:
+        options.environmentScale = spec.envmap_scale
+    for m in job.methods + ([job.reference_method] if job.reference_method else []):
+        m.apply(_copy_options(options)).validate()
+    wf.Renderer(scene, job.methods[0].apply(_copy_options(options)))  # the scene, its lights and files load
+    return {"spec": spec, "scene": scene, "name": name, "base": options, "ref_image": ref_image, "ref_file": ref_file}
+
+
+def _render(job, scene, options):
+    image, stats = render(scene, options)
+    job.device = job.device or stats["backend"]
+    return image, stats
+
+
+def _render_reference(job, p, progress_lines):
+    """The mean of the reference method's own seeds, those seeds, and what results.json says of it."""
+    base, name = p["base"], p["name"]
+    method, n = job.reference_method, job.reference_seeds
+    seeds, seconds, samples = [], 0.0, 0
+    for i in range(n):
+        o = method.apply(_copy_options(base))
+        o.seed = REFERENCE_SEED_BASE + i
+        if job.reference_seconds is not None:
+            o.timeLimitSeconds = job.reference_seconds / n
+        else:
+            o.samplesPerPixel = job.reference_spp
+        image, stats = _render(job, p["scene"], o)
+        seeds.append(image)
+        seconds += stats["seconds"]
+        samples += stats["samples"]
+        progress_lines.step(f"{name}: reference {method} seed {i + 1}/{n}: "
+                            f"{stats['seconds']:.2f} s, {stats['samples'] / (base.width * base.height):.0f} spp")
+    mean = np.mean(seeds, axis=0, dtype=np.float64).astype(np.float32)
+    check_reference(mean, f"the reference of {p['spec'].scene} ({method})")
+    info = {"method": method.text, "seeds": n, "seconds": seconds,
+            "samples_per_pixel": samples / (n * base.width * base.height),
+            "seconds_asked": job.reference_seconds, "spp_asked": job.reference_spp}
+    return mean, seeds, info
+
+
+def _compare_scene(job, p, progress_lines):
+    scene, name, base = p["scene"], p["name"], p["base"]
+    # The reference: a file (taken as exact), or the mean of its own seeds, whose spread is its noise.
+    if p["ref_image"] is not None:
+        ref_image, ref_seeds, ref_info = p["ref_image"], [p["ref_image"]], {"file": p["ref_file"]}
+        ref_info["relative_variance"] = None
+    else:
+        ref_image, ref_seeds, ref_info = _render_reference(job, p, progress_lines)
+        ref_info["relative_variance"] = None if len(ref_seeds) < 2 else float(np.mean(
+            np.var(ref_seeds, axis=0, ddof=1) / len(ref_seeds) / (ref_image.astype(np.float64) ** 2 + job.epsilon)))
+    ref_id = image_id(name, "reference")
+    job.images[ref_id] = ref_image
+
+    for method in job.methods:  # CUDA loads a kernel at its first launch: not inside a timed render
+        o = method.apply(_copy_options(base))
+        o.samplesPerPixel, o.seed = 1, 0
+        _render(job, scene, o)
+        progress_lines.step(f"{name}: {method} warm-up")
+
+    runs = []
+    flip = job.flip if job.flip.available else None
+    for mode, budget in job.budgets:
+        # Seeds outermost, methods inside: a drift of the machine (clocks, heat) hits every method alike.
+        per_method = {m.text: [] for m in job.methods}
+        for seed in range(job.first_seed, job.first_seed + job.seeds):
+            for method in job.methods:
+                o = method.apply(_copy_options(base))
+                o.seed = seed
+                if mode == "time":
+                    o.timeLimitSeconds = budget
+                else:
+                    o.samplesPerPixel = budget
+                image, stats = _render(job, scene, o)
+                measured = metrics.image_metrics(image, ref_image, job.epsilon, flip)
+                per_method[method.text].append((image, stats, measured))
+                progress_lines.step(f"{name}: {method} {_budget_text(mode, budget)} seed {seed}: "
+                                    f"{stats['seconds']:.3f} s, {stats['samples'] / (base.width * base.height):.1f} "
+                                    f"spp, relmse {measured['relmse']:.3g}")
+        for method in job.methods:
+            runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_seeds, job, base))
+
+    strategies = []
+    for k in range(1, job.pyramid + 1):  # BDPT's strategies (s, t) of paths of k segments: s + t = k + 1
+        for s in range(0, k + 1):
+            t = k + 1 - s
+            o = job.bdpt_method.apply(_copy_options(base))
+            o.setIntegratorOption("strategy", f"{s},{t}")
+            o.samplesPerPixel, o.seed = job.pyramid_spp, job.first_seed
+            image, _ = _render(job, scene, o)
+            sid = image_id(name, "strategy", f"s{s}", f"t{t}")
+            job.images[sid] = image
+            strategies.append({"s": s, "t": t, "length": k, "image": sid, "mean": float(np.mean(image, dtype=np.float64))})
+            progress_lines.step(f"{name}: {job.bdpt_method} strategy s={s}, t={t}")
+    return _scene_result(p["spec"], name, base, ref_info, ref_id, runs, strategies, job, progress_lines)
 
 
 def _copy_options(options):
@@ -519,7 +531,7 @@ def _budget_text(mode, budget):
     return f"{budget:g} s" if mode == "time" else f"{budget} spp"
 
 
-def _measure(name, method, mode, budget, renders, reference_seeds, epsilon, first_seed, images, base):
+def _measure(name, method, mode, budget, renders, reference_seeds, job, base):
     """One (method, budget) from its K seeds' (image, stats, metrics): the summaries and the variance /
     bias split."""
     pixels = base.width * base.height
@@ -532,7 +544,7 @@ def _measure(name, method, mode, budget, renders, reference_seeds, epsilon, firs
         per_seed["rays_per_second"].append(stats["raysPerSecond"])
         for k, v in measured.items():
             per_seed[k].append(v)
-    split = metrics.seed_statistics([image for image, _, _ in renders], reference_seeds, epsilon)
+    split = metrics.seed_statistics([image for image, _, _ in renders], reference_seeds, job.epsilon)
     seconds = metrics.summary(per_seed["seconds"])
     measured = {k: metrics.summary(per_seed[k]) for k in metrics.METRICS}
     measured["efficiency"] = metrics.efficiency(measured["relmse"], seconds["mean"])
@@ -540,11 +552,11 @@ def _measure(name, method, mode, budget, renders, reference_seeds, epsilon, firs
     measured["bias2"] = split["bias2"]
     measured["time_to_unit_variance"] = metrics.scaled(split["variance"], seconds["mean"])
     run_id = image_id(name, method.text, mode, budget)
-    images[run_id] = renders[0][0]
-    images[run_id + "_mean"] = np.mean([image for image, _, _ in renders], axis=0, dtype=np.float64).astype(np.float32)
+    job.images[run_id] = renders[0][0]
+    job.images[run_id + "_mean"] = np.mean([image for image, _, _ in renders], axis=0, dtype=np.float64).astype(np.float32)
     stats = dict(renders[0][1])
     return {"method": method.text, "integrator": method.integrator, "mode": mode, "budget": budget,
-            "seeds": list(range(first_seed, first_seed + len(renders))), "seconds": seconds,
+            "seeds": list(range(job.first_seed, job.first_seed + len(renders))), "seconds": seconds,
             "samples_per_pixel": metrics.summary(per_seed["samples_per_pixel"]),
             "samples_per_second": metrics.summary(per_seed["samples_per_second"]),
             "rays_per_second": metrics.summary(per_seed["rays_per_second"]),
@@ -553,8 +565,7 @@ def _measure(name, method, mode, budget, renders, reference_seeds, epsilon, firs
             "image": run_id, "mean_image": run_id + "_mean"}
 
 
-def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, bdpt_method, pyramid_spp, crops,
-                  noise_fraction, progress_lines):
+def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, job, progress_lines):
     slopes = {}
     for mode in MODES:
         for method in dict.fromkeys(r["method"] for r in runs):
@@ -577,10 +588,10 @@ def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, bdpt_met
         ref_info["noise_share"] = share
         ref_info["smallest_error"] = {"method": smallest["method"], "mode": smallest["mode"],
                                       "budget": smallest["budget"], "relmse": smallest["metrics"]["relmse"]["mean"]}
-        if share > noise_fraction:
+        if share > job.noise_fraction:
             warning = (f"the reference's own noise (relative variance {ref_variance:.3g}) is {100 * share:.1f} % of the "
                        f"smallest error it measures ({smallest['method']} at {_budget_text(smallest['mode'], smallest['budget'])}, "
-                       f"relmse {smallest['metrics']['relmse']['mean']:.3g}), above the {100 * noise_fraction:g} % "
+                       f"relmse {smallest['metrics']['relmse']['mean']:.3g}), above the {100 * job.noise_fraction:g} % "
                        "allowed: render it longer")
             progress_lines.say(f"{name}: warning: {warning}")
     elif ref_info.get("file"):
@@ -592,8 +603,8 @@ def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, bdpt_met
                                f"(bias2 {r['metrics']['bias2']['mean']:.3g}, t = {r['bias_t']:.1f})")
     return {"scene": spec.scene, "argument": spec.text, "name": name, "width": base.width, "height": base.height,
             "lighting": spec.lighting(), "reference": ref_info, "reference_image": ref_id, "runs": runs,
-            "slopes": slopes, "crops": [list(c) for c in crops],
-            "pyramid": {"method": bdpt_method.text if strategies else None, "samples_per_pixel": pyramid_spp,
+            "slopes": slopes, "crops": [list(c) for c in job.crops],
+            "pyramid": {"method": job.bdpt_method.text if strategies else None, "samples_per_pixel": job.pyramid_spp,
                         "strategies": strategies}}
 
 
@@ -630,7 +641,7 @@ def _parser():
     p.add_argument("--reference-noise-fraction", type=float, default=0.1, metavar="F", help="warn when the "
                    "reference's relative variance exceeds F x the smallest relmse it measures (default 0.1)")
     p.add_argument("--crop", action="append", default=[], metavar="x,y,w,h", help="an inset of the report (several allowed)")
-    p.add_argument("--sky", choices=None, metavar="uniform|gradient|rtiow", help="built-in sky (as wavefront-render)")
+    p.add_argument("--sky", metavar="uniform|gradient|rtiow", help="built-in sky (as wavefront-render)")
     p.add_argument("--envmap", metavar="FILE", help="HDR environment map (.exr, .pfm, .hdr)")
     p.add_argument("--envmap-scale", type=float, metavar="S", help="multiplies the environment")
     p.add_argument("--camera", metavar="FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV", help="camera: from, to, up, vertical field "
