@@ -356,7 +356,7 @@ def build_page(results, folder):
         f"methods: {', '.join(e(m['method']) + ' (' + e(m['description']) + ')' for m in results['methods'])}.</p>",
         "<details open><summary>How each number is defined</summary><dl>"
         + "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in results["definitions"].items())
-        + f"<dt>flip</dt><dd>{'computed' if results['flip']['available'] else e(results['flip']['reason'])}</dd>"
+        + f"<dt>flip in this report</dt><dd>{'computed' if results['flip']['available'] else e(results['flip']['reason'])}</dd>"
         "<dt>images</dt><dd>each method's first seed at the largest budget of each mode, tone-mapped with "
         f"exposure {results.get('report', {}).get('exposure', 0):g}; error maps: |x &minus; r| / (r + &epsilon;) per "
         f"pixel, channels averaged, clipped at {100 * ERROR_CLIP:g} %: {_img(folder, 'images/error-scale.png', 'scale')} "
