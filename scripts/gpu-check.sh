@@ -14,8 +14,9 @@
 #   scaling: the multi-device tests, sanitizers on renders over every GPU, benchmarks/scaling;
 #   identical: tests, sanitizers on every schedule, throughput before/after and the images of the
 #   baseline bundle and this one compared byte for byte (a refactoring that must change nothing);
-#   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34), or
-#   one of the arguments given, into OUTDIR/report (index.html, results.json, report.tgz).
+#   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
+#   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
+#   OUTDIR/report-simd (index.html, results.json, report.tgz each).
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -93,31 +94,42 @@ python_module() {
         -DWAVEFRONT_HAS_CUDA=1 -DWAVEFRONT_VERSION="\"$version\"" python/src/bindings.cpp -L.gpu/lib \
         -l:libwavefront.so.0 -o "$target/_wavefront$suffix" && touch "$target/.built"
 }
-# wavefront-compare with the arguments given into $out/report: the self-contained index.html and
-# results.json, and every file of the report (images, reference EXRs) in report.tgz.
+# wavefront-compare ARGS... into $out/NAME (compare_report NAME ARGS...): the self-contained
+# index.html and results.json, and every file of the report (images, reference EXRs) in report.tgz.
+# LD_LIBRARY_PATH picks the library: .gpu/stats/lib's counts SIMD efficiency (and is slower).
 compare_report() {
-    local dir=/tmp/wavefront-report
+    local name=$1 dir=/tmp/wavefront-$1
+    shift
     python_module || { echo "gpu-check: the Python module did not build" | tee -a "$log"; return 1; }
-    rm -rf "$dir" && mkdir -p "$out/report"
+    rm -rf "$dir" && mkdir -p "$out/$name"
     PYTHONPATH="$root/.gpu/python" PYTHONUNBUFFERED=1 WAVEFRONT_COMMIT="$(cat .gpu/commit)" \
         run python3 -m wavefront.compare "$@" --out "$dir"
-    cp "$dir/index.html" "$dir/results.json" "$out/report/" && tar czf "$out/report/report.tgz" -C /tmp wavefront-report
+    cp "$dir/index.html" "$dir/results.json" "$out/$name/" && tar czf "$out/$name/report.tgz" -C /tmp "wavefront-$name"
 }
 # The report of benchmarks/results (issue 34): PT, BDPT and MLT, 8 seeds, equal time and equal
 # samples, on door-ajar, glass-caustic and the textured example (estimated at 6 to 8 minutes on an H100,
-# the module's build included: about 570 renders, 3 x 20 s of reference, 3 x 45 s of equal time).
-REPORT=(door-ajar glass-caustic examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr
-        --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 --spp 4,16,64 --res 512x512 --backend cuda
-        --reference-method bdpt --reference-seconds 20 --crop 226,400,64,64 --crop 296,160,64,64 --pyramid 4
-        --pyramid-spp 16 --flip off)
+# the module's build included: about 570 renders, 3 x 20 s of reference, 3 x 45 s of equal time),
+# then one seed of each with the counting build for the SIMD tables (report-simd).
+SCENES=(door-ajar glass-caustic examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr)
+REPORT=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 --spp 4,16,64 --res 512x512
+        --backend cuda --reference-method bdpt --reference-seconds 20 --crop 226,400,64,64 --crop 296,160,64,64
+        --pyramid 4 --pyramid-spp 16 --flip off)
+REPORT_SIMD=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 1 --spp 16 --res 512x512 --backend cuda
+             --reference-spp 16 --reference-seeds 1 --pyramid 0 --flip off)
 if [ "$mode" = report ]; then
-    if [ $# -gt 2 ]; then compare_report "${@:3}"; else compare_report "${REPORT[@]}"; fi
+    if [ $# -gt 2 ]; then
+        compare_report report "${@:3}"
+    else
+        compare_report report "${REPORT[@]}"
+        [ -d .gpu/stats/lib ] && LD_LIBRARY_PATH="$root/.gpu/stats/lib:$LD_LIBRARY_PATH" \
+            compare_report report-simd "${REPORT_SIMD[@]}"
+    fi
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
 # Figure 10 of the paper for our scenes: equal time, 4 seeds, against a measured reference.
 figure10() {
-    compare_report cornell-box cornell-spheres glass-caustic door-ajar --backend cuda --res 512x512 --seeds 4 --times 1 \
+    compare_report report cornell-box cornell-spheres glass-caustic door-ajar --backend cuda --res 512x512 --seeds 4 --times 1 \
         --reference-seconds 16 --pyramid 0 --flip off > "$out/mlt_fig10.md" 2>&1
 }
 if [ "$mode" = compare ]; then
