@@ -40,7 +40,7 @@ for lib in $(ldd build-cuda/libwavefront.so.0 | awk '/=>/ {print $3}' | grep -E 
 done
 # The binaries that link the test support carry the whole device code a second time (13 MB each):
 # they travel compressed (the device tool carries 64 MiB) and gpu-check.sh unpacks them.
-tar czf .gpu/testing-bins.tar.gz -C .gpu bin/wavefront_tests bin/bvh_bench bin/compaction_bench bin/light_sampling
+tar cJf .gpu/testing-bins.tar.xz -C .gpu bin/wavefront_tests bin/bvh_bench bin/compaction_bench bin/light_sampling
 rm .gpu/bin/wavefront_tests .gpu/bin/bvh_bench .gpu/bin/compaction_bench .gpu/bin/light_sampling
 # GLM's headers (the public API's vectors) for the Python module that gpu-check.sh builds there.
 tar czf .gpu/glm.tar.gz -C /usr/include glm
