@@ -16,7 +16,7 @@
 #   baseline bundle and this one compared byte for byte (a refactoring that must change nothing);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
-#   OUTDIR/report-simd (index.html, results.json, report.tgz each).
+#   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -95,7 +95,8 @@ python_module() {
         -l:libwavefront.so.0 -o "$target/_wavefront$suffix" && touch "$target/.built"
 }
 # wavefront-compare ARGS... into $out/NAME (compare_report NAME ARGS...): the self-contained
-# index.html and results.json, and every file of the report (images, reference EXRs) in report.tgz.
+# index.html and results.json; for NAME report also images.tgz (what --report-only reads) and
+# references.tgz (the rendered references, for --reference): the machine returns 8 files of 16 MiB.
 # LD_LIBRARY_PATH picks the library: .gpu/stats/lib's counts SIMD efficiency (and is slower).
 compare_report() {
     local name=$1 dir=/tmp/wavefront-$1
@@ -104,7 +105,12 @@ compare_report() {
     rm -rf "$dir" && mkdir -p "$out/$name"
     PYTHONPATH="$root/.gpu/python" PYTHONUNBUFFERED=1 WAVEFRONT_COMMIT="$(cat .gpu/commit)" \
         run python3 -m wavefront.compare "$@" --out "$dir"
-    cp "$dir/index.html" "$dir/results.json" "$out/$name/" && tar czf "$out/$name/report.tgz" -C /tmp "wavefront-$name"
+    cp "$dir/index.html" "$dir/results.json" "$out/$name/" || return 1
+    if [ "$name" = report ]; then
+        tar czf "$out/$name/images.tgz" -C "$dir" images
+        (cd "$dir" && ls ./*.exr >/dev/null 2>&1 && tar czf "$out/$name/references.tgz" ./*.exr)
+    fi
+    return 0
 }
 # The report of benchmarks/results (issue 34): PT, BDPT and MLT, 8 seeds, equal time and equal
 # samples, on door-ajar, glass-caustic and the textured example (estimated at 6 to 8 minutes on an H100,
