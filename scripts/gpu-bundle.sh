@@ -42,5 +42,7 @@ done
 # they travel compressed (the device tool carries 64 MiB) and gpu-check.sh unpacks them.
 tar cJf .gpu/testing-bins.tar.xz -C .gpu bin/wavefront_tests bin/bvh_bench bin/compaction_bench bin/light_sampling
 rm .gpu/bin/wavefront_tests .gpu/bin/bvh_bench .gpu/bin/compaction_bench .gpu/bin/light_sampling
+# GLM's headers (the public API's vectors) for the Python module that gpu-check.sh builds there.
+tar czf .gpu/glm.tar.gz -C /usr/include glm
 git rev-parse --short HEAD > .gpu/commit
 du -sh .gpu

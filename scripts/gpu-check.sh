@@ -3,17 +3,20 @@
 # CUDA tests, compute-sanitizer memcheck and racecheck, benchmarks, and the Nsight Compute
 # SIMD-efficiency cross-check. Usage: scripts/gpu-check.sh OUTDIR [full|quick|bdpt|mlt|mlt-bench]
 #   full: everything; quick: tests and sanitizers; bdpt: tests, BDPT sanitizers and benchmarks;
-#   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10, BDPT/PT regression;
+#   mlt: tests, MLT and BDPT sanitizers; mlt-bench: MLT benchmarks, Figure 10 (wavefront-compare), BDPT/PT regression;
 #   trust: tests, sanitizers on every integrator and on re-rendering; trust-bias [mlt_bias args]:
 #   MLT against BDPT at every chain count; trust-bench: time limits, repeated renders, throughput before/after (with a baseline
-#   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10; compare: before/after and the NVTX
+#   bundle, scripts/gpu-bundle.sh with WAVEFRONT_BASELINE) and Figure 10 (wavefront-compare); compare: before/after and the NVTX
 #   check; parity: tests, sanitizers on the new scenes in every integrator, PT = BDPT = MLT, before/after;
 #   material-sets: tests, sanitizers on the kernels of both material sets in every integrator, and
 #   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example;
 #   rtiow: tests, sanitizers on rtiow-final (NEE on and off) and the issue-15 benchmark (benchmarks/rtiow);
 #   scaling: the multi-device tests, sanitizers on renders over every GPU, benchmarks/scaling;
 #   identical: tests, sanitizers on every schedule, throughput before/after and the images of the
-#   baseline bundle and this one compared byte for byte (a refactoring that must change nothing).
+#   baseline bundle and this one compared byte for byte (a refactoring that must change nothing);
+#   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
+#   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
+#   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR}
 mode=${2:-full}
@@ -74,6 +77,66 @@ before_after() {
     done
     grep -E "^## |cornell-box \| (mlt|megakernel|spt-r|streaming)|mesh-1m \| (megakernel|spt-r)|door-ajar \| mlt|glass-caustic \| streaming|samples in" \
         "$out/before_after.md" | cut -c1-110 | tee -a "$log"
+}
+# The Python module for this machine's Python, built here from python/src/bindings.cpp against the
+# bundle's libwavefront.so: with this machine's pybind11 (its pip package; its NumPy 2 needs
+# pybind11 >= 2.12, newer than Debian's 2.10) and the bundle's GLM headers (.gpu/glm.tar.gz).
+python_module() {
+    local target="$root/.gpu/python/wavefront" include=/tmp/wavefront-include suffix version pybind
+    [ -f "$target/.built" ] && return 0
+    mkdir -p "$target" "$include" && tar xzf .gpu/glm.tar.gz -C "$include" && cp python/wavefront/*.py "$target/"
+    suffix=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+    version=$(sed -n 's/^project(wavefront VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+    pybind=$(python3 -m pybind11 --includes 2>/dev/null ||
+             python3 -c 'import sysconfig; print("-I" + sysconfig.get_paths()["include"])')
+    # shellcheck disable=SC2086  # $pybind is a list of -I flags
+    run "${CXX:-$(command -v g++ || command -v c++ || echo g++)}" -O2 -std=c++17 -shared -fPIC -fvisibility=hidden $pybind -Iinclude -I"$include" \
+        -DWAVEFRONT_HAS_CUDA=1 -DWAVEFRONT_VERSION="\"$version\"" python/src/bindings.cpp -L.gpu/lib \
+        -l:libwavefront.so.0 -o "$target/_wavefront$suffix" && touch "$target/.built"
+}
+# wavefront-compare ARGS... into $out/NAME (compare_report NAME ARGS...): the self-contained
+# index.html and results.json; for NAME report also images.tgz (what --report-only reads) and
+# references.tgz (the rendered references, for --reference): the machine returns 8 files of 16 MiB.
+# LD_LIBRARY_PATH picks the library: .gpu/stats/lib's counts SIMD efficiency (and is slower).
+compare_report() {
+    local name=$1 dir=/tmp/wavefront-$1
+    shift
+    python_module || { echo "gpu-check: the Python module did not build" | tee -a "$log"; return 1; }
+    rm -rf "$dir" && mkdir -p "$out/$name"
+    PYTHONPATH="$root/.gpu/python" PYTHONUNBUFFERED=1 WAVEFRONT_COMMIT="$(cat .gpu/commit)" \
+        run python3 -m wavefront.compare "$@" --out "$dir"
+    cp "$dir/index.html" "$dir/results.json" "$out/$name/" || return 1
+    if [ "$name" = report ]; then
+        tar czf "$out/$name/images.tgz" -C "$dir" images
+        (cd "$dir" && ls ./*.exr >/dev/null 2>&1 && tar czf "$out/$name/references.tgz" ./*.exr)
+    fi
+    return 0
+}
+# The report of benchmarks/results (issue 34): PT, BDPT and MLT, 8 seeds, equal time and equal
+# samples, on door-ajar, glass-caustic and the textured example (estimated at 6 to 8 minutes on an H100,
+# the module's build included: about 570 renders, 3 x 20 s of reference, 3 x 45 s of equal time),
+# then one seed of each with the counting build for the SIMD tables (report-simd).
+SCENES=(door-ajar glass-caustic examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr)
+REPORT=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 --spp 4,16,64 --res 512x512
+        --backend cuda --reference-method bdpt --reference-seconds 20 --crop 226,400,64,64 --crop 296,160,64,64
+        --pyramid 4 --pyramid-spp 16 --flip off)
+REPORT_SIMD=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 1 --spp 16 --res 512x512 --backend cuda
+             --reference-spp 16 --reference-seeds 1 --pyramid 0 --flip off)
+if [ "$mode" = report ]; then
+    if [ $# -gt 2 ]; then
+        compare_report report "${@:3}"
+    else
+        compare_report report "${REPORT[@]}"
+        [ -d .gpu/stats/lib ] && LD_LIBRARY_PATH="$root/.gpu/stats/lib:$LD_LIBRARY_PATH" \
+            compare_report report-simd "${REPORT_SIMD[@]}"
+    fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+# Figure 10 of the paper for our scenes: equal time, 4 seeds, against a measured reference.
+figure10() {
+    compare_report report cornell-box cornell-spheres glass-caustic door-ajar --backend cuda --res 512x512 --seeds 4 --times 1 \
+        --reference-seconds 16 --pyramid 0 --flip off > "$out/mlt_fig10.md" 2>&1
 }
 if [ "$mode" = compare ]; then
     before_after
@@ -275,23 +338,19 @@ if [ "$mode" = trust-bench ]; then
     run "$bin/pt_variants" --backend cuda --scenes rtiow-final,cornell-box --variants megakernel,pt-r,spt,spt-r --again 2 \
         > "$out/again.md" 2>&1
     before_after
-    mkdir -p "$out/fig10"
-    run "$bin/mlt" --backend cuda --spp 16 --repeat 1 --variants 0 --scenes cornell-box,cornell-spheres,glass-caustic,door-ajar \
-        --figure10 "$out/fig10" --fig-res 512x512 --fig-seconds 3 --ref-seconds 24 > "$out/mlt_fig10.md" 2>&1
+    figure10
     cat "$out/time_limit.md" "$out/mlt_fig10.md" | grep -E "^\| " | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
 
 # MLT benchmarks (Table 6, mutations/s, acceptance, SIMD occupancy) and the Figure 10 equal-time
-# comparison, then a BDPT and PT regression check and Nsight Compute on the MLT kernels.
+# comparison (wavefront-compare), then a BDPT and PT regression check and Nsight Compute on the MLT kernels.
 if [ "$mode" = mlt-bench ]; then
-    mkdir -p "$out/fig10"
     run "$bin/mlt" --backend cuda > "$out/mlt.md" 2>&1
     LD_LIBRARY_PATH="$root/.gpu/stats/lib" run "$root/.gpu/stats/bin/mlt" --backend cuda --spp 16 --repeat 1 \
         --variants 0 > "$out/mlt_stats.md" 2>&1
-    run "$bin/mlt" --backend cuda --spp 16 --repeat 1 --variants 0 --scenes cornell-box,cornell-spheres,glass-caustic,door-ajar \
-        --figure10 "$out/fig10" --fig-res 512x512 --fig-seconds 3 --ref-seconds 24 > "$out/mlt_fig10.md" 2>&1
+    figure10
     run "$bin/bdpt" --backend cuda --scenes cornell-box,glass-caustic --naive 0 > "$out/bdpt_regression.md" 2>&1
     run "$bin/pt_variants" --backend cuda --scenes cornell-box --variants megakernel,spt-r >> "$out/bdpt_regression.md" 2>&1
     ncu --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \

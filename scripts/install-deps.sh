@@ -2,14 +2,21 @@
 # Installs the Debian packages wavefront needs to build, but only those that are missing:
 # when everything is present it touches neither the network nor apt.
 #   scripts/install-deps.sh
+#   scripts/install-deps.sh --pypi PYTHON   the PyPI packages below into PYTHON's environment (a venv)
 # Set WAVEFRONT_SKIP_DEPS=1 to skip the check (e.g. on a non-Debian system with its own packages).
 set -euo pipefail
+
+# PyPI only where Debian has nothing (docs/decisions.md), and only optional features: a package
+# that cannot be installed (no network) is reported, and what needs it says it is unavailable.
+PYPI_PACKAGES=(
+  flip-evaluator  # HDR-FLIP, a metric of wavefront-compare
+)
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config
   libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev nlohmann-json3-dev
   # The Python module (pip install --no-build-isolation . in a venv that sees these) and its tests.
-  python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-numpy python3-matplotlib
+  python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-numpy
   python3-pytest
   # wavefront-render-mpi and its test (Open MPI 4.1 on Debian 12).
   libopenmpi-dev openmpi-bin
@@ -18,6 +25,19 @@ PACKAGES=(
 )
 
 if [[ "${WAVEFRONT_SKIP_DEPS:-0}" == 1 ]]; then
+  exit 0
+fi
+
+if [[ "${1:-}" == --pypi ]]; then
+  python=${2:?usage: install-deps.sh --pypi PYTHON}
+  for pkg in "${PYPI_PACKAGES[@]}"; do
+    if "$python" -m pip show "$pkg" >/dev/null 2>&1; then
+      continue
+    fi
+    echo "install-deps: installing $pkg from PyPI into $("$python" -c 'import sys; print(sys.prefix)')"
+    "$python" -m pip install --disable-pip-version-check --quiet "$pkg" ||
+      echo "install-deps: could not install $pkg from PyPI (no network?); what needs it reports itself unavailable" >&2
+  done
   exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

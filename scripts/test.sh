@@ -9,7 +9,8 @@
 #              WAVEFRONT_CMAKE_ARGS (extra arguments for the CMake configure step),
 #              WAVEFRONT_CTEST_ARGS (extra arguments for ctest, e.g. "-R cli").
 #              WAVEFRONT_PYTHON (the interpreter for the venv; default /usr/bin/python3, Debian's, whose
-#              numpy, matplotlib, pytest and setuptools the venv sees: no package comes from PyPI).
+#              numpy, pytest and setuptools the venv sees; from PyPI only the optional packages of
+#              install-deps.sh --pypi, flip-evaluator, and the tests pass without them).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -69,6 +70,7 @@ step="building the Python module (pip install in a venv)"
 # CMake build (library objects and bindings only) goes next to the main one.
 VENV="$BUILD_DIR/python-venv"
 "${WAVEFRONT_PYTHON:-/usr/bin/python3}" -m venv --clear --system-site-packages "$VENV"
+"$ROOT/scripts/install-deps.sh" --pypi "$VENV/bin/python"  # the optional PyPI packages (flip-evaluator)
 PY_START=$SECONDS
 CMAKE_ARGS="${WAVEFRONT_CMAKE_ARGS:-}" CMAKE_BUILD_PARALLEL_LEVEL="$JOBS" \
   WAVEFRONT_PY_BUILD_DIR="$BUILD_DIR/python-build" \

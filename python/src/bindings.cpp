@@ -107,8 +107,11 @@ py::dict kernelDict(const KernelStats& k) {
     return d;
 }
 
-py::dict statsDict(const RenderStats& s) {
+/// RenderStats as a dict; `figures` are the integrator's own (integratorFigures: MLT's acceptance,
+/// BDPT's connections, ... by name, negative when not measured), so a tool reads any integrator's.
+py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     py::dict d;
+    d["integrator"] = toString(integrator);
     d["backend"] = s.backend;
     d["seconds"] = s.seconds;
     d["samples"] = s.samples;
@@ -149,6 +152,9 @@ py::dict statsDict(const RenderStats& s) {
     d["normalization"] = s.mlt.normalization;
     d["samplesPerSecond"] = s.samplesPerSecond();
     d["raysPerSecond"] = s.raysPerSecond();
+    py::dict figures;
+    for (const auto& [name, value] : integratorFigures(integrator, s)) figures[py::str(name)] = value;
+    d["figures"] = figures;
     return d;
 }
 
@@ -573,7 +579,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("image", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.image(); }); })
         .def("film", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.film(); }); },
              "A copy of the film")
-        .def("stats", [](PyRenderer& r) { return statsDict(r.locked([](Renderer& x) { return x.stats(); })); })
+        .def("stats",
+             [](PyRenderer& r) {
+                 return r.locked([](Renderer& x) { return statsDict(x.stats(), x.options().integrator); });
+             })
         .def("backend", [](PyRenderer& r) { return r.renderer->backend(); })
         .def("options", [](PyRenderer& r) {
             py::object o = py::cast(RenderOptions(r.renderer->options()));

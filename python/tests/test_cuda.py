@@ -1,6 +1,7 @@
 """The CUDA backend through Python: skipped without a CUDA build or a device (CI has neither; the
 GPU machine runs it, scripts/gpu-check.sh). The image comes back as a NumPy array, the CUDA and
 CPU renders agree, the GIL is released while the GPU works, and the report runs on the GPU."""
+import json
 import threading
 
 import numpy as np
@@ -51,6 +52,10 @@ def test_the_gil_is_free_while_the_gpu_renders():
 
 def test_a_report_on_the_gpu(tmp_path):
     out = tmp_path / "report"
-    assert compare.main(["cornell-box", "--backend", "cuda", "--res", "64x64", "--times", "0.05,0.1",
-                         "--reference-seconds", "0.5", "--out", str(out)]) == 0
+    assert compare.main(["cornell-box", "--backend", "cuda", "--res", "64x64", "--seeds", "3", "--times", "0.05,0.1",
+                         "--spp", "16", "--reference-seconds", "1", "--flip", "off", "--out", str(out)]) == 0
     assert (out / "index.html").is_file() and "cuda (" in (out / "index.html").read_text()
+    results = json.loads((out / "results.json").read_text())
+    runs = results["scenes"][0]["runs"]
+    assert results["device"].startswith("cuda") and len(runs) == 3 * 3
+    assert all(r["metrics"]["relmse"]["mean"] > 0 and r["stats"]["memoryBytes"] > 0 for r in runs)
