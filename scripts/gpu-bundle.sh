@@ -40,7 +40,7 @@ for lib in $(ldd build-cuda/libwavefront.so.0 | awk '/=>/ {print $3}' | grep -E 
 done
 # The binaries that link the test support carry the whole device code a second time (13 MB each):
 # they travel compressed (the device tool carries 64 MiB) and gpu-check.sh unpacks them.
-tar czf .gpu/testing-bins.tar.gz -C .gpu bin/wavefront_tests bin/bvh_bench bin/compaction_bench bin/light_sampling
+tar cJf .gpu/testing-bins.tar.xz -C .gpu bin/wavefront_tests bin/bvh_bench bin/compaction_bench bin/light_sampling
 rm .gpu/bin/wavefront_tests .gpu/bin/bvh_bench .gpu/bin/compaction_bench .gpu/bin/light_sampling
 git rev-parse --short HEAD > .gpu/commit
 du -sh .gpu
