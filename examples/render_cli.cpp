@@ -76,8 +76,10 @@ glm::vec3 parseUp(const std::string& v) {
     throw wavefront::InputError("--up '" + v + "' is not y or z");
 }
 
-/// Whether any primitive's material emits (before validation: degenerate triangles count too).
+/// Whether the scene has a point, spot or directional light, or a primitive whose material emits
+/// (before validation: degenerate triangles count too).
 bool hasEmitter(const wavefront::Scene& scene) {
+    if (!scene.lights().empty()) return true;
     const auto& materials = scene.materials();
     for (int m : scene.triangleMaterials())
         if (materials[m].isEmissive()) return true;
@@ -291,7 +293,7 @@ wavefront::Scene loadScene(const Args& a, double& loadSeconds) {
     if (a.envScaleOpt->count() && a.envmap.empty() && !world.hasEnvironment())
         throw wavefront::InputError("--envmap-scale: scene '" + a.scene + "' has no environment to scale (add --envmap or --sky)");
     if (a.envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
-        throw wavefront::InputError("scene '" + a.scene + "' has no light (no emitter, no environment map): "
+        throw wavefront::InputError("scene '" + a.scene + "' has no light (no emitter, no point, spot or directional light, no environment map): "
                                     "light it with --sky uniform|gradient or --envmap FILE");
     return world;
 }

@@ -153,6 +153,60 @@ bool hasWarning(const Scene& scene, const std::string& word) {
 
 }  // namespace
 
+TEST_CASE("glTF: KHR_lights_punctual becomes point, spot and directional lights under their nodes", "[scene][io][import][lights]") {
+    TempDir dir;
+    // writeGltf's point light (intensity 10) at node 3's translation (0, 3, 0).
+    Scene quad = Scene::loadFile(writeGltf(dir, "quad.gltf"));
+    REQUIRE(quad.lights().size() == 1);
+    CHECK(quad.lights()[0].type == LightType::Point);
+    CHECK(glm::length(quad.lights()[0].position - glm::vec3(0, 3, 0)) < 1e-5f);
+    CHECK(quad.lights()[0].intensity == glm::vec3(10.0f));
+    for (const std::string& w : quad.warnings()) CHECK(w.find("punctual") == std::string::npos);
+
+    // A spot (cone 0.2 to 0.6 rad, red times 5) on a node turned -90 degrees about +x (its -z
+    // becomes -y: straight down) under a parent moved by (1, 2, 3), a directional light (colour
+    // white by default, intensity 3) turned 90 degrees about +y (-z becomes -x), and a range, which
+    // is not honoured.
+    const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    std::vector<std::uint8_t> buffer;
+    append(buffer, positions);
+    const std::string json = R"({
+  "asset": {"version": "2.0"},
+  "extensionsUsed": ["KHR_lights_punctual"],
+  "extensions": {"KHR_lights_punctual": {"lights": [
+    {"type": "spot", "color": [1, 0, 0], "intensity": 5, "range": 20, "spot": {"innerConeAngle": 0.2, "outerConeAngle": 0.6}},
+    {"type": "directional", "intensity": 3}]}},
+  "scene": 0,
+  "scenes": [{"nodes": [0, 1, 3]}],
+  "nodes": [
+    {"translation": [1, 2, 3], "children": [2]},
+    {"rotation": [0, 0.70710678, 0, 0.70710678], "extensions": {"KHR_lights_punctual": {"light": 1}}},
+    {"name": "spot", "rotation": [-0.70710678, 0, 0, 0.70710678], "extensions": {"KHR_lights_punctual": {"light": 0}}},
+    {"mesh": 0}
+  ],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+  "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,)" + base64(buffer) + R"("}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}],
+  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}]
+})";
+    Scene scene = Scene::loadFile(dir.write("lights.gltf", json));
+    REQUIRE(scene.lights().size() == 2);
+    const Light* spot = nullptr;
+    const Light* sun = nullptr;
+    for (const Light& l : scene.lights()) (l.type == LightType::Spot ? spot : sun) = &l;
+    REQUIRE(spot);
+    REQUIRE(sun);
+    CHECK(sun->type == LightType::Directional);
+    CHECK(glm::length(spot->position - glm::vec3(1, 2, 3)) < 1e-5f);
+    CHECK(glm::length(spot->direction - glm::vec3(0, -1, 0)) < 1e-5f);
+    CHECK(glm::length(spot->intensity - glm::vec3(5, 0, 0)) < 1e-5f);
+    CHECK(spot->innerConeDegrees == Approx(0.2 * 180.0 / 3.14159265358979));
+    CHECK(spot->outerConeDegrees == Approx(0.6 * 180.0 / 3.14159265358979));
+    CHECK(glm::length(sun->direction - glm::vec3(-1, 0, 0)) < 1e-5f);
+    CHECK(sun->intensity == glm::vec3(3.0f));
+    CHECK(hasWarning(scene, "range"));
+}
+
 TEST_CASE("glTF: node transforms apply to positions and normals, uv (0, 0) stays top-left", "[scene][io][import]") {
     TempDir dir;
     Scene scene = Scene::loadFile(writeGltf(dir, "quad.gltf"));

@@ -106,6 +106,35 @@ struct Texture {
     std::size_t bytes() const { return rgba8.size() + rgbaFloat.size() * sizeof(float); }
 };
 
+enum class LightType : int {
+    Point = 0,        ///< at `position`, the same intensity in every direction
+    Spot = 1,         ///< at `position`, a cone around `direction`
+    Directional = 2,  ///< from infinitely far away, travelling along `direction` (the sun)
+};
+
+/// A light without extent: it is never hit, only sampled (next-event estimation, BDPT's light
+/// subpaths and s = 1 connections, MLT through them). Area lights are emissive materials instead.
+/// A scene lit only by these is valid.
+struct WAVEFRONT_API Light {
+    LightType type = LightType::Point;
+    glm::vec3 position{0.0f};                ///< point and spot
+    glm::vec3 direction{0.0f, -1.0f, 0.0f};  ///< spot: the cone's axis; directional: where the light travels
+    /// Point and spot: radiant intensity per RGB channel, so a surface at distance r whose normal
+    /// makes an angle theta with the light receives irradiance I cos(theta) / r^2 (glTF's candela
+    /// times colour, taken as radiometric). Directional: the irradiance E on a surface facing it
+    /// (glTF's lux times colour), E cos(theta) on one at an angle.
+    glm::vec3 intensity{1.0f};
+    /// Spot: half-angles of the cone in degrees; full intensity within `innerConeDegrees` of the
+    /// axis, none beyond `outerConeDegrees`, a smoothstep in the cosine between (pbrt-v4's falloff).
+    float innerConeDegrees = 0.0f;
+    float outerConeDegrees = 45.0f;
+
+    static Light point(glm::vec3 position, glm::vec3 intensity);
+    static Light spot(glm::vec3 position, glm::vec3 direction, glm::vec3 intensity, float innerConeDegrees,
+                      float outerConeDegrees);
+    static Light directional(glm::vec3 direction, glm::vec3 irradiance);
+};
+
 /// Pinhole camera when `lensRadius` is 0, thin-lens camera otherwise.
 struct Camera {
     glm::vec3 position{0.0f, 0.0f, 1.0f};
@@ -156,6 +185,12 @@ public:
     /// positions (naming the face), or normals of the wrong count.
     void addMesh(const TriangleMesh& mesh);
     void addSphere(const Sphere& sphere);
+    /// Adds a point, spot or directional light and returns its index. Throws InputError for
+    /// negative or non-finite intensity, a zero or non-finite direction (spot, directional), a
+    /// position that is not finite or beyond +-kMaxCoordinate (point, spot: a light at infinity
+    /// is a directional light), or cone angles outside 0 <= inner <= outer <= 180 degrees with
+    /// outer > 0. The direction is stored normalised.
+    int addLight(const Light& light);
     void setCamera(const Camera& camera) {
         camera_ = camera;
         cameraIsDefault_ = false;
@@ -187,8 +222,8 @@ public:
     /// An environment image or the procedural sky lights the scene.
     bool hasEnvironment() const { return environment_.width > 0 || hasSky_; }
 
-    /// Checks the whole scene (geometry present, at least one emitter unless the scene has an
-    /// environment or `requireEmitter` is false, valid camera) and removes zero-area triangles,
+    /// Checks the whole scene (geometry present, at least one emitter or light unless the scene
+    /// has an environment or `requireEmitter` is false, valid camera) and removes zero-area triangles,
     /// counting them in `skippedDegenerateTriangles()`. Renderers call it; calling it twice is harmless.
     void validate(bool requireEmitter = true);
 
@@ -202,6 +237,7 @@ public:
     /// Per triangle: whether its vertices carry shading normals.
     const std::vector<std::uint8_t>& triangleHasNormals() const { return triangleHasNormals_; }
     const std::vector<Sphere>& spheres() const { return spheres_; }
+    const std::vector<Light>& lights() const { return lights_; }
     const Camera& camera() const { return camera_; }
     std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_; }
     std::size_t primitiveCount() const { return triangles_.size() + spheres_.size(); }
@@ -291,6 +327,7 @@ private:
     std::vector<int> triangleMaterials_;
     std::vector<std::uint8_t> triangleHasNormals_;
     std::vector<Sphere> spheres_;
+    std::vector<Light> lights_;
     Camera camera_;
     Image environment_;
     SkyGradient sky_;

@@ -445,6 +445,23 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("nadir", &SkyGradient::nadir)
         .def_readwrite("zenith", &SkyGradient::zenith);
 
+    py::enum_<LightType>(m, "LightType")
+        .value("Point", LightType::Point)
+        .value("Spot", LightType::Spot)
+        .value("Directional", LightType::Directional);
+    py::class_<Light>(m, "Light")
+        .def(py::init<>())
+        .def_readwrite("type", &Light::type)
+        .def_readwrite("position", &Light::position)
+        .def_readwrite("direction", &Light::direction)
+        .def_readwrite("intensity", &Light::intensity)
+        .def_readwrite("innerConeDegrees", &Light::innerConeDegrees)
+        .def_readwrite("outerConeDegrees", &Light::outerConeDegrees)
+        .def_static("point", &Light::point, "position"_a, "intensity"_a)
+        .def_static("spot", &Light::spot, "position"_a, "direction"_a, "intensity"_a, "innerConeDegrees"_a,
+                    "outerConeDegrees"_a)
+        .def_static("directional", &Light::directional, "direction"_a, "irradiance"_a);
+
     py::class_<SceneLoadOptions>(m, "SceneLoadOptions")
         .def(py::init<>())
         .def(py::init([](bool allow) { return SceneLoadOptions{allow}; }), "allowExternalFiles"_a)
@@ -458,6 +475,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("addTexture", &Scene::addTexture, "texture"_a)
         .def("addMesh", &Scene::addMesh, "mesh"_a)
         .def("addSphere", &Scene::addSphere, "sphere"_a)
+        .def("addLight", &Scene::addLight, "light"_a)
+        .def("lights", &Scene::lights)
         .def("setCamera", &Scene::setCamera, "camera"_a)
         .def("camera", &Scene::camera)
         .def("frameCamera", &Scene::frameCamera, "up"_a = glm::vec3(0.0f, 1.0f, 0.0f), "verticalFovDegrees"_a = 40.0f)

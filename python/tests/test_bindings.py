@@ -179,6 +179,28 @@ def test_a_scene_built_from_numpy_arrays_renders():
         floor.positions = np.zeros((4, 2))
 
 
+def test_a_scene_lit_by_delta_lights_alone_renders_in_every_integrator():
+    scene = wf.Scene()
+    floor = wf.TriangleMesh()
+    floor.positions = np.array([[-2, 0, -2], [2, 0, -2], [2, 0, 2], [-2, 0, 2]], dtype=np.float64)
+    floor.indices = [[0, 2, 1], [0, 3, 2]]
+    floor.material = scene.addMaterial(wf.Material.lambertian((0.8, 0.8, 0.8)))
+    scene.addMesh(floor)
+    scene.addLight(wf.Light.point((0, 1, 0), (2, 2, 2)))
+    scene.addLight(wf.Light.spot((1, 2, 0), (0, -1, 0), (4, 4, 4), 10, 30))
+    scene.addLight(wf.Light.directional((0, -1, -1), (0.5, 0.5, 0.5)))
+    assert [l.type for l in scene.lights()] == [wf.LightType.Point, wf.LightType.Spot, wf.LightType.Directional]
+    camera = wf.Camera()
+    camera.position, camera.target = (0, 1, 4), (0, 0, 0)
+    scene.setCamera(camera)
+    for integrator in (wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt):
+        r = wf.Renderer(scene, options(integrator=integrator))
+        r.render()
+        assert np.asarray(r.image()).mean() > 0
+    with pytest.raises(ValueError, match="inner"):
+        scene.addLight(wf.Light.spot((0, 1, 0), (0, -1, 0), (1, 1, 1), 40, 20))
+
+
 def test_images_round_trip_through_exr(tmp_path):
     pixels = np.random.default_rng(1).random((5, 7, 3), dtype=np.float32)
     path = str(tmp_path / "image.exr")

@@ -107,8 +107,9 @@ inline wavefront::RenderOptions smallRender(wavefront::IntegratorType integrator
 }
 
 /// A copy of `src` scaled by `scale` about the origin and then moved by `offset`: vertex positions,
-/// sphere centres and radii, the camera position, target, lens radius and focus distance follow;
-/// materials, shading normals and the field of view stay. The image of the copy must equal the
+/// sphere centres and radii, point and spot lights (their intensity by scale^2, so that the
+/// irradiance they give stays), the camera position, target, lens radius and focus distance
+/// follow; materials, shading normals, directional lights and the field of view stay. The image of the copy must equal the
 /// original's (radiance does not depend on the unit of length), up to float rounding of the
 /// moved vertices. Rebuilt through the public API, one mesh per (material, has normals) group.
 /// `materials`, when not empty, replaces the scene's materials (same count and order).
@@ -143,6 +144,13 @@ inline wavefront::Scene transformedScene(const wavefront::Scene& src, float scal
         s.center = move(s.center);
         s.radius *= scale;
         out.addSphere(s);
+    }
+    for (Light l : src.lights()) {
+        if (l.type != LightType::Directional) {
+            l.position = move(l.position);
+            l.intensity *= scale * scale;
+        }
+        out.addLight(l);
     }
     Camera c = src.camera();
     c.position = move(c.position);

@@ -74,9 +74,7 @@ public:
             throw InputError("scene file '" + path_ + "' contains no triangles");
         if (skippedPrimitives_ > 0)
             warn(std::to_string(skippedPrimitives_) + " point and line primitives ignored (only triangles are rendered)");
-        if (ai_.mNumLights > 0)
-            warn(std::to_string(ai_.mNumLights) + " punctual light" + (ai_.mNumLights > 1 ? "s" : "") +
-                 " (KHR_lights_punctual) ignored: wavefront has no point, spot or directional lights");
+        addLights();
         if (!readCamera())
             scene_.frameCamera();
     }
@@ -317,6 +315,44 @@ private:
     }
 
     // The first camera, with its node's transform; false when there is none we can use.
+    // glTF's KHR_lights_punctual, as Assimp's glTF 2 importer gives it: each light named after the
+    // node that places it, pointing down the node's -z, its colour already times its intensity
+    // (candela for point and spot lights, lux for directional ones: taken as radiometric, W/sr and
+    // W/m^2), the spot's cone angles in radians. A range, which glTF allows to cut the light off, is
+    // not honoured (inverse-square falloff everywhere) and said so.
+    void addLights() {
+        int ranged = 0;
+        for (unsigned i = 0; i < ai_.mNumLights; ++i) {
+            const aiLight& al = *ai_.mLights[i];
+            const aiNode* node = ai_.mRootNode->FindNode(al.mName);
+            const glm::mat4 toWorld = node ? globalTransform(node) : glm::mat4(1.0f);
+            if (node && node->mMetaData && node->mMetaData->HasKey("PBR_LightRange")) ++ranged;
+            Light light;
+            switch (al.mType) {
+            case aiLightSource_POINT: light.type = LightType::Point; break;
+            case aiLightSource_SPOT: light.type = LightType::Spot; break;
+            case aiLightSource_DIRECTIONAL: light.type = LightType::Directional; break;
+            default:
+                warn("light '" + oneLine(al.mName.C_Str()).substr(0, 80) + "' is of a type wavefront does not render; ignored");
+                continue;
+            }
+            light.position = glm::vec3(toWorld * glm::vec4(toGlm(al.mPosition), 1.0f));
+            light.direction = glm::vec3(toWorld * glm::vec4(toGlm(al.mDirection), 0.0f));
+            light.intensity = glm::vec3(al.mColorDiffuse.r, al.mColorDiffuse.g, al.mColorDiffuse.b);
+            light.innerConeDegrees = glm::degrees(al.mAngleInnerCone);
+            light.outerConeDegrees = glm::degrees(al.mAngleOuterCone);
+            try {
+                scene_.addLight(light);
+            } catch (const InputError& e) {
+                throw InputError("scene file '" + path_ + "': light '" + oneLine(al.mName.C_Str()).substr(0, 80) +
+                                 "': " + e.what());
+            }
+        }
+        if (ranged > 0)
+            warn(std::to_string(ranged) + " punctual light" + (ranged > 1 ? "s have a" : " has a") +
+                 " range, which is not honoured: the light falls off with the inverse square everywhere");
+    }
+
     bool readCamera() {
         if (ai_.mNumCameras == 0)
             return false;

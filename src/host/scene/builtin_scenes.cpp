@@ -528,6 +528,38 @@ Scene hdrSpheres() {
     return scene;
 }
 
+// A corner of a room (floor, back wall, a red side wall) with three balls (diffuse, rough gold,
+// rough glass), lit by one light without extent: the scenes of point, spot and directional lights.
+Scene lightStudio(const Light& light) {
+    Scene scene;
+    const int white = scene.addMaterial(Material::lambertian(glm::vec3(0.7f)));
+    TriangleMesh walls;
+    walls.material = white;
+    addQuad(walls, glm::vec3(-3.0f, 0.0f, -3.0f), glm::vec3(6.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 6.0f), glm::vec3(0, 1, 0));
+    addQuad(walls, glm::vec3(-3.0f, 0.0f, -3.0f), glm::vec3(6.0f, 0.0f, 0.0f), glm::vec3(0.0f, 3.0f, 0.0f), glm::vec3(0, 0, 1));
+    scene.addMesh(walls);
+    TriangleMesh side;
+    side.material = scene.addMaterial(Material::lambertian(glm::vec3(0.7f, 0.2f, 0.15f)));
+    addQuad(side, glm::vec3(-3.0f, 0.0f, -3.0f), glm::vec3(0.0f, 0.0f, 6.0f), glm::vec3(0.0f, 3.0f, 0.0f), glm::vec3(1, 0, 0));
+    scene.addMesh(side);
+    scene.addSphere({glm::vec3(-1.2f, 0.6f, 0.0f), 0.6f, white});
+    scene.addSphere({glm::vec3(0.2f, 0.6f, -0.8f), 0.6f, scene.addMaterial(Material::conductor(glm::vec3(0.9f, 0.7f, 0.4f), 0.3f))});
+    scene.addSphere({glm::vec3(1.3f, 0.5f, 0.6f), 0.5f, scene.addMaterial(Material::roughDielectric(1.5f, 0.2f))});
+    scene.addLight(light);
+    Camera camera;
+    camera.position = glm::vec3(0.0f, 1.6f, 6.0f);
+    camera.target = glm::vec3(0.0f, 0.8f, 0.0f);
+    camera.verticalFovDegrees = 45.0f;
+    scene.setCamera(camera);
+    return scene;
+}
+
+Scene pointLight() { return lightStudio(Light::point(glm::vec3(0.5f, 2.5f, 1.5f), glm::vec3(6.0f))); }
+Scene spotLight() {
+    return lightStudio(Light::spot(glm::vec3(0.0f, 2.8f, 2.0f), glm::vec3(0.0f, -1.0f, -0.7f), glm::vec3(15.0f), 15.0f, 35.0f));
+}
+Scene sunLight() { return lightStudio(Light::directional(glm::vec3(-0.4f, -1.0f, -0.5f), glm::vec3(2.0f))); }
+
 struct BuiltinScene {
     const char* name;
     Scene (*build)();
@@ -538,6 +570,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
     {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
     {"door-ajar", doorAjar},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
+    {"point-light", pointLight},   {"spot-light", spotLight},           {"sun-light", sunLight},
 };
 
 }  // namespace

@@ -166,7 +166,7 @@ std::string_view gltfJson(const std::string& bytes, const std::string& path) {
     return bytes;
 }
 
-// The glTF extensions the importer reads (KHR_lights_punctual gets a warning of its own).
+// The glTF extensions the importer reads.
 bool isReadGltfExtension(const std::string& name) {
     return name == "KHR_materials_emissive_strength" || name == "KHR_materials_transmission" ||
            name == "KHR_materials_ior" || name == "KHR_lights_punctual";

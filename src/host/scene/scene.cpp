@@ -230,6 +230,62 @@ void Scene::addMesh(const TriangleMesh& mesh) {
     validated_ = false;
 }
 
+Light Light::point(glm::vec3 position, glm::vec3 intensity) {
+    Light l;
+    l.type = LightType::Point;
+    l.position = position;
+    l.intensity = intensity;
+    return l;
+}
+
+Light Light::spot(glm::vec3 position, glm::vec3 direction, glm::vec3 intensity, float innerConeDegrees,
+                  float outerConeDegrees) {
+    Light l;
+    l.type = LightType::Spot;
+    l.position = position;
+    l.direction = direction;
+    l.intensity = intensity;
+    l.innerConeDegrees = innerConeDegrees;
+    l.outerConeDegrees = outerConeDegrees;
+    return l;
+}
+
+Light Light::directional(glm::vec3 direction, glm::vec3 irradiance) {
+    Light l;
+    l.type = LightType::Directional;
+    l.direction = direction;
+    l.intensity = irradiance;
+    return l;
+}
+
+int Scene::addLight(const Light& light) {
+    const std::string what = "light " + std::to_string(lights_.size());
+    Light l = light;
+    if (int(l.type) < int(LightType::Point) || int(l.type) > int(LightType::Directional))
+        throw InputError(what + " has an unknown type " + std::to_string(int(l.type)));
+    if (!isNonNegativeFinite(l.intensity))
+        throw InputError(what + ": intensity " + format(l.intensity) + " must be finite and non-negative");
+    if (l.type != LightType::Directional) {
+        if (!isFinite(l.position) || !inCoordinateRange(l.position))
+            throw InputError(what + ": position " + format(l.position) + " must be finite and within +-" +
+                             format(kMaxCoordinate) + " (a light at infinity is a directional light)");
+    }
+    if (l.type != LightType::Point) {
+        const double length = glm::length(glm::dvec3(l.direction));
+        if (!isFinite(l.direction) || !(length > 0.0) || !std::isfinite(length))
+            throw InputError(what + ": direction " + format(l.direction) + " must be finite and not zero");
+        l.direction = glm::vec3(glm::dvec3(l.direction) / length);
+    }
+    if (l.type == LightType::Spot &&
+        !(l.innerConeDegrees >= 0.0f && l.outerConeDegrees > 0.0f && l.innerConeDegrees <= l.outerConeDegrees &&
+          l.outerConeDegrees <= 180.0f))
+        throw InputError(what + ": spot cone angles inner " + format(l.innerConeDegrees) + " and outer " +
+                         format(l.outerConeDegrees) + " degrees must satisfy 0 <= inner <= outer <= 180, outer > 0");
+    lights_.push_back(l);
+    validated_ = false;
+    return int(lights_.size() - 1);
+}
+
 void Scene::addSphere(const Sphere& sphere) {
     const std::string what = "sphere " + std::to_string(spheres_.size());
     if (!isFinite(sphere.center))
@@ -279,9 +335,10 @@ void Scene::validate(bool requireEmitter) {
     for (const Sphere& s : spheres_)
         used.insert(s.material);
     bool hasEmitter = std::any_of(used.begin(), used.end(), [&](int m) { return materials_[m].isEmissive(); });
-    if (!hasEmitter && requireEmitter && !hasEnvironment())
+    if (!hasEmitter && lights_.empty() && requireEmitter && !hasEnvironment())
         throw InputError("scene has no emitter: none of the " + std::to_string(used.size()) +
-                         " materials used by its primitives has a non-zero emission (and no environment map is given)");
+                         " materials used by its primitives has a non-zero emission, and it has no point, spot or "
+                         "directional light (and no environment map is given)");
 
     const Camera& c = camera_;
     if (!isFinite(c.position) || !isFinite(c.target) || !isFinite(c.up))

@@ -55,6 +55,38 @@ CameraData makeCamera(const Camera& c) {
     return d;
 }
 
+std::vector<DeltaLightData> packDeltaLights(const Scene& scene) {
+    static_assert(int(LightType::Point) == DeltaLightData::kPoint && int(LightType::Spot) == DeltaLightData::kSpot &&
+                      int(LightType::Directional) == DeltaLightData::kDirectional,
+                  "DeltaLightData's kinds are the values of LightType");
+    std::vector<DeltaLightData> out;
+    for (const Light& l : scene.lights()) {
+        const float toRadians = kPi / 180.0f;
+        DeltaLightData d;
+        d.position = Float4(l.position, intAsFloat(int(l.type)));
+        d.intensity = Float4(l.intensity, std::cos(l.outerConeDegrees * toRadians));
+        d.axis = Float4(l.direction, std::cos(l.innerConeDegrees * toRadians));
+        out.push_back(d);
+    }
+    return out;
+}
+
+std::vector<double> deltaLightWeights(const Scene& scene, float sceneRadius) {
+    std::vector<double> weights;
+    for (const Light& l : scene.lights()) {
+        const double I = luminance(l.intensity), toRadians = kPi / 180.0;
+        switch (l.type) {
+        case LightType::Point: weights.push_back(4.0 * I); break;
+        case LightType::Spot:
+            weights.push_back(2.0 * (1.0 - 0.5 * (std::cos(l.innerConeDegrees * toRadians) +
+                                                 std::cos(l.outerConeDegrees * toRadians))) * I);
+            break;
+        case LightType::Directional: weights.push_back(double(sceneRadius) * sceneRadius * I); break;
+        }
+    }
+    return weights;
+}
+
 Float4 boundingSphere(const Scene& scene) {
     vec3 lo(FLT_MAX), hi(-FLT_MAX);
     for (const uvec3& t : scene.triangles())

@@ -31,11 +31,13 @@ struct SceneBuffers {
     Distribution<Exec> lightDistribution;
     Buffer<float> primPmf;
     Buffer<int> lightPrims;
+    Buffer<DeltaLightData> deltaLights;
     Bvh<Exec> bvh;
     EnvironmentBuffers<Exec> environment;
     CameraData camera{};
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
-    int numTriangles = 0, numSpheres = 0, numLights = 0;
+    int numTriangles = 0, numSpheres = 0;
+    int numLights = 0, numAreaLights = 0;  ///< entries of the light distribution: area lights, then delta lights
     bool microfacetMaterials = false;  ///< some material is of a microfacet kind
 
     SceneView view(int width, int height) const {
@@ -53,7 +55,8 @@ struct SceneBuffers {
         v.sphereMaterial = sphereMaterial.data();
         v.materials = materials.data();
         v.materialTextures = materialTextures.size() > 0 ? materialTextures.data() : nullptr;
-        v.lights = LightView{lightDistribution.view(), lightPrims.data(), primPmf.data(), numLights};
+        v.lights = LightView{lightDistribution.view(), lightPrims.data(), primPmf.data(), deltaLights.data(), numLights,
+                             numAreaLights};
         v.environment = environment.view();
         bool env = v.environment.present();
         v.environmentSelect = !env ? 0.0f : (numLights == 0 ? 1.0f : 0.5f);
@@ -74,6 +77,12 @@ MaterialData packMaterial(const Material& m);
 /// The textures the kernels apply to `m` (a texture a material type does not use is left out).
 MaterialTextures packMaterialTextures(const Material& m);
 CameraData makeCamera(const Camera& c);
+/// The scene's point, spot and directional lights as kernels read them.
+std::vector<DeltaLightData> packDeltaLights(const Scene& scene);
+/// Their weights in the light distribution: power / pi, the scale of the area lights' area x
+/// luminance (point 4 I, spot 2 (1 - (cos inner + cos outer) / 2) I, directional R^2 E with R
+/// the radius of the disk it crosses the scene from), by luminance.
+std::vector<double> deltaLightWeights(const Scene& scene, float sceneRadius);
 /// A sphere (centre, radius) that strictly contains every primitive of the scene.
 Float4 boundingSphere(const Scene& scene);
 
@@ -165,16 +174,23 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
         if (scene.materials()[scene.triangleMaterials()[t]].isEmissive()) lightPrims.push_back(t);
     for (int k = 0; k < s.numSpheres; ++k)
         if (scene.materials()[scene.spheres()[k].material].isEmissive()) lightPrims.push_back(s.numTriangles + k);
-    s.numLights = int(lightPrims.size());
+    s.numAreaLights = int(lightPrims.size());
     s.lightPrims = uploadVector(exec, lightPrims);
+    const std::vector<DeltaLightData> deltaLights = packDeltaLights(scene);
+    s.deltaLights = uploadVector(exec, deltaLights);
+    s.numLights = s.numAreaLights + int(deltaLights.size());
     int numPrims = s.numTriangles + s.numSpheres;
     s.primPmf = exec.template allocate<float>(numPrims);
     exec.fill(s.primPmf.data(), 0.0f, numPrims);
     if (s.numLights > 0) {
         Buffer<double> weights = exec.template allocate<double>(s.numLights);
-        exec.parallelFor("light weights", s.numLights, lights::WeightStage{s.view(1, 1), s.lightPrims.data(), weights.data()});
+        if (s.numAreaLights > 0)
+            exec.parallelFor("light weights", s.numAreaLights,
+                             lights::WeightStage{s.view(1, 1), s.lightPrims.data(), weights.data()});
+        const std::vector<double> deltaWeights = deltaLightWeights(scene, s.boundingSphere.w);
+        exec.upload(weights.data() + s.numAreaLights, deltaWeights.data(), deltaWeights.size());
         s.lightDistribution.build(exec, weights.data(), s.numLights, 1, lightSampler);
-        exec.parallelFor("light pmf", s.numLights,
+        exec.parallelFor("light pmf", s.numAreaLights,
                          lights::PrimPmfStage{s.lightDistribution.view(), s.lightPrims.data(), s.primPmf.data()});
         exec.synchronize();
     }

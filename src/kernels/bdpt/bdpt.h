@@ -16,16 +16,19 @@
 // A path of k <= maxDepth segments can be made by every strategy (the walks go just deep enough),
 // so the weights of its strategies sum to one.
 //
-// Lights: area lights and the environment map, chosen as the path tracer chooses them
-// (SceneView::environmentSelect). A light subpath leaves the environment from a disk that covers
-// the scene's bounding sphere; its first vertex is a direction, so the MIS quantities treat it as
-// SmallVCM treats infinite lights (no distance at the first hit, no cosine at the light, solid-angle
-// densities for s = 0 and s = 1). Cameras: pinhole or thin lens; eye subpaths start on the lens,
+// Lights: area lights, point, spot and directional lights and the environment map, chosen as the
+// path tracer chooses them (SceneView::environmentSelect, LightView). A light subpath leaves the
+// environment (and a directional light) from a disk that covers the scene's bounding sphere; its
+// first vertex is a direction, so the MIS quantities treat it as SmallVCM treats infinite lights
+// (no distance at the first hit, no cosine at the light, solid-angle densities for s = 0 and
+// s = 1). Delta lights are SmallVCM's too: no strategy hits them (dVC = 0 at the start, no BSDF
+// share in s = 1). Cameras: pinhole or thin lens; eye subpaths start on the lens,
 // t = 1 samples a point on it and finds the pixel through the focal plane (the lens area density
 // cancels between the importance and the lens sampling, pbrt-v4's PerspectiveCamera::SampleWi).
-// Shading normals: BSDFs are evaluated in the frame of the interpolated normal, geometric normals
-// decide sidedness, ray offsets and the densities' cosines; light subpaths carry Veach's adjoint
-// correction (1997, 5.3), half on arrival at a vertex and half on leaving it (continueWalk).
+// Shading normals: BSDFs are evaluated in the frame ShadingNormals picks for the pair of directions
+// (the same for both walks: material.h), geometric normals decide sidedness, ray offsets and the
+// densities' cosines; light subpaths carry Veach's adjoint correction (1997, 5.3), half on arrival
+// at a vertex and half on leaving it (continueWalk).
 //
 // Simplifications, stated: Russian roulette with a per-material continuation probability (the
 // reverse pdf must not depend on the path prefix); strategy (s = 1, t = 1), a light sample seen
@@ -94,7 +97,8 @@ struct PathVertex {
     Float4 throughput;  ///< xyz: the walk's throughput arriving here (light walks: with the arriving
                         ///< half of the adjoint correction); w = dVCM
     Float4 wo;          ///< xyz: unit direction to the previous vertex; w = dVC
-    Float4 normal;      ///< x: geometric normal turned to wo's side, y: shading normal on the same side
+    Float4 normal;      ///< x: geometric normal turned to wo's side (glass: outward), y: shading normal on
+                        ///< the same side (the frame: ShadingNormals, from wo)
                         ///< (both packed); z: the position's error bound; w: texture coordinates
                         ///< (packTextureCoordinates; 0 in kernels without textures)
     static constexpr int kWords = 4;
@@ -105,6 +109,11 @@ struct PathVertex {
     WF_CPU_GPU vec3 ns() const { return unpackUnitVector(normal.y); }
     WF_CPU_GPU float error() const { return normal.z; }
     WF_CPU_GPU vec2 uv() const { return unpackTextureCoordinates(normal.w); }
+    /// The vertex's normals and its frame, as the walk that stored it chose (from wo).
+    WF_CPU_GPU ShadingNormals normals() const {
+        vec3 g = ng(), n = ns();
+        return ShadingNormals{g, n, agreesWithShading(g, n, wo.xyz())};
+    }
     /// Shading normal equal to the geometric one: the same bits, so the two decode identically.
     WF_CPU_GPU void setNormals(vec3 ng, vec3 ns, float error) {
         float g = packUnitVector(ng);
@@ -274,8 +283,10 @@ WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParam
 }
 
 /// Light subpath: the environment (probability environmentSelect, as next-event estimation
-/// chooses it), or an emitter chosen by power, a uniform point on it, a cosine-distributed
-/// direction on its emitting side. A zero throughput marks a start that failed (grazing).
+/// chooses it), or a light chosen by power: an emitter, a uniform point on it and a
+/// cosine-distributed direction on its emitting side; a point light and a direction on the sphere
+/// (a spot: in its cone); a directional light and a point on the disk its light crosses the scene
+/// from. A zero throughput marks a start that failed (grazing).
 template <class Materials, class Sampler>
 WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                            std::uint64_t sample, int slot) {
@@ -296,8 +307,33 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
               WalkState::kInfiniteLight, 0);
         return w;
     }
-    float uArea = (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-    LightSample ls = sampleLight<Materials>(scene, glm::min(uArea, 0.99999994f), uPosition);
+    DistributionSample choice =
+        chooseLight(scene, (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect));
+    if (choice.index >= scene.lights.numAreaLights) {
+        // SmallVCM's delta lights: dVCM = direct / emission density (a point of unit area density;
+        // a directional light: a direction of unit solid-angle density, leaving from a disk as the
+        // environment does), dVC = 0 (no other strategy can end on the light).
+        const DeltaLightData& l = scene.lights.deltaLights[choice.index - scene.lights.numAreaLights];
+        const float pmf = (1.0f - scene.environmentSelect) * choice.pmf;
+        if (l.kind() == DeltaLightData::kDirectional) {
+            vec3 dir = l.axis.xyz();
+            Frame frame(-dir);
+            vec2 d = scene.sceneRadius * sampleConcentricDisk(uPosition);
+            vec3 origin = scene.sceneCenter - scene.sceneRadius * dir + d.x * frame.s + d.y * frame.t;
+            float pdfEmit = pmf * environmentDiskPdf(scene);
+            w.set(origin, dir, l.intensity.xyz() / pdfEmit, 1.0f / environmentDiskPdf(scene), 0.0f, sample, slot,
+                  WalkState::kInfiniteLight, 0);
+            return w;
+        }
+        vec3 dir = l.kind() == DeltaLightData::kSpot ? Frame(l.axis.xyz()).toWorld(sampleUniformCone(uDirection, l.cosOuter()))
+                                                     : sampleUniformSphere(uDirection);
+        dir = glm::normalize(dir);
+        float pdfDirection = deltaEmissionPdf(l);
+        w.set(l.position.xyz(), dir, deltaIntensity(l, dir) / (pmf * pdfDirection), 1.0f / pdfDirection, 0.0f, sample,
+              slot, 0, 0);
+        return w;
+    }
+    LightSample ls = sampleAreaLight<Materials>(scene, choice.index, uPosition);
     vec3 local = sampleCosineHemisphere(uDirection);
     float cosLight = local.z;
     vec3 dir = glm::normalize(Frame(ls.n).toWorld(local));
@@ -330,7 +366,8 @@ struct WalkOutput {
 /// The surface a walk arrived at, in the frame both walks shade in.
 struct WalkHit {
     vec3 p, n;       ///< n: geometric normal on wo's side for opaque materials, outward for glass
-    vec3 ns;         ///< shading normal on n's side, or n itself (orientShadingNormals decides)
+    vec3 ns;         ///< shading normal on n's side
+    bool shading;    ///< wo agrees with ns (ShadingNormals): the frame is ns's, else n's
     float error;     ///< bound on p's rounding error (SurfaceHit::error)
     vec3 ngOutside;  ///< the stored geometric normal (front side)
     vec3 wo;
@@ -338,6 +375,7 @@ struct WalkHit {
     bool entering;
     vec2 uv;
     int material;
+    WF_CPU_GPU ShadingNormals normals() const { return ShadingNormals{n, ns, shading}; }
 };
 
 template <class Materials>
@@ -353,9 +391,10 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     float c = glm::dot(h.wo, sh.ng);
     h.entering = c > 0.0f;
     h.cosIn = std::fabs(c);
-    h.n = sh.ng;
-    h.ns = sh.ns;
-    orientShadingNormals<Materials>(scene.materials[sh.material], h.wo, h.entering, h.n, h.ns);
+    ShadingNormals sn = shadingNormals<Materials>(scene.materials[sh.material], h.wo, h.entering, sh.ng, sh.ns);
+    h.n = sn.ng;
+    h.ns = sn.ns;
+    h.shading = sn.shading;
     return h;
 }
 
@@ -373,13 +412,13 @@ WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& 
     float uc = sampler.get(sample, componentDim);
     if (!(uc < q)) return false;
     uc /= q;
-    Frame frame(h.ns);
+    Frame frame(h.normals().frameNormal());
     vec3 woLocal = frame.toLocal(h.wo);
     BsdfSample bs = sampleBsdf<Materials>(m, woLocal, uc, sampler.get2(sample, directionDim), h.entering, mode);
     if (!bs.valid || isBlack(bs.weight)) return false;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
     float cosGeometric = glm::dot(wi, h.n);
-    if (!isTransmissive<Materials>(m) && !(cosGeometric > 0.0f)) return false;
+    if ((!isTransmissive<Materials>(m) && !(cosGeometric > 0.0f)) || !h.normals().pairs(wi)) return false;
     float cosOut = std::fabs(cosGeometric), cosShading = std::fabs(bs.wi.z);
     if (!(cosShading > 0.0f)) return false;
     vec3 weight = bs.weight;
@@ -467,7 +506,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     int vertex = depth - 1;
     if (!isSpecular<Materials>(m)) {
         float q = continuationProbability<Materials>(m);
-        Frame frame(h.ns);
+        Frame frame(h.normals().frameNormal());
         vec3 woLocal = frame.toLocal(h.wo);
         // s = 1: a fresh light sample (the environment or a point on an area light).
         if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1)) {
@@ -475,11 +514,13 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                                                sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
             float cosEye = connectionCosine<Materials>(m, h.n, dl.wi);  // geometric: which side, and the density's measure
             vec3 wiLocal = frame.toLocal(dl.wi);
-            if (dl.pdfDirect > 0.0f && cosEye > 0.0f) {
+            if (dl.pdfDirect > 0.0f && cosEye > 0.0f && h.normals().pairs(dl.wi)) {
                 vec3 f = evalBsdf<Materials>(m, woLocal, wiLocal, TransportMode::Radiance);
                 if (!isBlack(f)) {
-                    float weight = weightLightSample(dVCM, dVC, dl.pdfDirect, dl.pdfEmit, dl.cosLight, cosEye,
-                                                     pdfBsdf<Materials>(m, woLocal, wiLocal) * q, pdfBsdf<Materials>(m, wiLocal, woLocal) * q);
+                    // BSDF sampling never finds a delta light: its density there is 0.
+                    float bsdfForward = dl.delta ? 0.0f : pdfBsdf<Materials>(m, woLocal, wiLocal) * q;
+                    float weight = weightLightSample(dVCM, dVC, dl.pdfDirect, dl.pdfEmit, dl.cosLight, cosEye, bsdfForward,
+                                                     pdfBsdf<Materials>(m, wiLocal, woLocal) * q);
                     vec3 contribution = beta * f * dl.Le * (std::fabs(wiLocal.z) * weight / dl.pdfDirect);
                     RayEnd here = RayEnd::surface(h.p, h.n, h.error);
                     out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel, contribution, w.slot())
@@ -515,7 +556,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     // The arriving half of the adjoint correction, |wo.ns| / |wo.ng|: every use of this vertex
     // (t = 1, the connect phase, the continuation) then takes the geometric cosine on its light
     // side (Veach 1997, 5.3; pbrt-v3's CorrectShadingNormal).
-    beta *= std::fabs(glm::dot(h.wo, h.ns)) / h.cosIn;
+    beta *= std::fabs(glm::dot(h.wo, h.normals().frameNormal())) / h.cosIn;
     int vertex = depth - 1;
 
     if (!isSpecular<Materials>(m)) {
@@ -526,11 +567,11 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                              ? sampler.get2(w.sampleIndex(), dims::lightVertex(vertex, dims::kCameraLens))
                              : vec2(0.0f);
             CameraConnection cc;
-            Frame frame(h.ns);
+            Frame frame(h.normals().frameNormal());
             if (connectToCamera(scene, h.p, uLens, cc)) {
                 float cosVertex = connectionCosine<Materials>(m, h.n, cc.wi);
                 vec3 wiLocal = frame.toLocal(cc.wi), woLocal = frame.toLocal(h.wo);
-                if (cosVertex > 0.0f) {
+                if (cosVertex > 0.0f && h.normals().pairs(cc.wi)) {
                     vec3 f = evalBsdf<Materials>(m, woLocal, wiLocal, TransportMode::Importance);
                     // Density of the camera producing this vertex, per unit pixel area (from the
                     // same lens point: the lens density cancels with the importance's).
@@ -582,7 +623,9 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     vec3 dir = d / std::sqrt(dist2);
     float cosE = connectionCosine<Materials>(me, e.ng(), dir), cosL = connectionCosine<Materials>(ml, l.ng(), -dir);
     if (cosE <= 0.0f || cosL <= 0.0f) return c;  // opaque vertices connect on their wo side only, glass on both
-    Frame fe(e.ns()), fl(l.ns());
+    ShadingNormals se = e.normals(), sl = l.normals();
+    if (!se.pairs(dir) || !sl.pairs(-dir)) return c;
+    Frame fe(se.frameNormal()), fl(sl.frameNormal());
     vec3 woE = fe.toLocal(e.wo.xyz()), wiE = fe.toLocal(dir);
     vec3 woL = fl.toLocal(l.wo.xyz()), wiL = fl.toLocal(-dir);
     // The light vertex scatters importance: the adjoint BSDF (differs for refraction only).

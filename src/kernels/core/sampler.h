@@ -125,4 +125,13 @@ WF_CPU_GPU WF_INLINE vec3 sampleUniformSphere(vec2 u) {
     return vec3(r * std::cos(phi), r * std::sin(phi), z);
 }
 
+/// Uniform over the directions within the cone cos(theta) >= cosMax around +z (density
+/// 1 / (2 pi (1 - cosMax))).
+WF_CPU_GPU WF_INLINE vec3 sampleUniformCone(vec2 u, float cosMax) {
+    float z = 1.0f - u.x * (1.0f - cosMax);
+    float r = std::sqrt(glm::max(0.0f, 1.0f - z * z));
+    float phi = 2.0f * kPi * u.y;
+    return vec3(r * std::cos(phi), r * std::sin(phi), z);
+}
+
 }  // namespace wavefront

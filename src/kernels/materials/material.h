@@ -45,21 +45,37 @@ WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
     return d + s > 0.0f ? d / (d + s) : 1.0f;
 }
 
-/// The normals a BSDF is evaluated against, one rule for every integrator. In: ng and ns as stored
-/// (ns on ng's side); `entering`: wo on ng's side. Opaque materials are two-sided: both normals
-/// turn to wo's side, and a shading normal that faces away from wo falls back to ng. Transmissive
-/// ones keep the outward normal (wo inside: wo.z < 0); rough glass falls back to ng where the
-/// shading normal would put wo on the other side than the geometric one (it tells inside from
-/// outside by the sign of wo.z).
+/// Whether direction w meets the shading normal ns on the side it meets the geometric normal ng.
+WF_CPU_GPU WF_INLINE bool agreesWithShading(vec3 ng, vec3 ns, vec3 w) {
+    return (glm::dot(w, ns) > 0.0f) == (glm::dot(w, ng) > 0.0f);
+}
+
+/// The normals a BSDF is evaluated against at a vertex: one rule for every integrator and both
+/// transport directions. Opaque materials are two-sided: both normals turn to wo's side;
+/// transmissive ones keep the outward normal (wo inside: wo.z < 0). The BSDF of a pair of
+/// directions is evaluated in the shading normal's frame where both agree with it
+/// (agreesWithShading), in the geometric normal's where neither does, and is zero where one does
+/// and the other does not. That makes it a function of the pair alone, whichever direction the
+/// walk came from, so BDPT's and MLT's light walks scatter with the BSDF the path tracer's eye
+/// walks see (docs/decisions.md, "Shading normals: one BSDF for both directions").
+struct ShadingNormals {
+    vec3 ng;       ///< geometric: on wo's side (opaque) or outward (transmissive)
+    vec3 ns;       ///< shading, on ng's side
+    bool shading;  ///< wo agrees with ns: the frame is ns's, else ng's
+    WF_CPU_GPU vec3 frameNormal() const { return shading ? ns : ng; }
+    /// Whether the pair (wo, w) scatters at all: w agrees with ns exactly when wo does.
+    WF_CPU_GPU bool pairs(vec3 w) const { return agreesWithShading(ng, ns, w) == shading; }
+};
+
+/// The normals at a vertex reached from wo: ng and ns as stored (ns on ng's side); `entering`:
+/// wo on ng's side.
 template <class Materials = AllMaterials>
-WF_CPU_GPU WF_INLINE void orientShadingNormals(const MaterialData& m, vec3 wo, bool entering, vec3& ng, vec3& ns) {
-    bool transmissive = isTransmissive<Materials>(m);
-    if (!transmissive && !entering) {
+WF_CPU_GPU WF_INLINE ShadingNormals shadingNormals(const MaterialData& m, vec3 wo, bool entering, vec3 ng, vec3 ns) {
+    if (!isTransmissive<Materials>(m) && !entering) {
         ng = -ng;
         ns = -ns;
     }
-    if (!transmissive && glm::dot(wo, ns) <= 0.0f) ns = ng;
-    if (Materials::kMicrofacet && m.kind() == kRoughDielectric && (glm::dot(wo, ns) > 0.0f) != entering) ns = ng;
+    return ShadingNormals{ng, ns, agreesWithShading(ng, ns, wo)};
 }
 
 /// f(wo, wi) for the non-specular materials (delta lobes give 0), directions in the local frame.

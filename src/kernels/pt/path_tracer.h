@@ -110,53 +110,33 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     }
     if (depth + 1 > params.maxDepth) return out;
 
-    // Local shading frame. Opaque materials are two-sided: face the normals towards wo.
-    // Transmissive ones keep the outward normal (wo.z < 0: inside).
+    // Local shading frame (shadingNormals: opaque materials face wo, transmissive ones keep the
+    // outward normal, wo.z < 0 inside; the shading normal where wo agrees with it).
     bool entering = glm::dot(wo, sh.ng) > 0.0f;
     bool dielectric = isTransmissive<Materials>(m);
-    vec3 ng = sh.ng, ns = sh.ns;
-    orientShadingNormals<Materials>(m, wo, entering, ng, ns);
-    Frame frame(ns);
+    ShadingNormals sn = shadingNormals<Materials>(m, wo, entering, sh.ng, sh.ns);
+    vec3 ng = sn.ng;
+    Frame frame(sn.frameNormal());
     vec3 woLocal = frame.toLocal(wo);
     int vertex = depth - 1;
 
-    // Next-event estimation: the environment or an area light chosen by power.
+    // Next-event estimation: the environment, or a light chosen by power (area or delta).
     if (nextEvent && !isSpecular<Materials>(m) &&
         (scene.lights.numLights > 0 || scene.environment.present())) {
-        float uLight = params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice));
-        vec2 uPos = params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition));
-        RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
-        vec3 wi, Le;
-        float pdfLight = 0.0f;
-        ShadowRay ray;
-        if (uLight < scene.environmentSelect) {
-            EnvironmentView::Sample es = scene.environment.sample(uPos);
-            wi = es.direction;
-            Le = es.radiance;
-            pdfLight = scene.environmentSelect * es.pdf;
-            ray = shadowRayAlong(here, wi, pixel(), vec3(0.0f));
-        } else {
-            LightSample ls;
-            float u = (uLight - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-            ls = sampleLight<Materials>(scene, glm::min(u, 0.99999994f), uPos);
-            vec3 toLight = ls.p - sh.p;
-            float dist2 = glm::dot(toLight, toLight);
-            float dist = std::sqrt(dist2);
-            wi = dist > 0.0f ? toLight / dist : vec3(0.0f, 0.0f, 1.0f);
-            float cosL = -glm::dot(ls.n, wi);
-            Le = ls.Le;
-            pdfLight = cosL > 0.0f && dist > 0.0f ? ls.pdfArea * dist2 / cosL : 0.0f;
-            ray = shadowRayBetween(here, RayEnd::surface(ls.p, ls.n, ls.error), pixel(), vec3(0.0f));
-        }
-        // Opaque surfaces see lights on wo's side only; rough glass also through itself.
-        if (pdfLight > 0.0f && (dielectric || glm::dot(wi, ng) > 0.0f)) {
-            vec3 wiLocal = frame.toLocal(wi);
+        DirectLight dl = sampleDirectLight<Materials>(scene, sh.p, params.sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
+                                                      params.sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
+        // Opaque surfaces see lights on wo's side only; rough glass also through itself. A light
+        // on the other side of the shading normal than wo scatters nothing (sn.pairs).
+        if (dl.pdfDirect > 0.0f && (dielectric || glm::dot(dl.wi, ng) > 0.0f) && sn.pairs(dl.wi)) {
+            vec3 wiLocal = frame.toLocal(dl.wi);
             vec3 f = evalBsdf<Materials>(m, woLocal, wiLocal, TransportMode::Radiance);
-            if (!isBlack(f) && !isBlack(Le)) {
-                float w = powerHeuristic(pdfLight, pdfBsdf<Materials>(m, woLocal, wiLocal));
-                vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / pdfLight) * Le;
-                ray.contribution = Float4(contribution, 0.0f);
-                out.shadow = ray;
+            if (!isBlack(f) && !isBlack(dl.Le)) {
+                // A delta light is found by light sampling alone: weight 1.
+                float w = dl.delta ? 1.0f : powerHeuristic(dl.pdfDirect, pdfBsdf<Materials>(m, woLocal, wiLocal));
+                vec3 contribution = beta * f * (std::fabs(wiLocal.z) * w / dl.pdfDirect) * dl.Le;
+                RayEnd here = RayEnd::surface(sh.p, ng, sh.error);
+                out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel(), contribution)
+                                         : shadowRayBetween(here, dl.end, pixel(), contribution);
                 out.hasShadow = true;
             }
         }
@@ -176,8 +156,9 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     if (!bs.valid || isBlack(bs.weight)) return out;
     vec3 wi = glm::normalize(frame.toWorld(bs.wi));
     // Opaque materials only reflect: a direction the shading normal allows below the geometric
-    // surface ends the path (next-event estimation never samples one, and BDPT does the same).
-    if (!dielectric && glm::dot(wi, ng) <= 0.0f) return out;
+    // surface ends the path (next-event estimation never samples one, and BDPT does the same), as
+    // does one whose pair with wo does not scatter.
+    if ((!dielectric && glm::dot(wi, ng) <= 0.0f) || !sn.pairs(wi)) return out;
     vec3 side = glm::dot(wi, sh.ng) > 0.0f ? sh.ng : -sh.ng;
     out.next.set(offsetRayOrigin(sh.p, sh.error, side), wi, beta * bs.weight, bs.specular ? 0.0f : bs.pdf, sample,
                  depth);

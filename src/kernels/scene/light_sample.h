@@ -1,5 +1,6 @@
-// A point on an area light chosen in proportion to power (next-event estimation, BDPT's s = 1
-// and light-subpath starts), and light leaving the environment map (BDPT's light subpaths).
+// Lights as every integrator samples them: a light chosen in proportion to power (an area light,
+// or a point, spot or directional one) seen from a surface point (next-event estimation, BDPT's
+// s = 1), light leaving an area or delta light or the environment map (BDPT's light subpaths).
 #pragma once
 #include "kernels/scene/shadow_ray.h"
 #include "kernels/scene/surface.h"
@@ -12,13 +13,12 @@ struct LightSample {
     float pdfArea;  ///< selection probability / area
 };
 
-/// Picks an area light in proportion to power, then a uniform point on it. `pdfArea` includes the
-/// probability of choosing area lights over the environment. Kernels compiled with textures scale
-/// the emission by the material's emission texture at the point.
+/// A uniform point on area light k (an entry of the light distribution below numAreaLights).
+/// `pdfArea` includes the probability of choosing area lights over the environment. Kernels
+/// compiled with textures scale the emission by the material's emission texture at the point.
 template <class Materials = AllMaterials>
-WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice, vec2 u) {
+WF_CPU_GPU inline LightSample sampleAreaLight(const SceneView& scene, int k, vec2 u) {
     LightSample ls;
-    int k = scene.lights.sample(uChoice);
     int prim = scene.lights.primIds[k];
     int material = scene.materialOf(prim);
     int emissionMap = -1;
@@ -45,6 +45,35 @@ WF_CPU_GPU inline LightSample sampleLight(const SceneView& scene, float uChoice,
     if (emissionMap >= 0) ls.Le *= scene.textures[emissionMap].sample(uv);
     ls.pdfArea = (1.0f - scene.environmentSelect) * scene.lights.primPmf[prim] / primitiveArea(scene, prim);
     return ls;
+}
+
+/// The light (area or delta) chosen by u in [0, 1), the environment's share already taken off.
+WF_CPU_GPU WF_INLINE DistributionSample chooseLight(const SceneView& scene, float u) {
+    return scene.lights.sample(glm::min(u, 0.99999994f));
+}
+
+// ---- Delta lights ----------------------------------------------------------------------------
+
+/// A spot light's falloff at cosine cosTheta to its axis: 1 inside the inner cone, 0 outside the
+/// outer one, a smoothstep in the cosine between (pbrt-v4's SpotLight::I).
+WF_CPU_GPU WF_INLINE float spotFalloff(const DeltaLightData& l, float cosTheta) {
+    float cosOuter = l.cosOuter(), cosInner = l.cosInner();
+    if (cosTheta <= cosOuter) return 0.0f;
+    if (cosTheta >= cosInner) return 1.0f;
+    float t = (cosTheta - cosOuter) / (cosInner - cosOuter);
+    return t * t * (3.0f - 2.0f * t);
+}
+
+/// Radiant intensity of a point or spot light towards unit direction w (from the light).
+WF_CPU_GPU WF_INLINE vec3 deltaIntensity(const DeltaLightData& l, vec3 w) {
+    vec3 I = l.intensity.xyz();
+    return l.kind() == DeltaLightData::kSpot ? I * spotFalloff(l, glm::dot(w, l.axis.xyz())) : I;
+}
+
+/// Solid-angle density of the direction a point or spot light emits along when it starts a light
+/// subpath: uniform on the sphere, or on the spot's outer cone.
+WF_CPU_GPU WF_INLINE float deltaEmissionPdf(const DeltaLightData& l) {
+    return l.kind() == DeltaLightData::kSpot ? 1.0f / (2.0f * kPi * (1.0f - l.cosOuter())) : 1.0f / (4.0f * kPi);
 }
 
 /// Area density of the point on the environment's emission disk: 1 / (pi R^2), R the radius of
@@ -79,17 +108,22 @@ WF_CPU_GPU inline EnvironmentEmission sampleEnvironmentEmission(const SceneView&
     return e;
 }
 
-/// A light sample seen from a surface point (BDPT's s = 1): the environment with probability
-/// environmentSelect, else a point on an area light chosen by power.
+/// A light sample seen from a surface point (next-event estimation, BDPT's s = 1): the
+/// environment with probability environmentSelect, else a light chosen by power: a point on an
+/// area light, or a point, spot or directional light. Delta lights follow SmallVCM's conventions
+/// (a point light is a point of unit area density with cosine 1; a directional light a direction
+/// of unit solid-angle density), so that one set of formulas serves every kind: the contribution
+/// is Le / pdfDirect, and the MIS weights leave BSDF sampling out where `delta`.
 struct DirectLight {
     vec3 wi;          ///< unit, from the surface point towards the light
-    vec3 Le;
-    RayEnd end;       ///< the point on the area light (the environment: none, the ray is unbounded)
+    vec3 Le;          ///< radiance (area lights, environment), intensity (point, spot), irradiance (directional)
+    RayEnd end;       ///< the point on the light (the environment and directional lights: none, the ray is unbounded)
     float pdfDirect;  ///< solid angle at the surface point, light choice included; 0: no sample
-    float pdfEmit;    ///< density of the light emitting it: area x solid angle (the environment:
-                      ///< direction x disk), light choice included
-    float cosLight;   ///< at the light; 1 for the environment
-    bool infinite;    ///< the environment
+    float pdfEmit;    ///< density of the light emitting it: area x solid angle (the environment and
+                      ///< directional lights: direction x disk), light choice included
+    float cosLight;   ///< at the light; 1 for the environment and delta lights
+    bool infinite;    ///< the environment or a directional light
+    bool delta;       ///< a point, spot or directional light: no other strategy finds it
 };
 
 template <class Materials = AllMaterials>
@@ -97,6 +131,7 @@ WF_CPU_GPU inline DirectLight sampleDirectLight(const SceneView& scene, vec3 p, 
     DirectLight d;
     d.pdfDirect = d.pdfEmit = 0.0f;
     d.cosLight = 1.0f;
+    d.delta = false;
     if (uChoice < scene.environmentSelect) {
         EnvironmentView::Sample es = scene.environment.sample(u);
         d.wi = es.direction;
@@ -107,8 +142,33 @@ WF_CPU_GPU inline DirectLight sampleDirectLight(const SceneView& scene, vec3 p, 
         d.pdfEmit = d.pdfDirect * environmentDiskPdf(scene);
         return d;
     }
-    float uArea = (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect);
-    LightSample ls = sampleLight<Materials>(scene, glm::min(uArea, 0.99999994f), u);
+    DistributionSample choice =
+        chooseLight(scene, (uChoice - scene.environmentSelect) / (1.0f - scene.environmentSelect));
+    if (choice.index >= scene.lights.numAreaLights) {
+        const DeltaLightData& l = scene.lights.deltaLights[choice.index - scene.lights.numAreaLights];
+        const float pmf = (1.0f - scene.environmentSelect) * choice.pmf;
+        d.delta = true;
+        if (l.kind() == DeltaLightData::kDirectional) {
+            d.wi = -l.axis.xyz();
+            d.Le = l.intensity.xyz();
+            d.end = RayEnd::point(p);
+            d.infinite = true;
+            d.pdfDirect = pmf;
+            d.pdfEmit = pmf * environmentDiskPdf(scene);
+            return d;
+        }
+        vec3 toLight = l.position.xyz() - p;
+        float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
+        d.infinite = false;
+        d.end = RayEnd::point(l.position.xyz());
+        if (!(dist > 0.0f)) return d;
+        d.wi = toLight / dist;
+        d.Le = deltaIntensity(l, -d.wi);
+        d.pdfDirect = pmf * dist2;
+        d.pdfEmit = pmf * deltaEmissionPdf(l);
+        return d;
+    }
+    LightSample ls = sampleAreaLight<Materials>(scene, choice.index, u);
     vec3 toLight = ls.p - p;
     float dist2 = glm::dot(toLight, toLight), dist = std::sqrt(dist2);
     d.wi = dist > 0.0f ? toLight / dist : ls.n;

@@ -21,16 +21,29 @@ struct CameraData {
     float focusDistance;
 };
 
-/// Emissive primitives chosen in proportion to power (area x luminance of emission) through the
-/// chosen sampler over one distribution.
+/// A point, spot or directional light (Scene::addLight): no extent, never hit, only sampled.
+struct DeltaLightData {
+    static constexpr int kPoint = 0, kSpot = 1, kDirectional = 2;  ///< the values of wavefront::LightType
+    Float4 position;   ///< xyz: position (point, spot); w: the kind (int bits)
+    Float4 intensity;  ///< xyz: radiant intensity (point, spot) or irradiance (directional); w: cos of the spot's outer angle
+    Float4 axis;       ///< xyz: the direction light travels along (spot's axis, directional); w: cos of the inner angle
+    WF_CPU_GPU int kind() const { return floatAsInt(position.w); }
+    WF_CPU_GPU float cosOuter() const { return intensity.w; }
+    WF_CPU_GPU float cosInner() const { return axis.w; }
+};
+
+/// The lights chosen in proportion to power through the chosen sampler over one distribution:
+/// emissive primitives (area x luminance of emission) first, then the delta lights (their power
+/// over pi, on the same scale).
 struct LightView {
     DistributionView distribution;    ///< one distribution over numLights entries
-    const int* primIds = nullptr;     ///< numLights
+    const int* primIds = nullptr;     ///< numAreaLights: the emissive primitives
     const float* primPmf = nullptr;   ///< per primitive id: its selection probability (0 if not a light)
-    int numLights = 0;
+    const DeltaLightData* deltaLights = nullptr;  ///< numLights - numAreaLights
+    int numLights = 0, numAreaLights = 0;
 
-    /// Index (into primIds) of the light chosen by u.
-    WF_CPU_GPU int sample(float u) const { return distribution.sample(0, u).index; }
+    /// Index of the light chosen by u (area lights below numAreaLights) and its probability.
+    WF_CPU_GPU DistributionSample sample(float u) const { return distribution.sample(0, u); }
 };
 
 struct SceneView {
