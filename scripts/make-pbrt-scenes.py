@@ -259,8 +259,7 @@ def coated_blob():
     P = [[0, 0, 60], [0, 0, -55], [55, 0, 0], [-55, 0, 0], [0, 45, 0], [0, -45, 0]]
     F = [[0, 2, 4], [0, 4, 3], [0, 3, 5], [0, 5, 2], [1, 4, 2], [1, 3, 4], [1, 5, 3], [1, 2, 5]]
     out = """# In the style of pbrt-v4-scenes' killeroos: z up, a disk light turned to face down with
-# ReverseOrientation, a distant light in the camera's frame (named in a warning: wavefront has no
-# delta lights yet), a textured floor and wall, and a subdivision surface in coated gold.
+# ReverseOrientation, a distant light in the camera's frame, a textured floor and wall, and a subdivision surface in coated gold.
 # Written by scripts/make-pbrt-scenes.py.
 LookAt 200 250 70
     0 33 -50
@@ -412,8 +411,7 @@ AttributeEnd
 
 def instanced_grove():
     out = """# A grove of instanced trees (ObjectBegin/ObjectInstance, flattened by wavefront for now), a sky
-# of constant radiance set by its illuminance, and the sun as a distant light (named in a warning:
-# wavefront has no delta lights yet). Written by scripts/make-pbrt-scenes.py.
+# of constant radiance set by its illuminance, and the sun as a distant light. Written by scripts/make-pbrt-scenes.py.
 LookAt 0 -16 5   0 0 1.5   0 0 1
 Camera "perspective" "float fov" [ 45 ]
 Film "rgb" "integer xresolution" [ 640 ] "integer yresolution" [ 360 ] "string filename" [ "instanced-grove.png" ]
@@ -646,8 +644,8 @@ AttributeEnd
 
 def unsupported_features():
     out = """# What wavefront does not draw yet, each named in one warning: participating media, hair curves,
-# point and spot lights, mix and subsurface materials, procedural textures, alpha cut-outs and motion
-# blur. The scene renders without them, lit by its area light. Written by scripts/make-pbrt-scenes.py.
+# goniometric lights, mix and subsurface materials, procedural textures, alpha cut-outs and motion
+# blur. The scene renders without them, lit by its area light and a point and a spot light. Written by scripts/make-pbrt-scenes.py.
 LookAt 0 -6 2   0 0 0.8   0 0 1
 Camera "perspective" "float fov" [ 40 ] "float shutteropen" [ 0 ] "float shutterclose" [ 1 ]
 Film "rgb" "integer xresolution" [ 480 ] "integer yresolution" [ 320 ] "string filename" [ "unsupported-features.png" ]
@@ -659,6 +657,7 @@ MediumInterface "" "fog"
 
 LightSource "point" "point3 from" [ 0 -2 3 ] "rgb I" [ 5 5 5 ]
 LightSource "spot" "point3 from" [ 2 -2 3 ] "point3 to" [ 0 0 0 ] "float coneangle" [ 30 ]
+LightSource "goniometric" "rgb I" [ 1 1 1 ]
 
 AttributeBegin
     AreaLightSource "diffuse" "rgb L" [ 6 6 6 ]

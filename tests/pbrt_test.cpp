@@ -722,20 +722,38 @@ TEST_CASE("pbrt: spectra become linear sRGB the same way everywhere", "[pbrt][sp
     CHECK_THAT(inputErrorOf([&] { emission("\"blackbody L\" -5"); }), Contains("temperature"));
 }
 
-TEST_CASE("pbrt: lights: infinite lights become the environment, delta lights are named", "[pbrt][lights]") {
+TEST_CASE("pbrt: lights: infinite lights become the environment, point, spot and distant lights wavefront's", "[pbrt][lights]") {
     TempDir dir;
     const Scene constant = loadText(dir, kHeader + "LightSource \"infinite\" \"rgb L\" [ 0.5 0.6 0.7 ] \"float scale\" 2\n" + kTriangle);
     CHECK(constant.hasSkyGradient());
     CHECK(near(constant.skyGradient().zenith, glm::vec3(1.0f, 1.2f, 1.4f)));
     CHECK(near(constant.skyGradient().nadir, glm::vec3(1.0f, 1.2f, 1.4f)));
-    const Scene delta = loadText(dir, kHeader + R"(LightSource "point" "rgb I" [ 1 1 1 ]
-LightSource "spot" "point3 from" [ 0 0 0 ]
-LightSource "distant" "rgb L" [ 1 1 1 ]
+    const Scene delta = loadText(dir, kHeader + R"(AttributeBegin
+Translate 0 0 2
+LightSource "point" "rgb I" [ 1 2 3 ] "float scale" 2 "point3 from" [ 0 1 0 ]
+AttributeEnd
+LightSource "spot" "point3 from" [ 0 0 0 ] "point3 to" [ 0 0 -1 ] "rgb I" [ 4 4 4 ] "float coneangle" 40 "float conedeltaangle" 10
+LightSource "distant" "rgb L" [ 1 1 1 ] "point3 from" [ 0 1 0 ] "point3 to" [ 0 0 0 ] "float illuminance" 3
 LightSource "goniometric"
 LightSource "projection"
 )" + kTriangle + kLight);
-    for (const char* type : {"point", "spot", "distant", "goniometric", "projection"})
-        CHECK(hasWarning(delta, std::string("LightSource \"") + type + "\" is not supported yet: skipped"));
+    for (const char* type : {"goniometric", "projection"})
+        CHECK(hasWarning(delta, std::string("LightSource \"") + type + "\" is not supported: skipped"));
+    REQUIRE(delta.lights().size() == 3);
+    const Light& point = delta.lights()[0];
+    CHECK(point.type == LightType::Point);
+    CHECK(near(point.intensity, glm::vec3(2.0f, 4.0f, 6.0f)));
+    CHECK(std::fabs(point.position.y - 1.0f) < 1e-5f);
+    CHECK(std::fabs(std::fabs(point.position.z) - 2.0f) < 1e-5f);
+    const Light& spot = delta.lights()[1];
+    CHECK(spot.type == LightType::Spot);
+    CHECK(spot.outerConeDegrees == Approx(40.0f));
+    CHECK(spot.innerConeDegrees == Approx(30.0f));
+    CHECK(std::fabs(std::fabs(spot.direction.z) - 1.0f) < 1e-5f);
+    const Light& sun = delta.lights()[2];
+    CHECK(sun.type == LightType::Directional);
+    CHECK(near(sun.direction, glm::vec3(0.0f, -1.0f, 0.0f)));
+    CHECK(near(sun.intensity, glm::vec3(3.0f)));  // "illuminance": the irradiance of a surface facing it
     // An equal-area octahedral map: pbrt's +z (the square's centre) bright, the rest dark. With
     // `Rotate -90 1 0 0` the map's +z is pbrt's +y: up, as wavefront's environment has it.
     const int n = 64;

@@ -49,7 +49,7 @@ Scene litScene() {
 
 }  // namespace
 
-TEST_CASE("every built-in scene validates and has an emitter or an environment", "[scene]") {
+TEST_CASE("every built-in scene validates and has an emitter, a light or an environment", "[scene]") {
     const auto names = Scene::builtinSceneNames();
     REQUIRE(names.size() >= 11);
     for (const std::string& name : names) {
@@ -63,7 +63,7 @@ TEST_CASE("every built-in scene validates and has an emitter or an environment",
             emitter = emitter || scene.materials()[m].isEmissive();
         for (const Sphere& s : scene.spheres())
             emitter = emitter || scene.materials()[s.material].isEmissive();
-        CHECK((emitter || scene.hasEnvironment()));
+        CHECK((emitter || !scene.lights().empty() || scene.hasEnvironment()));
         CHECK(scene.triangleMaterials().size() == scene.triangles().size());
         CHECK(scene.triangleHasNormals().size() == scene.triangles().size());
         CHECK((scene.normals().empty() || scene.normals().size() == scene.positions().size()));

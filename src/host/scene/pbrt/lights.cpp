@@ -77,10 +77,14 @@ AreaEmission areaLightEmission(const Entity& light, const FileResolver& files, W
 
 void LightConverter::translateLight(const Entity& light) {
     const std::string what = "LightSource \"" + light.type + "\"";
-    if (light.type == "point" || light.type == "spot" || light.type == "distant" || light.type == "goniometric" ||
-        light.type == "projection") {
-        // Delta lights arrive with issue 33; goniometric and projection lights need their images too.
-        warnings_.add(light.loc, what + " is not supported yet: skipped");
+    if (light.type == "point" || light.type == "spot" || light.type == "distant") {
+        deltaLights_.push_back(deltaLight(light));
+        deltaLightLocations_.push_back(light.loc.str() + ": " + what);
+        return;
+    }
+    if (light.type == "goniometric" || light.type == "projection") {
+        // They need their images as intensity distributions, which wavefront's lights do not have.
+        warnings_.add(light.loc, what + " is not supported: skipped");
         for (const Param& p : light.params.params) p.used = true;
         return;
     }
@@ -167,7 +171,52 @@ void LightConverter::addImage(const Entity& light, const Image& image, float sca
         }
 }
 
+Light LightConverter::deltaLight(const Entity& light) const {
+    const std::string what = "LightSource \"" + light.type + "\"";
+    const bool distant = light.type == "distant";
+    // Spectra as for every light (normalised to luminance 1 where not RGB), times "scale".
+    const Param* spectrum = light.params.find(distant ? "L" : "I");
+    glm::vec3 value = spectrum ? spectrumParam(*spectrum, SpectrumUse::Illuminant, files_) : glm::vec3(1.0f);
+    value *= light.params.getFloat("scale", 1.0f);
+    const std::vector<glm::vec3> from = light.params.getVec3s("from"), to = light.params.getVec3s("to");
+    const glm::dvec3 a = from.empty() ? glm::dvec3(0.0) : glm::dvec3(from[0]);
+    const glm::dvec3 b = to.empty() ? glm::dvec3(0.0, 0.0, 1.0) : glm::dvec3(to[0]);
+    const glm::dmat4 toScene = sceneFromWorld_ * light.transform;
+    Light l;
+    l.position = glm::vec3(toScene * glm::dvec4(a, 1.0));
+    l.direction = glm::vec3(toScene * glm::dvec4(b - a, 0.0));  // where the light travels
+    const double lum = 0.2126 * value.x + 0.7152 * value.y + 0.0722 * value.z;
+    if (distant) {
+        l.type = LightType::Directional;
+        // "illuminance": the irradiance it gives a surface facing it.
+        const float illuminance = light.params.getFloat("illuminance", -1.0f);
+        if (illuminance > 0.0f && lum > 0.0) value *= float(illuminance / lum);
+    } else if (light.type == "spot") {
+        l.type = LightType::Spot;
+        l.outerConeDegrees = light.params.getFloat("coneangle", 30.0f);
+        l.innerConeDegrees = std::max(0.0f, l.outerConeDegrees - light.params.getFloat("conedeltaangle", 5.0f));
+        // "power": the flux it emits, by pbrt-v4's cone of the smoothstep's mean.
+        const float power = light.params.getFloat("power", -1.0f);
+        const double toRadians = kPi / 180.0;
+        const double cone = 2.0 * kPi * (1.0 - 0.5 * (std::cos(l.innerConeDegrees * toRadians) + std::cos(l.outerConeDegrees * toRadians)));
+        if (power > 0.0f && lum > 0.0 && cone > 0.0) value *= float(power / (lum * cone));
+    } else {
+        l.type = LightType::Point;
+        const float power = light.params.getFloat("power", -1.0f);
+        if (power > 0.0f && lum > 0.0) value *= float(power / (lum * 4.0 * kPi));
+    }
+    l.intensity = value;
+    return l;
+}
+
 void LightConverter::finish(Scene& scene) {
+    for (std::size_t i = 0; i < deltaLights_.size(); ++i) {
+        try {
+            scene.addLight(deltaLights_[i]);
+        } catch (const InputError& e) {
+            throw InputError(deltaLightLocations_[i] + ": " + e.what());
+        }
+    }
     if (!hasInfinite_) return;
     if (environment_.width == 0) {
         // A constant sky: the gradient with equal ends, sampled uniformly over the sphere.

@@ -31,14 +31,18 @@ public:
     /// One LightSource: "infinite" (constant L, or an image: pbrt-v4's equal-area octahedral
     /// square, resampled to the Scene's latitude-longitude map; a 2:1 image is read as pbrt-v3's
     /// latitude-longitude map, with a warning), summed with the infinite lights before it.
-    /// "point", "spot", "distant", "goniometric", "projection": warnings, skipped. Throws
+    /// "point", "spot" and "distant": wavefront's point, spot and directional lights (pbrt-v4's
+    /// "I" or "L", "scale", "from", "to", "coneangle", "conedeltaangle", "power", "illuminance").
+    /// "goniometric" and "projection": warnings, skipped. Throws
     /// InputError, naming the directive, for an image that cannot be read or has another shape.
     void translateLight(const Entity& light);
-    /// Sets the Scene's environment from the infinite lights (none: nothing).
+    /// Adds the delta lights to the Scene and sets its environment from the infinite lights (none:
+    /// nothing). Throws InputError, naming the directive, for a light Scene::addLight refuses.
     void finish(Scene& scene);
 
 private:
     void addImage(const Entity& light, const Image& image, float scale);
+    Light deltaLight(const Entity& light) const;
 
     glm::dmat4 sceneFromWorld_;
     const FileResolver& files_;
@@ -46,6 +50,8 @@ private:
     glm::vec3 constant_{0.0f};  ///< the sum of the constant infinite lights
     bool hasInfinite_ = false;
     Image environment_;         ///< the sum of the image infinite lights, latitude-longitude, or empty
+    std::vector<Light> deltaLights_;                ///< point, spot and distant lights, in the Scene's frame
+    std::vector<std::string> deltaLightLocations_;  ///< "file:line:column: LightSource \"point\"" of each
 };
 
 }  // namespace wavefront::pbrt
