@@ -2,8 +2,13 @@
 // long, per integrator and resolution:
 //   time_limit [--backend cuda|cpu] [--scene NAME] [--res 256x256,512x512] [--seconds S] [--repeat N]
 // The fixed-count render's sample count comes from a short calibration render; both are the
-// median of --repeat runs. Samples: paths (PT), BDPT samples, MLT mutations.
+// median of --repeat runs. Samples: paths (PT), BDPT samples, MLT mutations. Then, per
+// integrator, how long a time limit really takes (the overshoot past the limit) and how long
+// Renderer::cancel() takes to stop a render far too long to finish (--repeat times, median and
+// worst), the latency a user's cancel sees.
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -27,6 +32,24 @@ RenderStats medianRun(const Scene& scene, RenderOptions o, int repeat) {
     std::sort(runs.begin(), runs.end(),
               [](const RenderStats& a, const RenderStats& b) { return a.samplesPerSecond() < b.samplesPerSecond(); });
     return runs[runs.size() / 2];
+}
+
+/// Seconds from Renderer::cancel() to render() returning, `repeat` times: a render of 2^20
+/// samples per pixel (far too many to finish) cancelled after `after` seconds.
+std::vector<double> cancelLatencies(const Scene& scene, RenderOptions o, int repeat, double after) {
+    std::vector<double> waits;
+    o.samplesPerPixel = 1 << 20;
+    for (int r = 0; r < repeat; ++r) {
+        Renderer renderer(scene, o);
+        std::thread worker([&] { renderer.render(); });
+        std::this_thread::sleep_for(std::chrono::duration<double>(after));
+        const auto asked = std::chrono::steady_clock::now();
+        renderer.cancel();
+        worker.join();
+        waits.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count());
+    }
+    std::sort(waits.begin(), waits.end());
+    return waits;
 }
 
 }  // namespace
@@ -80,6 +103,31 @@ int main(int argc, char** argv) {
                             fixed.samples / pixels, fixed.seconds, fixed.samplesPerSecond() * 1e-6, timed.samples / pixels,
                             timed.seconds, timed.samplesPerSecond() * 1e-6,
                             timed.samplesPerSecond() / fixed.samplesPerSecond());
+                std::fflush(stdout);
+            }
+        }
+        std::printf("\n| integrator | resolution | time limit 0.5 s takes (median, worst) | cancel after 0.3 s returns in "
+                    "(median, worst) |\n|---|---|---:|---:|\n");
+        for (const std::string& res : resolutions) {
+            auto [width, height] = parseResolution(res);
+            for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
+                RenderOptions o;
+                o.backend = backend;
+                o.integrator = integrator;
+                o.width = width;
+                o.height = height;
+                std::vector<double> limited;
+                RenderOptions t = o;
+                t.timeLimitSeconds = 0.5;
+                for (int r = 0; r < repeat; ++r) {
+                    Renderer renderer(scene, t);
+                    renderer.render();
+                    limited.push_back(renderer.stats().seconds);
+                }
+                std::sort(limited.begin(), limited.end());
+                const std::vector<double> waits = cancelLatencies(scene, o, repeat, 0.3);
+                std::printf("| %s | %s | %.3f s, %.3f s | %.3f s, %.3f s |\n", toString(integrator), res.c_str(),
+                            limited[limited.size() / 2], limited.back(), waits[waits.size() / 2], waits.back());
                 std::fflush(stdout);
             }
         }

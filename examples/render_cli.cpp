@@ -200,6 +200,8 @@ void addOptions(CLI::App& app, Args& a) {
                    "that many workers)")
         ->capture_default_str();
     app.add_option("--res", a.res, "resolution WIDTHxHEIGHT")->capture_default_str();
+    app.add_option("--threads", a.threads, "CPU backend: rendering threads (0: every CPU the process may use)")
+        ->capture_default_str();
     app.add_option("--seed", a.seed, "random seed")->capture_default_str();
     app.add_option("--out", a.out, "output image: .png, .exr or .pfm")->capture_default_str();
     a.exposureOpt = app.add_option("--exposure", a.exposure, "PNG exposure in stops")->capture_default_str();
@@ -238,6 +240,7 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     options.seed = a.seed;
     options.devices = parseDevices(a.devices);
     options.streamCapacity = a.capacity;
+    options.cpuThreads = a.threads;
     options.lightSampler = wavefront::parseLightSampler(a.lightSampler);
     options.bvhBuilder = wavefront::parseBvhBuilder(a.bvhBuilder);
     options.environmentMap = a.envmap;

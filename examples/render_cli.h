@@ -18,7 +18,7 @@ struct Args {
     std::string res = "512x512", out = "wavefront.png", lightSampler = "binary", bvhBuilder = "auto", envmap;
     std::string cameraSpec, lensSpec, up = "y", sky, devices = "all";
     float envScale = 1.0f;
-    int spp = 16, maxDepth = 16, capacity = 0;
+    int spp = 16, maxDepth = 16, capacity = 0, threads = 0;
     double seconds = 0.0;
     float exposure = 0.0f;
     unsigned seed = 0;

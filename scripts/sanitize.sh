@@ -26,7 +26,7 @@ BUILT=$SECONDS
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The tests' timing checks (no hang, nothing quadratic) allow for the sanitizers' slowdown.
-export WAVEFRONT_TEST_TIME_SCALE=${WAVEFRONT_TEST_TIME_SCALE:-10}
+export WAVEFRONT_TEST_TIME_SCALE=${WAVEFRONT_TEST_TIME_SCALE:-50}
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" "$@"
 TESTED=$SECONDS
 

@@ -347,3 +347,46 @@ TEST_CASE("a moved-from Renderer throws Error from every public method", "[rende
     CHECK_NOTHROW(r.render());
     CHECK(movedFrom([&] { other.render(); }) == expected);
 }
+
+TEST_CASE("overlapping render calls on one Renderer are refused, not a use after free", "[render][hardening]") {
+    // renderMore() from the progress callback freed the runner render() was using (issue 37).
+    Scene scene = Scene::builtin("cornell-box");
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 16, 64);
+    o.streamCapacity = 64;  // many passes, so that the callback is called during the render
+    Renderer* self = nullptr;
+    std::string refused;
+    o.progress = [&](std::uint64_t, std::uint64_t, double) {
+        if (refused.empty()) {
+            try {
+                self->renderMore(1);
+            } catch (const Error& e) {
+                refused = e.what();
+            }
+        }
+    };
+    Renderer r(scene, o);
+    self = &r;
+    r.render();
+    CHECK_THAT(refused, Catch::Contains("already rendering"));
+    CHECK(r.stats().samples == 16u * 16u * 64u);  // the running call went on
+    CHECK_FALSE(r.stats().cancelled);
+    // Afterwards the renderer takes calls again.
+    o.progress = nullptr;
+    Renderer plain(scene, o);
+    plain.render();
+    CHECK_NOTHROW(plain.renderMore(1));
+}
+
+TEST_CASE("the CPU backend renders with the threads it is given", "[render]") {
+    Scene scene = Scene::builtin("cornell-box");
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 1);
+    o.cpuThreads = 3;
+    Renderer r(scene, o);
+    r.render();
+    CHECK(r.stats().backend == "cpu (3 threads)");
+    o.backend = Backend::Cuda;
+    CHECK_THAT(wftest::inputErrorOf([&] { o.validate(); }), Catch::Contains("CPU threads"));
+    o.backend = Backend::Cpu;
+    o.cpuThreads = -1;
+    CHECK_THAT(wftest::inputErrorOf([&] { o.validate(); }), Catch::Contains("CPU threads"));
+}

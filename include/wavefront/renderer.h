@@ -171,6 +171,9 @@ struct WAVEFRONT_API RenderOptions {
     /// device gives; MLT runs chains of its own on every device (the same image in distribution).
     /// The CPU backend reads a list of k entries as k workers sharing its threads.
     std::vector<int> devices;
+    /// CPU backend: threads that render (0: one per CPU the process may run on). With Backend::Auto,
+    /// a count above 0 picks the CPU; with Backend::Cuda it is refused.
+    int cpuThreads = 0;
     /// Progress reports during a render; returning false cancels it (see ProgressCallback). A
     /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
@@ -298,7 +301,10 @@ public:
 
     /// Renders options().samplesPerPixel samples per pixel (or until the time limit) into a fresh
     /// film. Every call with the same options and seed gives the same image (MLT: the same in
-    /// distribution).
+    /// distribution). Calls on one Renderer must not overlap: render() or renderMore() while
+    /// another is running (from a second thread, or from the progress callback) throws Error and
+    /// leaves the running one alone; cancel() is the one call allowed meanwhile. film() and
+    /// stats() are for after a call.
     void render();
     /// Adds `samplesPerPixel` more samples per pixel to the film (progressive rendering): the same
     /// image as one render() with the sum of the sample counts (MLT: its chains continue).

@@ -563,6 +563,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("environmentMap", &RenderOptions::environmentMap)
         .def_readwrite("environmentScale", &RenderOptions::environmentScale)
         .def_readwrite("streamCapacity", &RenderOptions::streamCapacity)
+        .def_readwrite("cpuThreads", &RenderOptions::cpuThreads)
         .def_readwrite("pt", &RenderOptions::pt)
         .def_readwrite("bdpt", &RenderOptions::bdpt)
         .def_readwrite("mlt", &RenderOptions::mlt)

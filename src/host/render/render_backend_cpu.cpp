@@ -8,10 +8,11 @@
 namespace wavefront {
 
 std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions& options) {
-    if (options.devices.size() <= 1) return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options);
+    if (options.devices.size() <= 1) return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options, options.cpuThreads);
     // Workers that share the CPU's threads: the multi-device schedule without a GPU.
     const int workers = int(options.devices.size());
-    const int threads = std::max(1, int(std::thread::hardware_concurrency()) / workers);
+    const int all = options.cpuThreads > 0 ? options.cpuThreads : ThreadPool::defaultThreadCount();
+    const int threads = std::max(1, all / workers);
     return std::make_unique<MultiDeviceBackend<CpuExec>>(
         options.devices, [](int) {},
         [&scene, &options, threads](int) { return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options, threads); },

@@ -50,6 +50,8 @@ void RenderOptions::validate() const {
     if (streamCapacity < 0) throw InputError("stream capacity must be positive (or 0 for the default)");
     if (!(environmentScale >= 0.0f) || !std::isfinite(environmentScale))
         throw InputError("environment scale must be a finite non-negative number");
+    if (cpuThreads < 0 || cpuThreads > 4096) throw InputError("CPU threads must be in 0..4096 (0: every CPU)");
+    if (cpuThreads > 0 && backend == Backend::Cuda) throw InputError("CPU threads apply to the CPU backend, not to CUDA");
     for (std::size_t i = 0; i < devices.size(); ++i) {
         if (devices[i] < 0) throw InputError("device " + std::to_string(devices[i]) + " is not a device number (0, 1, ...)");
         for (std::size_t j = 0; j < i; ++j)
@@ -70,7 +72,19 @@ public:
     std::atomic<bool> cancel{false};
     bool haveFilm = false;
 
+    std::atomic<bool> busy{false};
+
     void run(RenderCall call) {
+        // One call at a time: a second (another thread, or the progress callback) would free the
+        // runner the first is using.
+        bool idle = false;
+        if (!busy.compare_exchange_strong(idle, true))
+            throw Error("this Renderer is already rendering: render() and renderMore() calls must not overlap "
+                        "(cancel() may be called meanwhile)");
+        struct Release {
+            std::atomic<bool>& flag;
+            ~Release() { flag.store(false); }
+        } release{busy};
         cancel.store(false);
         call.cancel = &cancel;
         call.progress = options.progress;
@@ -101,7 +115,7 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
     impl_->skippedDegenerate = scene.skippedDegenerateTriangles();
     impl_->options = options;
     Backend kind = options.backend;
-    if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 ? Backend::Cuda : Backend::Cpu;
+    if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 && options.cpuThreads == 0 ? Backend::Cuda : Backend::Cpu;
     impl_->kind = kind;
     impl_->backend = kind == Backend::Cuda ? makeCudaRenderBackend(scene, options) : makeCpuRenderBackend(scene, options);
 }

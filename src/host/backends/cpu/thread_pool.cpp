@@ -4,8 +4,10 @@
 
 namespace wavefront {
 
+int ThreadPool::defaultThreadCount() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
 ThreadPool::ThreadPool(int threads) {
-    int n = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    int n = threads > 0 ? threads : defaultThreadCount();
     for (int i = 0; i < n - 1; ++i) workers_.emplace_back([this] { workerLoop(); });
 }
 

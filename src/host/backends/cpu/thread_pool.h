@@ -11,7 +11,10 @@ namespace wavefront {
 class ThreadPool {
 public:
     /// threads == 0: one per hardware thread.
+    /// `threads` threads, the caller included (0: defaultThreadCount()).
     explicit ThreadPool(int threads = 0);
+    /// The threads a pool of 0 has: one per CPU.
+    static int defaultThreadCount();
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
