@@ -12,6 +12,9 @@
 #   PT = BDPT = MLT on scenes of each set; scenes: tests, sanitizers and images of the textured glTF example;
 #   rtiow: tests, sanitizers on rtiow-final (NEE on and off) and the issue-15 benchmark (benchmarks/rtiow);
 #   scaling: the multi-device tests, sanitizers on renders over every GPU, benchmarks/scaling;
+#   agree: tests, sanitizers on delta lights and normal maps in every integrator, and the agreement
+#   benchmark (issue 33: PT, BDPT and MLT for 20 s each on the textured example and the delta-light
+#   scenes, blocks of an 8 x 8 grid and every pixel); AGREE_PART=tests or bench runs one half;
 #   identical: tests, sanitizers on every schedule, throughput before/after and the images of the
 #   baseline bundle and this one compared byte for byte (a refactoring that must change nothing);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
@@ -154,6 +157,26 @@ if [ "$mode" = compare ]; then
         "$bin/wavefront-render" cornell-box --backend cuda --integrator bdpt --res 256x256 --spp 4 --out /tmp/nvtx.pfm \
         > "$out/nvtx.txt" 2>&1
     grep -E "ConnectStage|gpu__time_duration|No kernels" "$out/nvtx.txt" | head -4 | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+
+if [ "$mode" = agree ]; then
+  if [ "${AGREE_PART:-all}" != bench ]; then
+    all_tests
+    sanitize "point-light --integrator pt --spp 2" "spot-light --integrator bdpt --spp 2" \
+             "sun-light --integrator bdpt --bdpt-variant naive --spp 2" "point-light --integrator mlt --spp 2" \
+             "examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr --integrator bdpt --spp 2" \
+             "examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr --integrator pt --variant megakernel --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+  fi
+  if [ "${AGREE_PART:-all}" != tests ]; then
+    run "$bin/agreement" --backend cuda --scenes examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr \
+        --res 640x480 --seconds "${AGREE_SECONDS:-20}" --seeds 4 --grid 8 > "$out/agreement.md" 2>&1
+    run "$bin/agreement" --backend cuda --scenes point-light,spot-light,sun-light --res 256x256 \
+        --seconds "${AGREE_SECONDS:-20}" --seeds 4 --grid 8 >> "$out/agreement.md" 2>&1
+    grep -E "^### |^\| (pt|bdpt|mlt) " "$out/agreement.md" | tee -a "$log"
+  fi
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
