@@ -42,10 +42,11 @@ float linearToSrgb(float v) {
     return v <= 0.0031308f ? 12.92f * v : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
 }
 
-// Writes `bytes` so that no failure goes unnoticed and none leaves a partial file behind: a
-// regular file (or a new one) is written to a temporary file next to it, renamed over it once
-// every byte is written and the file is closed; a device or FIFO the path names (or links to) is
-// written in place, every write checked (a PNG to /dev/full used to print "wrote").
+// Writes `bytes` so that no failure goes unnoticed and none leaves a partial file behind: to a
+// temporary file next to the target, renamed over it once every byte is written and the file is
+// closed (a PNG to /dev/full used to print "wrote"). A target that is not a regular file (a FIFO
+// blocked until something read it; a device) is refused, here and before the render by
+// checkImagePath.
 void writeFileChecked(const std::string& path, const char* format, const std::vector<unsigned char>& bytes) {
     const std::string what = std::string("cannot write ") + format + " file '" + path + "'";
     auto failure = [&](int error) { return InputError(what + ": " + std::strerror(error)); };
@@ -64,16 +65,8 @@ void writeFileChecked(const std::string& path, const char* format, const std::ve
         std::filesystem::path resolved = std::filesystem::weakly_canonical(target, ec);
         if (!ec) target = resolved;
     }
-    struct stat st {};
-    if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) throw InputError(what + ": it is a directory");
-        const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) throw failure(errno);
-        int error = writeAll(fd);
-        if (::close(fd) != 0 && error == 0) error = errno;
-        if (error) throw failure(error);
-        return;
-    }
+    const std::string special = specialFileKind(target);
+    if (!special.empty()) throw InputError(what + ": it is " + special + ", not a regular file");
     static std::atomic<unsigned> counter{0};
     const std::string temp = target.string() + ".wavefront-" + std::to_string(::getpid()) + "-" +
                              std::to_string(counter++) + ".tmp";
@@ -363,8 +356,9 @@ void checkImagePath(const std::string& path) {
     if (::access(folder.c_str(), W_OK) != 0)
         throw InputError("cannot write '" + path + "': the folder '" + folder + "' is not writable (" +
                          std::strerror(errno) + ")");
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        throw InputError("cannot write '" + path + "': it is a directory");
+    const std::string special = specialFileKind(path);
+    if (!special.empty())
+        throw InputError("cannot write '" + path + "': it is " + special + ", not a regular file");
 }
 
 std::uint64_t writeImage(const std::string& path, const Image& image, float exposure) {

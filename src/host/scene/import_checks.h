@@ -1,7 +1,7 @@
 // The checks a model passes before Assimp parses it, and the file system Assimp reads through
 // (docs/hardening.md). Assimp never opens a file itself: ConfinedIOSystem serves the model from the
 // bytes already read and reads what it references through resolveReferencedFile and
-// readInputFile. checkPlyCounts and checkGltfStructure refuse what made Debian's Assimp 5.2.5 hang,
+// readInputFile. preparePly and checkGltfStructure refuse what made Debian's Assimp 5.2.5 hang,
 // crash or allocate without bound, measured by fuzzing (scripts/fuzz-loaders.sh).
 #pragma once
 #include <assimp/IOStream.hpp>
@@ -154,9 +154,13 @@ private:
     std::string failure_;
 };
 
-/// Refuses a PLY file whose header is malformed or declares more element instances than the bytes
-/// after it can hold (files that do not start with "ply" pass untouched).
-void checkPlyCounts(const std::string& bytes, const std::string& path);
+/// The PLY file `bytes` as Assimp is to read it, once checked: a header that is well formed (a
+/// line that begins with no PLY keyword, such as old Blender's "Created by ...", is skipped with
+/// a line in `warnings`), element counts below 2^32 that the bytes after the header can hold, and
+/// every list's count within the data that follows it. The header is rewritten and an ASCII body
+/// laid out one instance per line (the way Assimp reads it); a binary body is kept. Throws
+/// InputError, one line, otherwise.
+std::string preparePly(const std::string& bytes, const std::string& path, std::vector<std::string>& warnings);
 
 // Per glTF material (by index, as Assimp's glTF2 importer keeps them): the values of extensions
 // Debian's Assimp 5.2.5 reads past, NaN where a material has none.
