@@ -184,7 +184,7 @@ TEST_CASE("polygons with very many corners load in linear time", "[io][hardening
     const std::string obj = dir.write("disc.obj", text.str());
     Scene scene;
     const double seconds = secondsOf([&] { scene = Scene::loadObj(obj); });
-    CHECK(seconds < 1.0 * wftest::timeScale());
+    CHECK(seconds < 2.0 * wftest::timeScale());  // 0.13 s of clipping; the rest parsing, on a busy machine
     // Printed with six digits the circle is not quite convex: it is clipped, and its flat
     // corners dropped; the triangles cover the disc.
     CHECK(scene.triangles().size() <= std::size_t(n - 2));
@@ -325,7 +325,7 @@ TEST_CASE("concave OBJ polygons are ear clipped; those that intersect themselves
     star << '\n';
     Scene starScene;
     double seconds = secondsOf([&] { starScene = Scene::loadObj(dir.write("star.obj", star.str())); });
-    CHECK(seconds < 1.0 * wftest::timeScale());
+    CHECK(seconds < 2.0 * wftest::timeScale());
     CHECK(starScene.warnings().empty());
     CHECK(triangleArea(starScene) == Approx(3.1400).epsilon(2e-3));
     // A comb of 50,000 teeth, each ear tall and thin: its tests would be quadratic, so the work is

@@ -392,13 +392,16 @@ TEST_CASE("Radiance HDR is decoded without stb_image, run-length encoded or flat
     // Issue 37's 49 bytes: stb_image looped forever on the run of length 0 past the end, as an
     // environment map and as a texture whatever its name.
     const std::string hang = std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 8\n\2\2\0\10", 49);
-    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("trunc.hdr", hang)); }), Contains("the data ends in scanline 1 of 1"));
-    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("zero.hdr", hang + std::string(1, '\0'))); }),
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("trunc.hdr", hang)); }),
+               Contains("8x1 texels take at least 12 bytes, but 4 follow the header"));
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("zero.hdr", hang + std::string(8, '\0'))); }),
                Contains("a run of 0 where 8 texels are left"));
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("cut.hdr", rle.substr(0, rle.size() - 6))); }),
+               Contains("the data ends in scanline 2 of 2"));
     dir.write("t.png", hang);
     dir.write("m.obj", kQuad);
     dir.write("m.mtl", "newmtl tex\nmap_Kd t.png\n");
-    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(dir.file("m.obj")); }), Contains("map_Kd 't.png'") && Contains("data ends"));
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(dir.file("m.obj")); }), Contains("map_Kd 't.png'") && Contains("take at least"));
     // Radiance content under a PNG name is a linear float texture.
     dir.write("t.png", rle);
     const Scene scene = Scene::loadObj(dir.file("m.obj"));

@@ -8,6 +8,7 @@
 
 #include <stb_image.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -47,6 +48,21 @@ bool pngSize(const unsigned char* data, std::size_t size, std::int64_t& width, s
     return true;
 }
 
+// The most texels `size` bytes of this image format can decode to: what the format's best
+// compression gives (deflate's 1032:1 on 1-bit PNG rows; a progressive JPEG's DC scan still costs a
+// bit per 8x8 block; LZW strings of at most 4096; run lengths of 128 in a 2-byte TGA, PSD or BMP
+// packet), so that a few hundred bytes declaring 13357 x 12336 texels (a fuzzed TGA: 28 s and
+// 2.6 GB, decoding nothing) are refused before stb_image allocates.
+std::uint64_t texelsPossible(const unsigned char* data, std::size_t size) {
+    const std::string_view head(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 8));
+    std::uint64_t perByte = 128;  // TGA, BMP, PSD: run-length packets; PNM: 8 a byte
+    if (head.substr(0, 4) == "\x89PNG") perByte = 8300;
+    else if (head.substr(0, 2) == "\xff\xd8") perByte = 512;
+    else if (head.substr(0, 3) == "GIF") perByte = 4096;
+    else if (head.substr(0, 4) == "\x53\x80\xf6\x34") perByte = 1 << 16;  // Softimage PIC: 16-bit run lengths
+    return std::uint64_t(size) * perByte + 4096;
+}
+
 // Radiance RGBE (.hdr), decoded here rather than by stb_image, whose run-length decoder makes no
 // progress on a run of length 0 past the end of the data: a 49-byte file looped forever, as an
 // environment map and as a texture of any name (stb_image picks its decoder by content). The
@@ -81,6 +97,16 @@ Image decodeRadiance(const unsigned char* data, std::size_t size, const std::str
         throw fail("resolution line '" + resolution.substr(0, 40) + "' is not '-Y HEIGHT +X WIDTH' (the only layout read)");
     checkTextureSize(width, height, what, texelsLeft);
 
+    // New-style run-length encoding exists for widths 8..32767 and starts every scanline with
+    // 2, 2 and the width; a file whose first scanline does not is flat throughout.
+    const bool encoded = width >= 8 && width < 32768 && size - pos >= 4 && data[pos] == 2 && data[pos + 1] == 2 &&
+                         !(data[pos + 2] & 0x80);
+    // The fewest bytes the texels can take (a run covers at most 127), checked before allocating.
+    const std::uint64_t least = std::uint64_t(height) * (encoded ? 4 + 8 * ((std::uint64_t(width) + 126) / 127)
+                                                                 : 4 * std::uint64_t(width));
+    if (size - pos < least)
+        throw fail(std::to_string(width) + "x" + std::to_string(height) + " texels take at least " + std::to_string(least) +
+                   " bytes, but " + std::to_string(size - pos) + " follow the header");
     Image image{int(width), int(height)};
     std::vector<unsigned char> scanline(std::size_t(width) * 4);
     const auto truncated = [&](long long y) {
@@ -91,10 +117,6 @@ Image decodeRadiance(const unsigned char* data, std::size_t size, const std::str
         const float scale = rgbe4[3] ? std::ldexp(1.0f, int(rgbe4[3]) - 136) : 0.0f;
         for (int c = 0; c < 3; ++c) out[c] = float(rgbe4[c]) * scale;
     };
-    // New-style run-length encoding exists for widths 8..32767 and starts every scanline with
-    // 2, 2 and the width; a file whose first scanline does not is flat throughout.
-    const bool encoded = width >= 8 && width < 32768 && size - pos >= 4 && data[pos] == 2 && data[pos + 1] == 2 &&
-                         !(data[pos + 2] & 0x80);
     for (long long y = 0; y < height; ++y) {
         float* row = image.pixel(0, int(y));
         if (!encoded) {
@@ -166,6 +188,9 @@ Texture decodeTexture(const unsigned char* data, std::size_t size, const std::st
     if (!stbi_info_from_memory(data, int(size), &width, &height, &channels))
         throw InputError(what + ": cannot decode the image (" + oneLine(failureReason()) + ")");
     checkTextureSize(width, height, what, texelsLeft);
+    if (std::uint64_t(width) * std::uint64_t(height) > texelsPossible(data, size))
+        throw InputError(what + ": image size " + std::to_string(width) + "x" + std::to_string(height) +
+                         " is more than " + std::to_string(size) + " bytes of its format can hold (damaged or hostile)");
     std::unique_ptr<unsigned char, StbFree> texels(stbi_load_from_memory(data, int(size), &width, &height, &channels, 4));
     if (!texels)
         throw InputError(what + ": cannot decode the image (" + oneLine(failureReason()) + ")");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <cmath>
 #include <sstream>
 #include <string_view>
@@ -282,6 +283,9 @@ std::string_view gltfJson(const std::string& bytes, const std::string& path) {
         if (length > bytes.size() - 20)
             throw InputError("scene file '" + path + "': its JSON chunk claims " + std::to_string(length) +
                              " bytes, but the file holds " + std::to_string(bytes.size() - 20) + " after the headers");
+        if (bytes[4] != 2 || bytes[5] != 0 || bytes[6] != 0 || bytes[7] != 0)
+            throw InputError("scene file '" + path + "': binary glTF version " + std::to_string(std::uint8_t(bytes[4])) +
+                             " is not read (glTF 2.0 only)");
         json = json.substr(20, length);
     } else if (lowercaseExtension(path) == ".glb") {
         throw InputError("scene file '" + path + "' is not a binary glTF file (it does not begin with 'glTF' and 20 bytes of headers)");
@@ -295,24 +299,19 @@ std::string_view gltfJson(const std::string& bytes, const std::string& path) {
 
 // Buffers, buffer views and accessors: every offset, length and stride within what it points
 // into, checked with no overflow before Assimp 5.2.5 adds them up (a bufferView byteOffset of
-// 2^64 - 8 made it read 8 bytes before a heap block, and the render went on with garbage). glTF
-// 2.0 keeps these in arrays, glTF 1.0 in objects named by id; both are read.
+// 2^64 - 8 made it read 8 bytes before a heap block, and the render went on with garbage).
 void checkGltfData(const nlohmann::json& doc, const std::string& path) {
     using Json = nlohmann::json;
     const auto collection = [&](const char* key) -> const Json* {
-        return doc.contains(key) && (doc[key].is_array() || doc[key].is_object()) ? &doc[key] : nullptr;
+        return doc.contains(key) && doc[key].is_array() ? &doc[key] : nullptr;
     };
     const Json *buffers = collection("buffers"), *views = collection("bufferViews"), *accessors = collection("accessors");
     const auto fail = [&](const std::string& what, const std::string& why) {
         return InputError("scene file '" + path + "': glTF " + what + ": " + why);
     };
-    // A reference: an index into an array (glTF 2) or a key of an object (glTF 1); null if none.
-    const auto find = [&](const Json* in, const Json& ref, const std::string& what, const char* kind) -> const Json* {
-        if (!in) throw fail(what, std::string("refers to a ") + kind + ", but the file has none");
-        if (in->is_array() && ref.is_number_unsigned() && ref.get<std::uint64_t>() < in->size())
-            return &(*in)[ref.get<std::size_t>()];
-        if (in->is_object() && ref.is_string() && in->contains(ref.get<std::string>()))
-            return &(*in)[ref.get<std::string>()];
+    // The item a reference (an index) names.
+    const auto find = [&](const Json* in, const Json& ref, const std::string& what, const char* kind) -> const Json& {
+        if (in && ref.is_number_unsigned() && ref.get<std::uint64_t>() < in->size()) return (*in)[ref.get<std::size_t>()];
         throw fail(what, std::string("refers to ") + kind + " " + ref.dump().substr(0, 40) + ", which the file does not have");
     };
     // A non-negative whole number, or `fallback` when absent (`required`: then an error).
@@ -331,20 +330,14 @@ void checkGltfData(const nlohmann::json& doc, const std::string& path) {
     const auto within = [](std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
         return offset <= size && length <= size - offset;
     };
-    const auto name = [](const char* kind, const Json& key) {
-        return std::string(kind) + " " + (key.is_string() ? key.get<std::string>().substr(0, 40) : key.dump());
-    };
+    const auto name = [](const char* kind, const Json& index) { return std::string(kind) + " " + index.dump().substr(0, 40); };
     const auto each = [&](const Json* in, const auto& check) {
-        if (!in) return;
-        if (in->is_array())
-            for (std::size_t i = 0; i < in->size(); ++i) check(Json(i), (*in)[i]);
-        else
-            for (auto it = in->begin(); it != in->end(); ++it) check(Json(it.key()), it.value());
+        for (std::size_t i = 0; in && i < in->size(); ++i) check(Json(i), (*in)[i]);
     };
     each(views, [&](const Json& key, const Json& view) {
         const std::string what = name("bufferView", key);
         if (!view.is_object() || !view.contains("buffer")) return;  // Assimp reports it
-        const Json& buffer = *find(buffers, view["buffer"], what, "buffer");
+        const Json& buffer = find(buffers, view["buffer"], what, "buffer");
         const std::uint64_t size = whole(buffer, "byteLength", name("buffer", view["buffer"]), false);
         const std::uint64_t offset = whole(view, "byteOffset", what, false), length = whole(view, "byteLength", what, true);
         if (!within(offset, length, size))
@@ -374,7 +367,7 @@ void checkGltfData(const nlohmann::json& doc, const std::string& path) {
     // `count` elements of `bytes` each, `stride` apart, from `offset` of `view`.
     const auto fits = [&](const std::string& what, const Json& viewRef, std::uint64_t offset, std::uint64_t count,
                           std::uint64_t bytes, std::uint64_t stride) {
-        const Json& view = *find(views, viewRef, what, "bufferView");
+        const Json& view = find(views, viewRef, what, "bufferView");
         const std::uint64_t length = whole(view, "byteLength", name("bufferView", viewRef), true);
         if (stride == 0) stride = whole(view, "byteStride", name("bufferView", viewRef), false, bytes);
         if (stride == 0) stride = bytes;
@@ -391,8 +384,7 @@ void checkGltfData(const nlohmann::json& doc, const std::string& path) {
         if (!accessor.is_object() || bytes == 0) return;  // Assimp reports the type
         const std::uint64_t count = whole(accessor, "count", what, true);
         if (accessor.contains("bufferView"))
-            fits(what, accessor["bufferView"], whole(accessor, "byteOffset", what, false), count, bytes,
-                 whole(accessor, "byteStride", what, false));  // glTF 1 keeps the stride here
+            fits(what, accessor["bufferView"], whole(accessor, "byteOffset", what, false), count, bytes, 0);
         if (!accessor.contains("sparse")) return;
         const Json& sparse = accessor["sparse"];
         const std::uint64_t changed = whole(sparse, "count", what + " sparse", true);
@@ -459,6 +451,17 @@ GltfMaterialExtensions checkGltfStructure(const std::string& bytes, const std::s
     }
     if (!doc.is_object())
         throw InputError("scene file '" + path + "': its JSON is not an object");
+    // glTF 1.0 goes to Assimp's older importer, which crashed on a fuzzed file (an accessor
+    // without a bufferView) and is not pre-checked.
+    const nlohmann::json* version = doc.contains("asset") && doc["asset"].is_object() && doc["asset"].contains("version")
+                                        ? &doc["asset"]["version"]
+                                        : nullptr;
+    if (!version || !version->is_string() || version->get<std::string>().rfind("2.", 0) != 0)
+        throw InputError("scene file '" + path + "': glTF " +
+                         (version && version->is_string() ? "version '" + version->get<std::string>().substr(0, 20) + "'"
+                                                          : std::string("without asset.version")) +
+                         " is not read (glTF 2.0 only; convert it, e.g. 'assimp export " +
+                         std::filesystem::path(path).filename().string() + " model.glb' from assimp-utils)");
     checkGltfData(doc, path);
     if (doc.contains("extensionsUsed") && doc["extensionsUsed"].is_array())
         for (const nlohmann::json& name : doc["extensionsUsed"])

@@ -161,10 +161,14 @@ WF_CPU_GPU WF_INLINE vec3 unpackUnitVector(float packed) {
     return glm::normalize(n);
 }
 
-/// Power heuristic with exponent 2 (Veach 1997), for one sample of each strategy.
+/// Power heuristic with exponent 2 (Veach 1997), for one sample of each strategy. Computed from
+/// the ratio of the two: a density above 1.8e19 (a light sampled all but edge-on, between two
+/// nearly coplanar emitting triangles: found by fuzzing) squared to inf and gave inf / inf.
 WF_CPU_GPU WF_INLINE float powerHeuristic(float pdfA, float pdfB) {
-    float a = pdfA * pdfA, b = pdfB * pdfB;
-    return a + b > 0.0f ? a / (a + b) : 0.0f;
+    if (!(pdfA > 0.0f)) return 0.0f;
+    if (!(pdfB > 0.0f)) return 1.0f;
+    const float r = pdfA >= pdfB ? pdfB / pdfA : pdfA / pdfB;
+    return pdfA >= pdfB ? 1.0f / (1.0f + r * r) : r * r / (1.0f + r * r);
 }
 
 }  // namespace wavefront
