@@ -126,12 +126,13 @@ struct SceneLoadOptions {
     /// followed. Off (the default), they must resolve, symbolic links included, to a file inside
     /// the folder of the file that names them.
     bool allowExternalFiles = false;
-    /// The texels one scene file's textures may hold together (2^28, 1 GiB as RGBA8, by
-    /// default: as much as one 16k x 16k map). Sizes are read from the images' headers and
-    /// checked before anything is decoded: a 300 KB PNG can declare 16k x 16k, which takes seconds
-    /// and gigabytes to decode. A texture over what is left is an InputError for an OBJ's MTL and a
-    /// warning for a glTF file's, like its other unreadable textures.
-    std::uint64_t maxTextureTexels = std::uint64_t(1) << 28;
+    /// The texels one scene file's textures may hold together: 2^27 (512 MiB as RGBA8: two 8k x
+    /// 8k maps, or one 16k x 8k) by default, at most 2^28 in any one texture. Sizes are read from
+    /// the images' headers and checked before anything is decoded: a 300 KB PNG can declare 16k x
+    /// 16k, which took 10 to 110 s and 3.2 GB to decode. A texture over what is left is an
+    /// InputError for an OBJ's MTL and a warning for a glTF file's, like its other unreadable
+    /// textures.
+    std::uint64_t maxTextureTexels = std::uint64_t(1) << 27;
 };
 
 /// The flattened scene the renderers consume: one global vertex array, one triangle list.
