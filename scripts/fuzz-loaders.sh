@@ -15,7 +15,8 @@
 # Environment: WAVEFRONT_BUILD_DIR (default: build; configured here if it is not yet),
 #              WAVEFRONT_CMAKE_ARGS (extra configure arguments), WAVEFRONT_JOBS (default: nproc),
 #              WAVEFRONT_FUZZ_MODELS=0 (the seeds of tests/data/fuzz-seeds only),
-#              WAVEFRONT_FUZZ_VERBOSE=1 (print every case's outcome and message).
+#              WAVEFRONT_FUZZ_VERBOSE=1 (print every case's outcome and message),
+#              WAVEFRONT_FUZZ_FAILURES (where failed cases go; default tests/data/regressions).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -46,7 +47,7 @@ done
 
 START=$SECONDS
 status=0
-"$BUILD_DIR/tests/wavefront_fuzz_loaders" "$ROOT/tests/data/fuzz-seeds" "$ROOT/tests/data/regressions" \
+"$BUILD_DIR/tests/wavefront_fuzz_loaders" "$ROOT/tests/data/fuzz-seeds" "${WAVEFRONT_FUZZ_FAILURES:-$ROOT/tests/data/regressions}" \
   --cases "$CASES" --seed "$SEED" --timeout "${WAVEFRONT_FUZZ_TIMEOUT:-5}" "${MODELS[@]}" || status=$?
-echo "fuzz-loaders: $CASES cases in $((SECONDS - START)) s$([[ $status -ne 0 ]] && echo "; failures written to tests/data/regressions/")"
+echo "fuzz-loaders: $CASES cases in $((SECONDS - START)) s$([[ $status -ne 0 ]] && echo "; failures written to ${WAVEFRONT_FUZZ_FAILURES:-tests/data/regressions/}")"
 exit $status
