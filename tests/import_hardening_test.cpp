@@ -290,6 +290,8 @@ TEST_CASE("glTF hardening: buffer view and accessor offsets, lengths and strides
         {edited(R"("count": 3, "type": "VEC2"})",
                 R"("count": 3, "type": "VEC2", "sparse": {"count": 2, "indices": {"bufferView": 1, "byteOffset": 20, "componentType": 5125}, "values": {"bufferView": 1}}})"),
          "accessor 1 sparse indices: 2 elements of 4 bytes"},
+        // A skin without inverseBindMatrices (optional in the spec) crashed Assimp 5.2.5 (fuzzing).
+        {edited(R"("scene": 0,)", R"("scene": 0, "skins": [{"joints": [0]}],)"), "skin 0: has no inverseBindMatrices"},
     };
     for (std::size_t i = 0; i < bad.size(); ++i) {
         INFO(bad[i].first);

@@ -400,6 +400,20 @@ void checkGltfData(const nlohmann::json& doc, const std::string& path) {
             fits(where, p["bufferView"], whole(p, "byteOffset", where, false), changed, size, size);
         }
     });
+    // Skins: Assimp 5.2.5 reads a skin's inverseBindMatrices without checking that the skin has
+    // them (the spec makes them optional: identity matrices); two fuzzed files crashed it.
+    const Json* nodes = collection("nodes");
+    each(collection("skins"), [&](const Json& key, const Json& skin) {
+        const std::string what = name("skin", key);
+        if (!skin.is_object() || !skin.contains("inverseBindMatrices"))
+            throw fail(what, "has no inverseBindMatrices, which Assimp 5.2.5 needs (it crashed without them)");
+        const Json& matrices = find(accessors, skin["inverseBindMatrices"], what, "accessor");
+        const std::size_t joints = skin.contains("joints") && skin["joints"].is_array() ? skin["joints"].size() : 0;
+        if (!matrices.is_object() || !matrices.contains("type") || matrices["type"] != "MAT4" ||
+            whole(matrices, "componentType", what, true) != 5126 || whole(matrices, "count", what, true) < joints)
+            throw fail(what, "inverseBindMatrices must be " + std::to_string(joints) + " or more MAT4 float matrices");
+        for (std::size_t j = 0; j < joints; ++j) find(nodes, skin["joints"][j], what + " joint", "node");
+    });
     each(collection("images"), [&](const Json& key, const Json& image) {
         if (image.is_object() && image.contains("bufferView")) find(views, image["bufferView"], name("image", key), "bufferView");
     });
