@@ -292,6 +292,9 @@ TEST_CASE("glTF hardening: buffer view and accessor offsets, lengths and strides
          "accessor 1 sparse indices: 2 elements of 4 bytes"},
         // A skin without inverseBindMatrices (optional in the spec) crashed Assimp 5.2.5 (fuzzing).
         {edited(R"("scene": 0,)", R"("scene": 0, "skins": [{"joints": [0]}],)"), "skin 0: has no inverseBindMatrices"},
+        // An embedded image's MIME type without '/' crashed it too (a fuzzed .glb: "imageepng").
+        {edited(R"("scene": 0,)", R"("scene": 0, "images": [{"bufferView": 1, "mimeType": "imageepng"}],)"),
+         "image 0: MIME type 'imageepng' is not of the form image/png"},
     };
     for (std::size_t i = 0; i < bad.size(); ++i) {
         INFO(bad[i].first);

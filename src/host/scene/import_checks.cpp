@@ -414,8 +414,21 @@ void checkGltfData(const nlohmann::json& doc, const std::string& path) {
             throw fail(what, "inverseBindMatrices must be " + std::to_string(joints) + " or more MAT4 float matrices");
         for (std::size_t j = 0; j < joints; ++j) find(nodes, skin["joints"][j], what + " joint", "node");
     });
+    // Images: Assimp 5.2.5 takes the file type after the '/' of an embedded image's MIME type
+    // without checking there is one (a fuzzed .glb with "imageepng" crashed it in strcmp).
     each(collection("images"), [&](const Json& key, const Json& image) {
-        if (image.is_object() && image.contains("bufferView")) find(views, image["bufferView"], name("image", key), "bufferView");
+        if (!image.is_object()) return;
+        const std::string what = name("image", key);
+        if (image.contains("bufferView")) find(views, image["bufferView"], what, "bufferView");
+        std::string type;
+        if (image.contains("mimeType"))
+            type = image["mimeType"].is_string() ? image["mimeType"].get<std::string>() : image["mimeType"].dump();
+        else if (image.contains("uri") && image["uri"].is_string() && image["uri"].get<std::string>().rfind("data:", 0) == 0)
+            type = image["uri"].get<std::string>().substr(5, image["uri"].get<std::string>().find_first_of(";,") - 5);
+        else if (!image.contains("bufferView"))
+            return;
+        if (type.find('/') == std::string::npos || type.find('/') + 1 == type.size())
+            throw fail(what, "MIME type '" + type.substr(0, 40) + "' is not of the form image/png");
     });
 }
 
