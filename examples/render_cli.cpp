@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cerrno>
 #include <filesystem>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,31 @@ wavefront::RenderOptions parseResolution(const std::string& res, wavefront::Rend
     return o;
 }
 
+
+/// Whole numbers in [low, high] separated by commas, exactly `count` of them (0: one or more).
+/// Read wide, so that 4294967297 is refused rather than wrapped to 1.
+std::vector<int> parseIntegers(const char* flag, const std::string& v, std::size_t count, const char* form, long long low,
+                               long long high) {
+    std::vector<int> numbers;
+    for (std::size_t start = 0;;) {
+        const std::size_t end = v.find(',', start);
+        const std::string item = v.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        char* stop = nullptr;
+        errno = 0;
+        const long long number = std::strtoll(item.c_str(), &stop, 10);
+        if (item.empty() || *stop != '\0' || !(std::isdigit(static_cast<unsigned char>(item[0])) || item[0] == '-'))
+            throw wavefront::InputError(std::string(flag) + " '" + v + "' is not of the form " + form);
+        if (errno == ERANGE || number < low || number > high)
+            throw wavefront::InputError(std::string(flag) + " '" + v + "': " + item + " is out of range (" +
+                                        std::to_string(low) + ".." + std::to_string(high) + ")");
+        numbers.push_back(int(number));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (count != 0 && numbers.size() != count)
+        throw wavefront::InputError(std::string(flag) + " '" + v + "' is not of the form " + form);
+    return numbers;
+}
 
 /// Exactly `count` finite numbers separated by commas, e.g. "1,2.5,-3".
 std::vector<float> parseNumbers(const char* flag, const std::string& v, std::size_t count, const char* form) {
@@ -61,6 +87,9 @@ wavefront::Camera parseCamera(const std::string& v) {
     camera.up = glm::vec3(n[6], n[7], n[8]);
     camera.verticalFovDegrees = n[9];
     const glm::vec3 forward = camera.target - camera.position;
+    if (!std::isfinite(glm::length(forward)) || !std::isfinite(glm::length(camera.up)))
+        throw wavefront::InputError("--camera '" + v + "': from, to or up is too large: the distance from from to to, or "
+                                    "the length of up, overflows float");
     if (!(glm::length(forward) > 0.0f))
         throw wavefront::InputError("--camera '" + v + "': from and to are the same point");
     if (!(glm::length(glm::cross(glm::normalize(forward), camera.up)) > 1e-6f))
@@ -167,22 +196,11 @@ void ProgressLine::finish() {
 /// --devices: "all" (every CUDA device) or a comma-separated list of device numbers.
 std::vector<int> parseDevices(const std::string& spec) {
     if (spec == "all") return {};
-    std::vector<int> devices;
-    std::size_t at = 0;
-    while (at <= spec.size()) {
-        std::size_t comma = std::min(spec.find(',', at), spec.size());
-        const std::string item = spec.substr(at, comma - at);
-        char* end = nullptr;
-        long v = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end != 0 || v < 0 || v > 1023)
-            throw wavefront::InputError("--devices '" + spec + "' is not 'all' or a list of device numbers such as 0,1");
-        devices.push_back(int(v));
-        at = comma + 1;
-    }
-    return devices;
+    return parseIntegers("--devices", spec, 0, "'all' or a list of device numbers such as 0,1", 0, 1023);
 }
 
 void addOptions(CLI::App& app, Args& a) {
+    app.set_version_flag("--version", std::string("wavefront ") + WAVEFRONT_VERSION);
     app.add_option("scene", a.scene, "built-in scene name or path to a scene file (.obj, .gltf, .glb, .ply, ...)")
         ->capture_default_str();
     std::string integratorNames;
@@ -325,7 +343,7 @@ void printSummary(const std::string& schedule, const wavefront::RenderStats& st,
                   const std::string& out, std::uint64_t clamped, std::uint64_t replaced) {
     std::fprintf(stderr, "[wavefront] %s on %s: %llu samples in %.3f s (%.2f M samples/s, %.1f M rays/s); wrote %s\n",
                  schedule.c_str(), st.backend.c_str(), (unsigned long long)st.samples, st.seconds,
-                 st.samplesPerSecond() * 1e-6, st.raysPerSecond() * 1e-6, out.c_str());
+                 st.samplesPerSecond() * 1e-6, st.raysPerSecond() * 1e-6, wavefront::printable(out).c_str());
     if (st.skippedDegenerateTriangles)
         std::fprintf(stderr, "[wavefront] skipped %llu degenerate (zero-area) triangles\n",
                      (unsigned long long)st.skippedDegenerateTriangles);
@@ -340,7 +358,7 @@ void printSummary(const std::string& schedule, const wavefront::RenderStats& st,
         std::fprintf(stderr,
                      "[wavefront] warning: %llu pixel values beyond the float range clamped to +-FLT_MAX, %llu "
                      "non-finite values replaced in %s\n",
-                     (unsigned long long)clamped, (unsigned long long)replaced, out.c_str());
+                     (unsigned long long)clamped, (unsigned long long)replaced, wavefront::printable(out).c_str());
 }
 
 void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& st, double loadSeconds) {

@@ -11,10 +11,10 @@ int main(int argc, char** argv) {
     wfcli::addOptions(app, args);
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
+    } catch (const CLI::Success& e) {  // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "wavefront-render: %s\n", e.what());
+        std::fprintf(stderr, "wavefront-render: %s\n", wavefront::printable(e.what()).c_str());
         return 2;
     }
     if (args.listScenes) {

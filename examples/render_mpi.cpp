@@ -107,12 +107,12 @@ int run(const Rank& r, int argc, char** argv) {
     std::string message;
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
+    } catch (const CLI::Success& e) {  // --help, --version
         help = true;
         if (r.rank == 0) app.exit(e);
     } catch (const CLI::ParseError& e) {
         code = 2;
-        message = e.what();
+        message = wavefront::printable(e.what());
     }
     if (int worst = agree(r, code, message)) return worst;
     if (help) return 0;

@@ -32,7 +32,8 @@ TESTED=$SECONDS
 
 CASES=${WAVEFRONT_FUZZ_CASES:-3000}
 if [[ "$CASES" -gt 0 ]]; then
-  FAILED="$BUILD_DIR/fuzz-failures"
-  "$BUILD_DIR/tests/wavefront_fuzz_loaders" "$ROOT/tests/data/fuzz-seeds" "$FAILED" --cases "$CASES" --timeout 20 | tail -1
+  # The seeds and real models of fuzz-loaders.sh; failures kept in the build folder.
+  WAVEFRONT_BUILD_DIR="$BUILD_DIR" WAVEFRONT_FUZZ_FAILURES="$BUILD_DIR/fuzz-failures" WAVEFRONT_FUZZ_TIMEOUT=20 \
+    WAVEFRONT_JOBS="$JOBS" "$ROOT/scripts/fuzz-loaders.sh" "$CASES" | tail -2
 fi
 echo "sanitize.sh: clean; build $((BUILT - START)) s, ctest $((TESTED - BUILT)) s, fuzz $((SECONDS - TESTED)) s"

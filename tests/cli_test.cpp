@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -51,10 +52,30 @@ struct CliResult {
 };
 
 /// Runs wavefront-render with `args` (each one shell-quoted), stdout discarded, stderr captured.
-CliResult runCli(const TempDir& dir, const std::vector<std::string>& args) {
+std::string renderExe() {
     // The build path is baked in; a relocated test binary (the GPU machine) names it in the environment.
     const char* relocated = std::getenv("WAVEFRONT_RENDER_EXE");
-    std::string command = shellQuote(relocated ? relocated : WAVEFRONT_RENDER_EXE);
+    return relocated ? relocated : WAVEFRONT_RENDER_EXE;
+}
+
+/// Runs a shell command line, its output (stdout and stderr, as the command redirects them) captured.
+CliResult runShell(const std::string& command) {
+    CliResult result;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    char buffer[4096];
+    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.err.append(buffer, got);
+    const int status = ::pclose(pipe);
+    REQUIRE(WIFEXITED(status));
+    result.exitCode = WEXITSTATUS(status);
+    std::istringstream lines(result.err);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("wavefront-render:", 0) == 0) result.errorLines.push_back(line);
+    return result;
+}
+
+CliResult runCli(const TempDir& dir, const std::vector<std::string>& args) {
+    std::string command = shellQuote(renderExe());
     for (const auto& a : args) command += " " + shellQuote(a);
     const std::string errPath = dir.file("stderr.txt");
     command += " >/dev/null 2>" + shellQuote(errPath);
@@ -282,13 +303,30 @@ TEST_CASE("cli: the output is checked before rendering and every write verified"
     requireInputError(runCli(dir, {"--backend", "cpu", "--spp", "100000", "--out", dir.file("no/such/x.png")}),
                       {"does not exist"});
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
-    // A write to /dev/full exited 0 and printed "wrote" (PNG, EXR).
-    for (const char* name : {"full.png", "full.exr", "full.pfm"}) {
-        fs::create_symlink("/dev/full", dir.path() / name);
-        auto r = runCli(dir, {"--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file(name)});
-        requireInputError(r, {name, "no space left"});
+    // A write to /dev/full exited 0 and printed "wrote" (PNG, EXR); a FIFO blocked until something
+    // read it (issue 37). Neither is a regular file: refused before the render.
+    REQUIRE(::mkfifo(dir.file("pipe.png").c_str(), 0600) == 0);
+    for (const char* name : {"full.png", "full.exr", "full.pfm", "pipe.png"}) {
+        if (std::string(name) != "pipe.png") fs::create_symlink("/dev/full", dir.path() / name);
+        auto r = runCli(dir, {"--backend", "cpu", "--res", "8x8", "--spp", "100000", "--out", dir.file(name)});
+        requireInputError(r, {name, "not a regular file"});
         CHECK(r.err.find("wrote") == std::string::npos);
     }
+    // A write that fails on a regular file (here: the file size limit, EFBIG) is reported, and
+    // nothing is left behind.
+    for (const char* name : {"big.png", "big.exr", "big.pfm"}) {
+        const std::string command = "trap '' XFSZ; ulimit -f 0; " + shellQuote(renderExe()) +
+                                    " --backend cpu --res 8x8 --spp 1 --out " + shellQuote(dir.file(name)) + " 2>&1";
+        const CliResult r = runShell(command);
+        INFO(r.err);
+        CHECK(r.exitCode == 2);
+        CHECK(lower(r.err).find("file too large") != std::string::npos);
+        CHECK(r.err.find("wrote") == std::string::npos);
+        CHECK_FALSE(fs::exists(dir.path() / name));
+    }
+    std::size_t left = 0;
+    for (const auto& entry : fs::directory_iterator(dir.path())) left += entry.path().extension() == ".tmp";
+    CHECK(left == 0);
 }
 
 TEST_CASE("cli: hostile input files end in one line naming the cause", "[cli][hardening]") {
@@ -307,6 +345,88 @@ TEST_CASE("cli: hostile input files end in one line naming the cause", "[cli][ha
     auto envmap = args("cornell-box");
     envmap.insert(envmap.end(), {"--envmap", dir.file("pipe.pfm")});
     requireInputError(runCli(dir, envmap), {"pipe.pfm", "FIFO"});
+    // Issue 37: a 49-byte run-length encoded .hdr looped forever in stb_image, as --envmap.
+    const std::string hdr = dir.write("trunc.hdr", std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 8\n\2\2\0\10", 49));
+    envmap = args("hdr-spheres");
+    envmap.insert(envmap.end(), {"--envmap", hdr});
+    const auto start = std::chrono::steady_clock::now();
+    requireInputError(runCli(dir, envmap), {"trunc.hdr", "take at least"});
+    // A 189-byte PLY whose face list claims 10^9 items took 14 GB.
+    const std::string ply = dir.write("list.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                                                  "property float z\nelement face 1\nproperty list uint uint vertex_indices\n"
+                                                  "end_header\n0 0 0\n1 0 0\n0 1 0\n1000000000 0 1 2\n");
+    auto plyArgs = args(ply);
+    plyArgs.insert(plyArgs.end(), {"--sky", "uniform"});
+    requireInputError(runCli(dir, plyArgs), {"list.ply", "claims 1000000000 items"});
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 10.0 * wftest::timeScale());
+}
+
+TEST_CASE("cli: numbers that would wrap are refused, and messages say what is wrong", "[cli][hardening]") {
+    TempDir dir;
+    const std::vector<std::string> tiny = {"--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")};
+    auto with = [&](std::vector<std::string> extra) {
+        extra.insert(extra.end(), tiny.begin(), tiny.end());
+        return extra;
+    };
+    // sscanf's %d read 4294967297 as 1 (issue 37): the render used strategy 1,2.
+    requireInputError(runCli(dir, with({"--integrator", "bdpt", "--strategy", "4294967297,2"})), {"4294967297", "out of range"});
+    requireInputError(runCli(dir, with({"--integrator", "bdpt", "--strategy", "1,-2"})), {"out of range"});
+    requireInputError(runCli(dir, with({"--devices", "4294967296"})), {"out of range"});
+    // A camera at 1e30 was "the up vector is zero or parallel to the viewing direction".
+    requireInputError(runCli(dir, with({"--camera", "1e30,1e30,1e30,0,0,0,0,1,0,40"})), {"overflows float"});
+}
+
+TEST_CASE("cli: --version prints the version", "[cli]") {
+    const CliResult r = runShell(shellQuote(renderExe()) + " --version 2>&1");
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.rfind("wavefront ", 0) == 0);
+}
+
+TEST_CASE("cli: control characters from files and paths are escaped in error lines", "[cli][hardening]") {
+    TempDir dir;
+    // An OBJ number holding "\033[2J" cleared the terminal; a path with a line break split the line.
+    const std::string obj = dir.write("esc.obj", "v 0 0 0\nv 1\033[2J\v\f 0 0\nv 0 1 0\nf 1 2 3\n");
+    CliResult r = runCli(dir, {obj, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"esc.obj:2", "\\x1b[2J\\x0b\\x0c"});
+    CHECK(r.err.find('\033') == std::string::npos);
+    const std::string odd = dir.write("line\nbreak.obj", "v 0 0 0\n");
+    r = runCli(dir, {odd, "--backend", "cpu", "--res", "8x8", "--spp", "1", "--out", dir.file("o.pfm")});
+    requireInputError(r, {"line\\nbreak.obj"});
+}
+
+TEST_CASE("cli: threads that cannot be created end in one line, not an abort", "[cli][hardening][multidevice]") {
+#if defined(__SANITIZE_ADDRESS__)
+    WARN("AddressSanitizer reserves terabytes of address space: no ulimit -v under it; skipped");
+    return;
+#endif
+    TempDir dir;
+    // 64 CPU workers, each with its own pool, under a small address-space limit: std::thread threw
+    // std::system_error, and the process aborted ("terminate called without an active exception").
+    std::string devices = "0";
+    for (int d = 1; d < 64; ++d) devices += "," + std::to_string(d);
+    const CliResult r = runShell("ulimit -v 400000; " + shellQuote(renderExe()) + " --backend cpu --res 8x8 --spp 1 --devices " +
+                                 devices + " --out " + shellQuote(dir.file("o.pfm")) + " 2>&1");
+    INFO(r.err);
+    if (r.exitCode == 0) {
+        WARN("every thread started under the limit; nothing to check here");
+        return;
+    }
+    CHECK(r.exitCode == 2);
+    REQUIRE(r.errorLines.size() == 1);
+    CHECK_THAT(r.errorLines[0], Catch::Matchers::Contains("cannot start a thread"));
+}
+
+TEST_CASE("cli: the CPU backend uses the CPUs of the process's affinity", "[cli]") {
+    TempDir dir;
+    if (std::system("command -v taskset >/dev/null 2>&1") != 0) {
+        WARN("taskset is not installed; skipped");
+        return;
+    }
+    const CliResult r = runShell("taskset -c 0 " + shellQuote(renderExe()) + " --backend cpu --res 8x8 --spp 1 --out " +
+                                 shellQuote(dir.file("o.pfm")) + " 2>&1");
+    INFO(r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("(1 threads)") != std::string::npos);
 }
 
 TEST_CASE("cli: a pbrt-v4 file's Film and Integrator settings apply unless the command line sets them", "[cli][pbrt]") {

@@ -39,6 +39,16 @@ std::string sparseFile(const TempDir& dir, const std::string& name, std::uint64_
 
 bool oneLineText(const std::string& s) { return s.find('\n') == std::string::npos && s.find('\r') == std::string::npos; }
 
+// The area of every triangle of the scene, added.
+double triangleArea(const Scene& scene) {
+    double area = 0.0;
+    for (const glm::uvec3& t : scene.triangles()) {
+        const glm::dvec3 a(scene.positions()[t.x]), b(scene.positions()[t.y]), c(scene.positions()[t.z]);
+        area += 0.5 * glm::length(glm::cross(b - a, c - a));
+    }
+    return area;
+}
+
 double secondsOf(const std::function<void()>& f) {
     const auto start = std::chrono::steady_clock::now();
     f();
@@ -127,13 +137,18 @@ TEST_CASE("mtllib files are confined to the OBJ's folder unless allowed", "[io][
     CHECK_THAT(inputErrorOf([&] { Scene::loadObj(obj("/dev/zero"), external); }), Contains("character device"));
 }
 
-TEST_CASE("a usemtl naming no material of the libraries is refused", "[io][hardening][scene]") {
+TEST_CASE("a usemtl naming no material is a warning, with or without material libraries", "[io][hardening][scene]") {
     TempDir dir;
     dir.write("m.mtl", "newmtl lamp\nKe 1 1 1\n");
-    const std::string obj = dir.write("m.obj", "mtllib m.mtl\n" + kTriangle + "usemtl lmap\nf 1 2 3\n");
-    // It used to end in "scene has no emitter".
-    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(obj); }),
-               Contains("m.obj:6") && Contains("face 1") && Contains("'lmap'") && Contains("line 5"));
+    // With a library it was refused, without one silently ignored (issue 37): one rule now.
+    const std::string obj = dir.write("m.obj", "mtllib m.mtl\n" + kTriangle + "usemtl lmap\nf 1 2 3\nf 1 3 2\n");
+    Scene scene = Scene::loadObj(obj);
+    REQUIRE(scene.warnings().size() == 1);
+    CHECK_THAT(scene.warnings()[0], Contains("m.obj:5") && Contains("'lmap'") && Contains("default material"));
+    CHECK(scene.triangles().size() == 2);
+    scene = Scene::loadObj(dir.write("none.obj", kTriangle + "usemtl wood\nf 1 2 3\n"));
+    REQUIRE(scene.warnings().size() == 1);
+    CHECK_THAT(scene.warnings()[0], Contains("'wood'") && Contains("no mtllib"));
 }
 
 TEST_CASE("MTL values that are not finite numbers are refused with their line", "[io][hardening][scene]") {
@@ -169,8 +184,12 @@ TEST_CASE("polygons with very many corners load in linear time", "[io][hardening
     const std::string obj = dir.write("disc.obj", text.str());
     Scene scene;
     const double seconds = secondsOf([&] { scene = Scene::loadObj(obj); });
-    CHECK(seconds < 1.0 * wftest::timeScale());
-    CHECK(scene.triangles().size() == std::size_t(n - 2));
+    CHECK(seconds < 2.0 * wftest::timeScale());  // 0.13 s of clipping; the rest parsing, on a busy machine
+    // Printed with six digits the circle is not quite convex: it is clipped, and its flat
+    // corners dropped; the triangles cover the disc.
+    CHECK(scene.triangles().size() <= std::size_t(n - 2));
+    CHECK(scene.warnings().empty());
+    CHECK(triangleArea(scene) == Approx(3.14159265).epsilon(1e-4));
 
     // Every corner the same vertex: the degenerate worst case of the old ear clipping.
     std::string same = kTriangle + "f";
@@ -247,4 +266,87 @@ TEST_CASE("library messages are folded onto one line", "[io][hardening]") {
     CHECK(oneLine("a\nb\r\n  c  \n\n") == "a; b; c");
     CHECK(oneLine("single") == "single");
     CHECK(oneLine("\n").empty());
+}
+
+TEST_CASE("UTF-16 OBJ files are decoded; NUL bytes in OBJ and MTL files are refused at once", "[io][hardening][scene]") {
+    TempDir dir;
+    const std::string text = kTriangle + "f 1 2 3\n";
+    // assimp-testmodels' box_UTF16BE.obj was "contains no faces".
+    for (const bool bigEndian : {true, false}) {
+        std::string utf16 = bigEndian ? "\xfe\xff" : "\xff\xfe";
+        for (char c : text) utf16 += bigEndian ? std::string{'\0', c} : std::string{c, '\0'};
+        CHECK(Scene::loadObj(dir.write(bigEndian ? "be.obj" : "le.obj", utf16)).triangles().size() == 1);
+    }
+    CHECK(Scene::loadObj(dir.write("bom.obj", "\xef\xbb\xbf" + text)).triangles().size() == 1);
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(dir.write("nul.obj", text + std::string(1, '\0'))); }),
+               Contains("nul.obj' holds a NUL byte at offset 32"));
+    // A 255 MiB sparse MTL took 40 s; now its first byte ends the read.
+    const std::string obj = dir.write("sparse.obj", "mtllib sparse.mtl\n" + text);
+    {
+        std::ofstream mtl(dir.file("sparse.mtl"));
+    }
+    ::truncate(dir.file("sparse.mtl").c_str(), off_t(255) << 20);
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(obj); }), Contains("sparse.mtl' holds a NUL byte at offset 0"));
+}
+
+TEST_CASE("concave OBJ polygons are ear clipped; those that intersect themselves are fanned with a warning", "[io][scene]") {
+    TempDir dir;
+    // assimp-testmodels' concave_polygon.obj: a ring as one polygon with a bridge between its two
+    // outlines (each bridge corner listed twice). Fanned, it was a filled disc.
+    std::ostringstream ring;
+    constexpr int n = 32;
+    for (int i = 0; i < n; ++i)
+        ring << "v " << 2 * std::cos(6.283185307 * i / n) << ' ' << 2 * std::sin(6.283185307 * i / n) << " 0\n";
+    for (int i = 0; i < n; ++i)
+        ring << "v " << std::cos(6.283185307 * i / n) << ' ' << std::sin(6.283185307 * i / n) << " 0\n";
+    ring << "f";
+    for (int i = 1; i <= n; ++i) ring << ' ' << i;  // outer, counter-clockwise
+    ring << " 1 " << n + 1;                          // across the bridge
+    for (int j = n - 1; j >= 1; --j) ring << ' ' << n + 1 + j;  // inner, clockwise
+    ring << ' ' << n + 1 << '\n';                    // and back across the bridge
+    const Scene scene = Scene::loadObj(dir.write("ring.obj", ring.str()));
+    const double outer = 0.5 * n * 4 * std::sin(6.283185307 / n), inner = 0.5 * n * std::sin(6.283185307 / n);
+    CHECK(triangleArea(scene) == Approx(outer - inner).epsilon(1e-4));
+    CHECK(scene.warnings().empty());
+    // A bow tie intersects itself: no triangulation is right; it is fanned, and said.
+    const Scene bow = Scene::loadObj(dir.write("bow.obj", "v 0 0 0\nv 1 1 0\nv 1 0 0\nv 0 1 0\nv 0.5 2 0\nf 1 2 3 4 5\n"));
+    REQUIRE(bow.warnings().size() == 1);
+    CHECK_THAT(bow.warnings()[0], Contains("bow.obj:6") && Contains("fan"));
+    // A star of 100,000 corners (every other one pulled in: concave throughout) is clipped in
+    // near-linear time.
+    std::ostringstream star;
+    constexpr int corners = 100000;
+    for (int i = 0; i < corners; ++i) {
+        const double r = i % 2 ? 0.999 : 1.0, angle = 6.283185307179586 * i / corners;
+        star << "v " << r * std::cos(angle) << ' ' << r * std::sin(angle) << " 0\n";
+    }
+    star << "f";
+    for (int i = 1; i <= corners; ++i) star << ' ' << i;
+    star << '\n';
+    Scene starScene;
+    double seconds = secondsOf([&] { starScene = Scene::loadObj(dir.write("star.obj", star.str())); });
+    CHECK(seconds < 2.0 * wftest::timeScale());
+    CHECK(starScene.warnings().empty());
+    CHECK(triangleArea(starScene) == Approx(3.1400).epsilon(2e-3));
+    // A comb of 50,000 teeth, each ear tall and thin: its tests would be quadratic, so the work is
+    // bounded and the rest fanned, with the warning.
+    std::ostringstream comb;
+    constexpr int teeth = 50000;
+    for (int i = 0; i < teeth; ++i) comb << "v " << i << " 0 0\nv " << i + 0.5 << " 10 0\n";
+    comb << "v " << teeth << " 0 0\nv " << teeth << " -1 0\nv 0 -1 0\nf";
+    for (int i = 1; i <= 2 * teeth + 3; ++i) comb << ' ' << i;
+    comb << '\n';
+    Scene combScene;
+    seconds = secondsOf([&] { combScene = Scene::loadObj(dir.write("comb.obj", comb.str())); });
+    CHECK(seconds < 2.0 * wftest::timeScale());
+    CHECK(combScene.warnings().size() == 1);
+}
+
+TEST_CASE("error messages and warnings escape control characters", "[io][hardening]") {
+    CHECK(std::string(Error("a\033[2Jb\nc\td\x7f").what()) == "a\\x1b[2Jb\\nc\\td\\x7f");
+    CHECK(std::string(InputError("caf\xc3\xa9 \xe2\x82\xac").what()) == "caf\xc3\xa9 \xe2\x82\xac");  // UTF-8 kept
+    CHECK(std::string(InputError("c1 \xc2\x9b bad \xff").what()) == "c1 \\u009b bad \\xff");
+    Scene scene;
+    scene.addWarning("line\nbreak");
+    CHECK(scene.warnings()[0] == "line\\nbreak");
 }

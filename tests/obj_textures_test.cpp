@@ -10,7 +10,9 @@
 
 #include <stb_image_write.h>
 
+#include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -305,4 +307,105 @@ TEST_CASE("an OBJ quad with a red-over-blue map_Kd renders red above blue under 
     CHECK(bottom.z == Approx(1.0).epsilon(0.1));
     CHECK(bottom.x < 1e-3);
     CHECK(bottom.y < 1e-3);
+}
+
+TEST_CASE("map_Ke and norm are read; map_Ks, bump, map_d and the other maps are named in a warning", "[scene][io][obj][textures]") {
+    TempDir dir;
+    writePng(dir.path() / "t.png", 2, 2, kTexels);
+    dir.write("m.obj", kQuad);
+    dir.write("m.mtl", "newmtl tex\nKd 0.5 0.5 0.5\nKe 2 2 2\nmap_Ke t.png\nnorm -bm 0.5 t.png\nmap_Ks t.png\nbump t.png\n"
+                       "map_d t.png\nmap_Ns t.png\n");
+    const Scene scene = Scene::loadObj(dir.file("m.obj"));
+    REQUIRE(scene.materials().size() == 1);
+    const Material& m = scene.materials()[0];
+    REQUIRE(m.emissionTexture >= 0);
+    REQUIRE(m.normalTexture >= 0);
+    CHECK(scene.textures()[std::size_t(m.emissionTexture)].srgb);
+    CHECK_FALSE(scene.textures()[std::size_t(m.normalTexture)].srgb);  // data, not colour
+    CHECK(m.normalScale == 0.5f);
+    std::string warnings;
+    for (const auto& w : scene.warnings()) warnings += w + "\n";
+    for (const char* keyword : {"map_Ks 't.png'", "bump (a height map", "map_d 't.png'", "map_Ns 't.png'"}) {
+        INFO(keyword);
+        CHECK_THAT(warnings, Contains(keyword) && Contains("not supported"));
+    }
+    // map_Ke scales Ke: without Ke it does nothing, which is said.
+    dir.write("m.mtl", "newmtl tex\nKd 0.5 0.5 0.5\nmap_Ke t.png\n");
+    const Scene dark = Scene::loadObj(dir.file("m.obj"));
+    CHECK(dark.materials()[0].emissionTexture < 0);
+    REQUIRE(dark.warnings().size() == 1);
+    CHECK_THAT(dark.warnings()[0], Contains("map_Ke 't.png' is not used"));
+}
+
+TEST_CASE("textures have a texel budget per scene, checked before decoding", "[scene][io][obj][textures][hardening]") {
+    TempDir dir;
+    writePng(dir.path() / "a.png", 2, 2, kTexels);
+    writePng(dir.path() / "b.png", 2, 2, kTexels);
+    dir.write("m.obj", std::string(kQuad) + "usemtl other\nf 1/1 2/2 3/3\n");
+    dir.write("m.mtl", "newmtl tex\nmap_Kd a.png\nnewmtl other\nmap_Kd b.png\n");
+    SceneLoadOptions options;
+    CHECK(Scene::loadObj(dir.file("m.obj"), options).textures().size() == 2);
+    options.maxTextureTexels = 6;  // room for one 2x2 texture, not two
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(dir.file("m.obj"), options); }),
+               Contains("map_Kd 'b.png'") && Contains("image size 2x2 is over what is left of the scene's texture budget (2 texels"));
+    // A PNG declaring 100000 x 100000: stb_image said "unknown image type".
+    std::string png;
+    {
+        std::ifstream in(dir.path() / "a.png", std::ios::binary);
+        png.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    for (int k = 0; k < 2; ++k) {
+        const unsigned char size[4] = {0x00, 0x01, 0x86, 0xa0};  // 100000, big-endian
+        png.replace(16 + 4 * std::size_t(k), 4, reinterpret_cast<const char*>(size), 4);
+    }
+    std::ofstream(dir.path() / "a.png", std::ios::binary) << png;
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(dir.file("m.obj")); }),
+               Contains("image size 100000x100000 is out of range"));
+}
+
+TEST_CASE("Radiance HDR is decoded without stb_image, run-length encoded or flat, and a truncated file is refused", "[io][textures][hardening]") {
+    TempDir dir;
+    // 8 x 2 texels: row 0 ramps up, row 1 is one colour; the encoded file stores row 0 as literals
+    // and row 1 as runs.
+    const std::string header = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 8\n";
+    std::string rle = header, flat = header;
+    for (int y = 0; y < 2; ++y) {
+        rle += std::string("\2\2\0\10", 4);
+        for (int c = 0; c < 4; ++c) {
+            if (y == 0) {
+                rle += char(8);
+                for (int x = 0; x < 8; ++x) rle += char(c == 3 ? 129 : 16 * x + c);
+            } else {
+                rle += char(128 + 8);
+                rle += char(c == 3 ? 128 : 100 + c);
+            }
+        }
+        for (int x = 0; x < 8; ++x)
+            for (int c = 0; c < 4; ++c) flat += char(y == 0 ? (c == 3 ? 129 : 16 * x + c) : (c == 3 ? 128 : 100 + c));
+    }
+    const Image a = readImage(dir.write("rle.hdr", rle)), b = readImage(dir.write("flat.hdr", flat));
+    REQUIRE(a.width == 8);
+    REQUIRE(a.height == 2);
+    CHECK(a.rgb == b.rgb);
+    CHECK(a.pixel(3, 0)[1] == Approx((16 * 3 + 1) * std::ldexp(1.0, 129 - 136)));
+    CHECK(a.pixel(5, 1)[2] == Approx(102 * std::ldexp(1.0, 128 - 136)));
+    // Issue 37's 49 bytes: stb_image looped forever on the run of length 0 past the end, as an
+    // environment map and as a texture whatever its name.
+    const std::string hang = std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 8\n\2\2\0\10", 49);
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("trunc.hdr", hang)); }),
+               Contains("8x1 texels take at least 12 bytes, but 4 follow the header"));
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("zero.hdr", hang + std::string(8, '\0'))); }),
+               Contains("a run of 0 where 8 texels are left"));
+    CHECK_THAT(inputErrorOf([&] { readImage(dir.write("cut.hdr", rle.substr(0, rle.size() - 6))); }),
+               Contains("the data ends in scanline 2 of 2"));
+    dir.write("t.png", hang);
+    dir.write("m.obj", kQuad);
+    dir.write("m.mtl", "newmtl tex\nmap_Kd t.png\n");
+    CHECK_THAT(inputErrorOf([&] { Scene::loadObj(dir.file("m.obj")); }), Contains("map_Kd 't.png'") && Contains("take at least"));
+    // Radiance content under a PNG name is a linear float texture.
+    dir.write("t.png", rle);
+    const Scene scene = Scene::loadObj(dir.file("m.obj"));
+    REQUIRE(scene.textures().size() == 1);
+    CHECK(scene.textures()[0].rgba8.empty());
+    CHECK(scene.textures()[0].rgbaFloat.size() == 8 * 2 * 4);
 }

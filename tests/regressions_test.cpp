@@ -51,6 +51,8 @@ TEST_CASE("every kept regression input loads or is refused with one line", "[io]
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         INFO(file.filename().string() << ": " << (message.empty() ? "loaded" : message));
         CHECK(message.find_first_of("\r\n") == std::string::npos);
+        // No control character reaches a terminal (issue 37: an OBJ number holding "\033[2J").
+        CHECK(std::none_of(message.begin(), message.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; }));
         CHECK(seconds < 0.5 * wftest::timeScale());
     }
 }

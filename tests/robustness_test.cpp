@@ -320,3 +320,31 @@ TEST_CASE("a one-thread pool still hands out work in chunks of the asked size", 
         CHECK(covered.load() == 1000);
     }
 }
+
+TEST_CASE("the power heuristic survives densities whose squares overflow float", "[robustness][pt]") {
+    CHECK(powerHeuristic(1e20f, 1.0f) == 1.0f);
+    CHECK(powerHeuristic(1.0f, 1e20f) < 1e-30f);
+    CHECK(powerHeuristic(3e38f, 3e38f) == Approx(0.5f));
+    CHECK(powerHeuristic(2.0f, 1.0f) == Approx(0.8f));
+    CHECK(powerHeuristic(0.0f, 0.0f) == 0.0f);
+    CHECK(powerHeuristic(1.0f, 0.0f) == 1.0f);
+    // A fuzzed glTF (issue 37): an emitting quad whose second triangle is tilted by 1e-20. Next-event
+    // estimation from one to the other sees the light edge-on, its density near 1e20, and the
+    // weight was inf / inf: thousands of samples dropped as non-finite.
+    Scene scene;
+    const int lamp = scene.addMaterial(Material::lambertian(glm::vec3(0.5f), glm::vec3(1.0f)));
+    TriangleMesh quad;
+    quad.positions = {{0, 0, 0}, {1, 0, 1e-20f}, {1, 1, 0}, {0, 1, 0}};
+    quad.indices = {0, 1, 2, 0, 2, 3};
+    quad.material = lamp;
+    scene.addMesh(quad);
+    scene.setCamera(Camera{glm::vec3(0.5f, -1.0f, 1.0f), glm::vec3(0.5f, 0.5f, 0.0f), glm::vec3(0, 0, 1), 60.0f});
+    scene.setEnvironment(skyEnvironment("uniform"));
+    RenderOptions options;
+    options.backend = Backend::Cpu;
+    options.width = options.height = 32;
+    options.samplesPerPixel = 4;
+    Renderer renderer(scene, options);
+    renderer.render();
+    CHECK(renderer.stats().nonFiniteSamples == 0);
+}

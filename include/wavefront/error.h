@@ -6,10 +6,16 @@
 
 namespace wavefront {
 
-/// Base class of every error the library throws.
+/// `text` safe to print on a terminal or in a log line: control characters (C0, DEL and C1) and
+/// bytes that are not UTF-8 are escaped (`\n`, `\t`, `\x1b`, `\u009b`), so that a file name or file
+/// content quoted in a message cannot clear the screen or break the message over lines. Every
+/// error the library throws and every loader warning passes through it.
+WAVEFRONT_API std::string printable(const std::string& text);
+
+/// Base class of every error the library throws. The message is stored printable().
 class WAVEFRONT_API Error : public std::runtime_error {
 public:
-    explicit Error(const std::string& message) : std::runtime_error(message) {}
+    explicit Error(const std::string& message);
 };
 
 /// Bad input from the caller: a missing or malformed file, an invalid scene, a bad option,

@@ -160,6 +160,13 @@ struct SceneLoadOptions {
     /// followed. Off (the default), they must resolve, symbolic links included, to a file inside
     /// the folder of the file that names them.
     bool allowExternalFiles = false;
+    /// The texels one scene file's textures may hold together: 2^27 (512 MiB as RGBA8: two 8k x
+    /// 8k maps, or one 16k x 8k) by default, at most 2^28 in any one texture. Sizes are read from
+    /// the images' headers and checked before anything is decoded: a 300 KB PNG can declare 16k x
+    /// 16k, which took 10 to 110 s and 3.2 GB to decode. A texture over what is left is an
+    /// InputError for an OBJ's MTL and a warning for a glTF file's, like its other unreadable
+    /// textures.
+    std::uint64_t maxTextureTexels = std::uint64_t(1) << 27;
 };
 
 /// Render settings a scene file carries (pbrt-v4's Film and Integrator); 0 or empty: not given.
@@ -255,7 +262,8 @@ public:
     /// A built-in scene by name (see builtinSceneNames()). Throws InputError for unknown names.
     static Scene builtin(const std::string& name);
     static std::vector<std::string> builtinSceneNames();
-    /// Loads an OBJ file with its MTL materials. Kd -> diffuse; Ks/Ns -> Blinn-Phong glossy;
+    /// Loads an OBJ file (UTF-8, or UTF-16 with a byte order mark) with its MTL materials. Kd ->
+    /// diffuse; Ks/Ns -> Blinn-Phong glossy;
     /// Ke -> emission; illum 3/5 -> mirror, illum 4/6/7 (or Ni with dissolve < 1) -> glass;
     /// otherwise a non-zero Pr (roughness) or Pm (metallic) -> metallic-roughness with base Kd.
     /// Texture coordinates (vt) are kept, v flipped (1 - v), for faces whose every corner has one
@@ -266,13 +274,18 @@ public:
     /// its path resolved against the MTL's folder; Kd multiplies it, and a material without a Kd
     /// line takes Kd = 1 (1 - max(Ks) when glossy). Its `-s` and `-o` apply to the OBJ texture
     /// coordinates (u s + o, before the flip); `-clamp`, `-mm` and `-t` are named in a warning and
-    /// ignored. Quads are split along their shorter diagonal, larger polygons as a fan from their
-    /// first corner (convex polygons exactly). Throws InputError, naming the file and line, for a
-    /// file that is not a regular file or exceeds its size cap (docs/hardening.md), a material
-    /// library or texture that cannot be read or decoded or lies outside the OBJ's (the MTL's)
-    /// folder (see SceneLoadOptions), a `usemtl` naming no material of the libraries, malformed
-    /// lines, indices out of range, and faces using non-finite vertices or texture coordinates or
-    /// vertices beyond +-kMaxCoordinate.
+    /// ignored. map_Ke scales Ke (the emission texture), `norm` is a tangent-space normal map
+    /// (`-bm` its scale); map_Ka, map_Ks, map_Ns, map_d, bump, disp, refl and the PBR maps are
+    /// named in a warning. A `usemtl` naming no material of the libraries (or in a file without
+    /// mtllib) is a warning, its faces taking the default material. Polygons: convex quads split
+    /// along their shorter diagonal, other convex polygons fanned, concave ones ear clipped
+    /// (near-linear; one that intersects itself, or whose clipping would take more than a few
+    /// hundred point tests per corner, is fanned in part, with a warning). Throws InputError,
+    /// naming the file and line, for a file that is not a regular file, exceeds its size cap
+    /// (docs/hardening.md) or holds a NUL byte, a material library or texture that cannot be read
+    /// or decoded, lies outside the OBJ's (the MTL's) folder (see SceneLoadOptions) or exceeds the
+    /// texture budget, malformed lines, indices out of range, and faces using non-finite vertices
+    /// or texture coordinates or vertices beyond +-kMaxCoordinate.
     static Scene loadObj(const std::string& path, const SceneLoadOptions& options = {});
     /// The largest coordinate magnitude of a vertex or sphere (beyond it the cross products of
     /// triangle edges overflow float and surfaces lose their normals).
@@ -285,12 +298,15 @@ public:
     /// KHR_materials_emissive_strength, KHR_materials_transmission (with KHR_materials_ior) as
     /// rough glass, and the first perspective camera. Files without materials get a grey
     /// Lambertian (0.8); without a camera, frameCamera(). What is left out is named in
-    /// warnings(). The model and every file it references are read by the library, not by
+    /// warnings() (lights, extensions, animations, skins: the bind pose, morph targets: the base
+    /// mesh). PLY polygons are triangulated as OBJ polygons are. The model and every file it references are read by the library, not by
     /// Assimp: regular files only, 2 GiB each, referenced files (glTF buffers, texture images)
     /// confined to the model's folder unless options.allowExternalFiles (docs/hardening.md). A
     /// texture that cannot be read is a warning; the material is drawn without it. Throws
     /// InputError, one line, for files that cannot be read, that Assimp cannot parse, whose PLY
-    /// header declares more elements than the file can hold, or that hold no triangles.
+    /// header declares more elements than the file can hold or whose lists are longer than the
+    /// data after them, whose glTF buffer views and accessors reach beyond what they point into,
+    /// whose glTF JSON is malformed or larger than 256 MiB, or that hold no triangles.
     static Scene loadAssimp(const std::string& path, const SceneLoadOptions& options = {});
     /// Loads a pbrt-v4 scene file (https://pbrt.org/fileformat-v4) with the files it includes:
     /// its camera (perspective; pbrt's field of view is on the shorter image axis), shapes

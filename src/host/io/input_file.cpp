@@ -73,6 +73,11 @@ std::uint64_t inputSizeLimit(InputKind kind) {
     return 1ull << 30;
 }
 
+std::string specialFileKind(const fs::path& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? notRegular(st.st_mode) : "";
+}
+
 std::string readInputFile(const fs::path& path, InputKind kind, std::uint64_t limit) {
     if (limit == 0) limit = inputSizeLimit(kind);
     const std::string what = std::string(kindName(kind)) + " '" + path.string() + "'";
@@ -139,6 +144,49 @@ fs::path resolveReferencedFile(const fs::path& referrer, const std::string& name
         if (f == full.end() || *r != *f)
             throw InputError(refused + "resolves to '" + full.string() + "', outside '" + root.string() + "'" + rule);
     return candidate;
+}
+
+std::string textOfFile(std::string bytes, const std::string& what) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
+    if (bytes.size() >= 2 && ((byte(0) == 0xfe && byte(1) == 0xff) || (byte(0) == 0xff && byte(1) == 0xfe))) {
+        const bool bigEndian = byte(0) == 0xfe;
+        const auto unit = [&](std::size_t i) {
+            return bigEndian ? unsigned(byte(i)) << 8 | byte(i + 1) : unsigned(byte(i + 1)) << 8 | byte(i);
+        };
+        std::string utf8;
+        utf8.reserve(bytes.size() / 2);
+        for (std::size_t i = 2; i + 1 < bytes.size(); i += 2) {
+            unsigned c = unit(i);
+            if (c >= 0xd800 && c < 0xdc00 && i + 3 < bytes.size() && unit(i + 2) >= 0xdc00 && unit(i + 2) < 0xe000) {
+                c = 0x10000 + ((c - 0xd800) << 10) + (unit(i + 2) - 0xdc00);
+                i += 2;
+            } else if (c >= 0xd800 && c < 0xe000) {
+                c = 0xfffd;  // an unpaired surrogate
+            }
+            if (c < 0x80) {
+                utf8 += char(c);
+            } else if (c < 0x800) {
+                utf8 += char(0xc0 | c >> 6);
+                utf8 += char(0x80 | (c & 0x3f));
+            } else if (c < 0x10000) {
+                utf8 += char(0xe0 | c >> 12);
+                utf8 += char(0x80 | ((c >> 6) & 0x3f));
+                utf8 += char(0x80 | (c & 0x3f));
+            } else {
+                utf8 += char(0xf0 | c >> 18);
+                utf8 += char(0x80 | ((c >> 12) & 0x3f));
+                utf8 += char(0x80 | ((c >> 6) & 0x3f));
+                utf8 += char(0x80 | (c & 0x3f));
+            }
+        }
+        bytes.swap(utf8);
+    } else if (bytes.compare(0, 3, "\xef\xbb\xbf") == 0) {
+        bytes.erase(0, 3);
+    }
+    const std::size_t nul = bytes.find('\0');
+    if (nul != std::string::npos)
+        throw InputError(what + " holds a NUL byte at offset " + std::to_string(nul) + ": it is not a text file");
+    return bytes;
 }
 
 std::string lowercaseExtension(const std::string& path) {

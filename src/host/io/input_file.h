@@ -21,10 +21,19 @@ enum class InputKind {
 /// the buffers they reference 2 GiB each.
 std::uint64_t inputSizeLimit(InputKind kind);
 
+/// What `path` names when it exists and is not a regular file once links are followed ("a FIFO
+/// (named pipe)", "a directory", "a character device", ...); empty otherwise.
+std::string specialFileKind(const std::filesystem::path& path);
+
 /// Reads the whole file. Throws InputError, one line naming the file and the reason, for a path
 /// that does not exist, is not a regular file (directory, FIFO, device, socket), is larger than
 /// `limit` bytes (0: the kind's cap), or cannot be read.
 std::string readInputFile(const std::filesystem::path& path, InputKind kind, std::uint64_t limit = 0);
+
+/// The bytes of a text file (OBJ, MTL) as UTF-8: UTF-16 with a byte order mark (some Windows
+/// exporters write it) is converted, a UTF-8 byte order mark dropped. Throws InputError naming
+/// `what` for a NUL byte (a binary or sparse file: a 255 MiB sparse MTL took 40 s to parse).
+std::string textOfFile(std::string bytes, const std::string& what);
 
 /// `name` as written in `referrer` (an `mtllib` line), resolved against `referrer`'s folder. Unless
 /// `allowExternal`, the result must stay inside that folder once symbolic links are resolved: no

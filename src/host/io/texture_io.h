@@ -1,21 +1,32 @@
-// Images decoded through stb_image: 8-bit textures (PNG, JPEG, ...) and Radiance .hdr files.
+// Images decoded through stb_image (8-bit textures: PNG, JPEG, ...) and Radiance .hdr files,
+// which are decoded here (stb_image's run-length decoder can loop forever on a truncated file).
 #pragma once
 #include <wavefront/image.h>
 #include <wavefront/scene.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace wavefront {
 
-/// Decodes an 8-bit image held in memory to an RGBA8 texture (bytes kept as they are: sRGB for
-/// colour). 16-bit files are reduced to 8 bits. `what` names the image in errors. Throws
-/// InputError, one line, for data stb_image cannot decode and for sizes beyond a Texture's.
-Texture decodeTexture(const unsigned char* data, std::size_t size, const std::string& what);
-/// Reads and decodes an 8-bit image file (decodeTexture).
-Texture readTexture(const std::string& path);
+/// What is left of `budget` texels (SceneLoadOptions::maxTextureTexels) once the textures `scene`
+/// holds already are counted.
+std::uint64_t texelsLeft(const Scene& scene, std::uint64_t budget);
+
+/// Throws InputError naming `what` unless a width x height image fits: each side 1..65536, at
+/// most 2^28 texels, and at most `texelsLeft` (the scene's texture budget).
+void checkTextureSize(std::int64_t width, std::int64_t height, const std::string& what, std::uint64_t texelsLeft);
+
+/// Decodes an image held in memory to a texture, checking its size (checkTextureSize) before
+/// decoding: 8-bit images to RGBA8 (bytes kept as they are: sRGB for colour; 16-bit files reduced
+/// to 8 bits), Radiance HDR content (whatever the file is called) to linear float RGBA. `what`
+/// names the image in errors. Throws InputError, one line, for data that cannot be decoded.
+Texture decodeTexture(const unsigned char* data, std::size_t size, const std::string& what, std::uint64_t texelsLeft);
+/// Reads and decodes an image file (decodeTexture).
+Texture readTexture(const std::string& path, std::uint64_t texelsLeft);
 /// Reads a Radiance RGBE (.hdr) file as linear RGB. Throws InputError for files that are not
-/// Radiance HDR or that stb_image cannot decode.
+/// Radiance HDR, are truncated or malformed, or exceed 2^28 texels.
 Image readHdr(const std::string& path);
 
 }  // namespace wavefront

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/exec/thread_pool.h"
 #include "host/render/exec_render_backend.h"
 #include "host/render/work_splitter.h"
 
@@ -25,14 +26,20 @@ template <class Work>
 void forEachDevice(int devices, const Work& work) {
     std::vector<std::exception_ptr> errors(devices);
     std::vector<std::thread> threads;
-    for (int d = 0; d < devices; ++d)
-        threads.emplace_back([&, d] {
-            try {
-                work(d);
-            } catch (...) {
-                errors[d] = std::current_exception();
-            }
-        });
+    threads.reserve(std::size_t(devices));
+    try {
+        for (int d = 0; d < devices; ++d)
+            threads.push_back(startThread([&, d] {
+                try {
+                    work(d);
+                } catch (...) {
+                    errors[d] = std::current_exception();
+                }
+            }));
+    } catch (...) {  // no thread: join those started (destroying them unjoined aborts), then report
+        for (std::thread& t : threads) t.join();
+        throw;
+    }
     for (std::thread& t : threads) t.join();
     for (std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);

@@ -1,5 +1,5 @@
 // The CPU instantiation of the render backend: every driver and stage over CpuExec.
-#include <thread>
+#include <algorithm>
 
 #include "host/backends/cpu/cpu_exec.h"
 #include "host/render/exec_render_backend.h"
@@ -11,7 +11,7 @@ std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const Re
     if (options.devices.size() <= 1) return std::make_unique<ExecRenderBackend<CpuExec>>(scene, options, options.cpuThreads);
     // Workers that share the CPU's threads: the multi-device schedule without a GPU.
     const int workers = int(options.devices.size());
-    const int all = options.cpuThreads > 0 ? options.cpuThreads : ThreadPool::defaultThreadCount();
+    const int all = options.cpuThreads > 0 ? options.cpuThreads : cpuThreadCount();
     const int threads = std::max(1, all / workers);
     return std::make_unique<MultiDeviceBackend<CpuExec>>(
         options.devices, [](int) {},

@@ -13,6 +13,7 @@
 #include "host/io/texture_io.h"
 #include "host/scene/import_checks.h"
 #include "host/scene/loaders.h"
+#include "host/scene/triangulate.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/material.h>
@@ -58,8 +59,8 @@ glm::mat4 globalTransform(const aiNode* node) {
 class AssimpImport {
 public:
     AssimpImport(const std::string& path, const aiScene& ai, bool gltf, GltfMaterialExtensions extensions,
-                 bool allowExternal, Scene& scene)
-        : path_(path), ai_(ai), gltf_(gltf), ply_(lowercaseExtension(path) == ".ply"), allowExternal_(allowExternal),
+                 const SceneLoadOptions& options, Scene& scene)
+        : path_(path), ai_(ai), gltf_(gltf), ply_(lowercaseExtension(path) == ".ply"), options_(options),
           extensions_(std::move(extensions)), scene_(scene) {}
 
     void run() {
@@ -74,6 +75,21 @@ public:
             throw InputError("scene file '" + path_ + "' contains no triangles");
         if (skippedPrimitives_ > 0)
             warn(std::to_string(skippedPrimitives_) + " point and line primitives ignored (only triangles are rendered)");
+        if (fannedPolygons_ > 0)
+            warn(std::to_string(fannedPolygons_) + " polygon(s) that intersect themselves (or too hostile to clip in "
+                 "bounded time) triangulated in part as a fan");
+        // What Assimp reads but a still image has no use for: said, not dropped silently.
+        if (ai_.mNumAnimations > 0)
+            warn(std::to_string(ai_.mNumAnimations) + " animation(s) ignored: the model is drawn as its nodes place it");
+        std::size_t skinned = 0, morphed = 0;
+        for (unsigned m = 0; m < ai_.mNumMeshes; ++m) {
+            skinned += ai_.mMeshes[m]->mNumBones > 0;
+            morphed += ai_.mMeshes[m]->mNumAnimMeshes > 0;
+        }
+        if (skinned > 0)
+            warn(std::to_string(skinned) + " skinned mesh(es): the skin is ignored, the mesh drawn in its bind pose");
+        if (morphed > 0)
+            warn(std::to_string(morphed) + " mesh(es) with morph targets: the targets are ignored, the base mesh drawn");
         addLights();
         if (!readCamera())
             scene_.frameCamera();
@@ -152,10 +168,20 @@ private:
                 continue;
             }
             // Triangles, or (formats other than glTF, which Assimp does not triangulate: see
-            // loadAssimp) polygons as a fan from their first corner, as OBJ polygons are.
-            for (unsigned k = 1; k + 1 < face.mNumIndices; ++k)
-                out.indices.insert(out.indices.end(), {face.mIndices[0], face.mIndices[mirrored ? k + 1 : k],
-                                                       face.mIndices[mirrored ? k : k + 1]});
+            // loadAssimp) polygons, by the rule of OBJ polygons.
+            polygon_.clear();
+            corners_.clear();
+            for (unsigned k = 0; k < face.mNumIndices; ++k) {
+                if (face.mIndices[k] >= mesh.mNumVertices)
+                    throw InputError("scene file '" + path_ + "': mesh '" + mesh.mName.C_Str() + "' face " +
+                                     std::to_string(f) + " names vertex " + std::to_string(face.mIndices[k]) + " of " +
+                                     std::to_string(mesh.mNumVertices));
+                polygon_.push_back(toGlm(mesh.mVertices[face.mIndices[k]]));
+            }
+            if (!triangulatePolygon(polygon_, corners_)) ++fannedPolygons_;
+            for (std::size_t k = 0; k < corners_.size(); k += 3)
+                out.indices.insert(out.indices.end(), {face.mIndices[corners_[k]], face.mIndices[corners_[k + (mirrored ? 2 : 1)]],
+                                                       face.mIndices[corners_[k + (mirrored ? 1 : 2)]]});
             if (out.indices.size() / 3 > kMaxTriangles - triangles_)
                 throw InputError("scene file '" + path_ + "': more than " + std::to_string(kMaxTriangles) +
                                  " triangles once every node's meshes are counted (mesh '" + mesh.mName.C_Str() +
@@ -283,9 +309,11 @@ private:
             Texture t;
             if (const aiTexture* embedded = ai_.GetEmbeddedTexture(file.C_Str())) {
                 const std::string what = "embedded texture '" + name + "'";
+                const std::uint64_t left = texelsLeft(scene_, options_.maxTextureTexels);
                 if (embedded->mHeight == 0) {  // a compressed file (PNG, JPEG) of mWidth bytes
-                    t = decodeTexture(reinterpret_cast<const unsigned char*>(embedded->pcData), embedded->mWidth, what);
+                    t = decodeTexture(reinterpret_cast<const unsigned char*>(embedded->pcData), embedded->mWidth, what, left);
                 } else {
+                    checkTextureSize(embedded->mWidth, embedded->mHeight, what, left);
                     t.width = int(embedded->mWidth);
                     t.height = int(embedded->mHeight);
                     const std::size_t texels = std::size_t(embedded->mWidth) * embedded->mHeight;
@@ -299,11 +327,11 @@ private:
                 // Confined to the model's folder like its buffers, then read as an image file.
                 std::filesystem::path file;
                 try {
-                    file = resolveReferencedFile(path_, name, allowExternal_);
+                    file = resolveReferencedFile(path_, name, options_.allowExternalFiles);
                 } catch (const InputError& e) {
                     throw InputError(std::string("texture ") + e.what());
                 }
-                t = readTexture(file.string());
+                t = readTexture(file.string(), texelsLeft(scene_, options_.maxTextureTexels));
             }
             t.srgb = srgb;
             index = scene_.addTexture(std::move(t));
@@ -391,7 +419,8 @@ private:
 
     std::string path_;
     const aiScene& ai_;
-    bool gltf_, ply_, allowExternal_;
+    bool gltf_, ply_;
+    SceneLoadOptions options_;
     GltfMaterialExtensions extensions_;
     Scene& scene_;
     std::vector<int> materials_;
@@ -399,6 +428,9 @@ private:
     static constexpr std::size_t kMaxTriangles = kMaxSceneFileTriangles;
     std::size_t triangles_ = 0, vertices_ = 0;
     std::size_t skippedPrimitives_ = 0;
+    std::vector<glm::vec3> polygon_;     // one face's corners
+    std::vector<std::uint32_t> corners_;  // its triangles, as corner numbers
+    std::size_t fannedPolygons_ = 0;
 };
 
 }  // namespace
@@ -412,8 +444,18 @@ Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options
         throw InputError("scene file '" + path + "': loadAssimp reads .gltf, .glb and .ply only (loadFile reads " +
                          readableExtensions() + ")");
     // Regular files only, at most 2 GiB; Assimp parses these bytes, never the path.
-    const auto bytes = std::make_shared<const std::string>(readInputFile(path, InputKind::Model));
-    checkPlyCounts(*bytes, path);
+    auto bytes = std::make_shared<const std::string>(readInputFile(path, InputKind::Model));
+    if (bytes->empty())  // Assimp 5.2.5 reads uninitialised memory for an empty .glb
+        throw InputError("scene file '" + path + "' is empty");
+    std::vector<std::string> loaderWarnings;
+    // Assimp picks its reader by content, and skips whitespace before "ply" (a PLY file that
+    // started with a newline bypassed the check and hung it: fuzzing): such content is a PLY file
+    // here too, whose first line then fails readPlyHeader.
+    const std::size_t start = std::min(bytes->find_first_not_of(" \t\r\n"), bytes->size());
+    if (bytes->size() - start >= 3 && std::tolower(static_cast<unsigned char>((*bytes)[start])) == 'p' &&
+        std::tolower(static_cast<unsigned char>((*bytes)[start + 1])) == 'l' &&
+        std::tolower(static_cast<unsigned char>((*bytes)[start + 2])) == 'y')
+        bytes = std::make_shared<const std::string>(preparePly(*bytes, path, loaderWarnings));
     GltfMaterialExtensions extensions;
     if (gltf || bytes->compare(0, 4, "glTF") == 0)
         extensions = checkGltfStructure(*bytes, path);
@@ -467,7 +509,8 @@ Scene Scene::loadAssimp(const std::string& path, const SceneLoadOptions& options
         throw InputError("scene file '" + path + "' is incomplete (it holds no meshes Assimp could read)");
 
     Scene scene;
-    AssimpImport(path, *ai, gltf, std::move(extensions), options.allowExternalFiles, scene).run();
+    for (const std::string& warning : loaderWarnings) scene.addWarning(path + ": " + warning);
+    AssimpImport(path, *ai, gltf, std::move(extensions), options, scene).run();
     return scene;
 }
 

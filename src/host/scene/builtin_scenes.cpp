@@ -2,6 +2,8 @@
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
+#include "host/scene/loaders.h"
+
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -582,7 +584,7 @@ Scene Scene::builtin(const std::string& name) {
     std::string list;
     for (const BuiltinScene& scene : kBuiltinScenes)
         list += std::string(list.empty() ? "" : ", ") + scene.name;
-    throw InputError("unknown scene '" + name + "'; built-in scenes: " + list + " or a path to an .obj file");
+    throw InputError("unknown scene '" + name + "'; built-in scenes: " + list + " or a path to a scene file (" + readableExtensions() + ")");
 }
 
 std::vector<std::string> Scene::builtinSceneNames() {

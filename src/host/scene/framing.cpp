@@ -65,7 +65,8 @@ void Scene::frameCamera(glm::vec3 up, float verticalFovDegrees) {
     cameraIsDefault_ = true;
 }
 
-void Scene::addWarning(const std::string& message) {
+void Scene::addWarning(const std::string& text) {
+    const std::string message = printable(text);  // file names and content quoted in it
     if (std::find(warnings_.begin(), warnings_.end(), message) == warnings_.end())
         warnings_.push_back(message);
 }

@@ -1,7 +1,7 @@
 // The checks a model passes before Assimp parses it, and the file system Assimp reads through
 // (docs/hardening.md). Assimp never opens a file itself: ConfinedIOSystem serves the model from the
 // bytes already read and reads what it references through resolveReferencedFile and
-// readInputFile. checkPlyCounts and checkGltfStructure refuse what made Debian's Assimp 5.2.5 hang,
+// readInputFile. preparePly and checkGltfStructure refuse what made Debian's Assimp 5.2.5 hang,
 // crash or allocate without bound, measured by fuzzing (scripts/fuzz-loaders.sh).
 #pragma once
 #include <assimp/IOStream.hpp>
@@ -162,6 +162,7 @@ struct PlyProperty {
 struct PlyElement {
     std::string name;
     std::uint64_t count = 0;
+    std::uint64_t minBytes = 0;  ///< the fewest bytes an instance takes (binary: fixed sizes and list counts; ASCII: 2 per value)
     std::vector<PlyProperty> properties;
 };
 
@@ -169,20 +170,25 @@ struct PlyHeader {
     enum Format { Ascii, BinaryLittleEndian, BinaryBigEndian } format = Ascii;
     std::vector<PlyElement> elements;
     std::size_t dataOffset = 0;  ///< where the data after end_header starts
+    std::string comments;        ///< the `comment` and `obj_info` lines, each with its newline
+    std::vector<std::string> warnings;  ///< lines skipped (no PLY keyword: old Blender's "Created by ...")
 };
 
 /// The size in bytes of a PLY value type ("float": 4, "uchar": 1, ...).
 std::uint64_t plyTypeSize(const std::string& type);
 
 /// A PLY file's header, checked strictly (first line `ply`; `format`, `element`, `property`,
-/// `comment`, `obj_info`; no control characters; an `end_header` line). Throws InputError, one line
-/// naming `path`, for a malformed header or element counts the bytes after it cannot hold.
+/// `comment`, `obj_info`; no control characters; an `end_header` line; a line that begins with no
+/// keyword is skipped with a warning). Throws InputError, one line naming `path`, for a malformed
+/// header, counts beyond 2^32 - 1, or element counts the bytes after it cannot hold. The one
+/// reader of PLY headers: the pbrt-v4 loader's PLY reader and preparePly use it.
 PlyHeader readPlyHeader(const std::string& bytes, const std::string& path);
 
-/// Refuses a PLY file whose header is malformed or declares more element instances than the bytes
-/// after it can hold (readPlyHeader; files that do not start with "ply", after any whitespace,
-/// pass untouched).
-void checkPlyCounts(const std::string& bytes, const std::string& path);
+/// The PLY file `bytes` as Assimp is to read it, once checked: its header (readPlyHeader, whose
+/// warnings join `warnings`) and every list's count within the data that follows it. The header is rewritten and an ASCII body
+/// laid out one instance per line (the way Assimp reads it); a binary body is kept. Throws
+/// InputError, one line, otherwise.
+std::string preparePly(const std::string& bytes, const std::string& path, std::vector<std::string>& warnings);
 
 // Per glTF material (by index, as Assimp's glTF2 importer keeps them): the values of extensions
 // Debian's Assimp 5.2.5 reads past, NaN where a material has none.

@@ -1,8 +1,9 @@
 // OBJ/MTL loading. The OBJ is parsed here, in one linear pass over the file's bytes: tinyobjloader
 // reads "nan" as 0, wraps indices through atoi, triangulates in quadratic time and keeps at most
 // 255 corners per face, and we want none of that. MTL files go through tinyobjloader's LoadMtl,
-// from memory. Both are read through readInputFile (regular files, size caps), and so are the
-// diffuse textures (map_Kd) the materials name, through readTexture.
+// from memory. Both are read through readInputFile (regular files, size caps, UTF-16 decoded,
+// NUL bytes refused), and so are the textures the materials name (map_Kd, map_Ke, norm), through
+// readTexture. Polygons are triangulated by triangulatePolygon, the rule PLY polygons follow too.
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
@@ -10,6 +11,7 @@
 
 #include "host/io/input_file.h"
 #include "host/io/texture_io.h"
+#include "host/scene/triangulate.h"
 
 #include <algorithm>
 #include <charconv>
@@ -196,26 +198,37 @@ struct BadVertex {
     std::string reason;
 };
 
-// The material's map_Kd as a scene texture (added once per file and colour space: `cache` maps
-// the canonical path and sRGB-ness to its index), and how it maps (-s, -o). Other options do not
-// apply to a colour texture or are not supported: named in a warning.
-int loadDiffuseTexture(Scene& scene, const tinyobj::material_t& m, const std::string& library, bool allowExternal,
-                       std::map<std::pair<std::string, bool>, int>& cache, TextureMapping& mapping) {
+// A texture an MTL names (`keyword`: map_Kd, map_Ke or norm, with its options) as a scene texture
+// (added once per file and colour space: `cache` maps the canonical path and sRGB-ness to its
+// index), and how it maps (-s, -o). Options that do not apply are named in a warning.
+struct TextureLoad {
+    Scene& scene;
+    const SceneLoadOptions& options;
+    std::map<std::pair<std::string, bool>, int>& cache;
+};
+
+int loadMtlTexture(TextureLoad& load, const tinyobj::material_t& m, const std::string& library, const char* keyword,
+                   const std::string& name, const tinyobj::texture_option_t& o, bool colour, TextureMapping* mapping) {
     namespace fs = std::filesystem;
-    const std::string name = m.diffuse_texname;
-    const std::string material = "material library '" + library + "': material '" + m.name + "': map_Kd";
+    Scene& scene = load.scene;
+    const std::string material = "material library '" + library + "': material '" + m.name + "': " + keyword;
     const std::string where = material + " '" + name + "'";
-    const tinyobj::texture_option_t& o = m.diffuse_texopt;
     for (int k = 0; k < 2; ++k)
         if (!std::isfinite(double(o.scale[k])) || !std::isfinite(double(o.origin_offset[k])))
             throw InputError(where + ": -s and -o must be finite numbers");
-    mapping.scale = glm::vec2(float(o.scale[0]), float(o.scale[1]));
-    mapping.offset = glm::vec2(float(o.origin_offset[0]), float(o.origin_offset[1]));
-    bool srgb = true;
+    if (mapping) {
+        mapping->scale = glm::vec2(float(o.scale[0]), float(o.scale[1]));
+        mapping->offset = glm::vec2(float(o.origin_offset[0]), float(o.origin_offset[1]));
+    } else if (o.scale[0] != 1 || o.scale[1] != 1 || o.origin_offset[0] != 0 || o.origin_offset[1] != 0) {
+        scene.addWarning(where + ": -s and -o apply to map_Kd only (the texture coordinates are shared); ignored");
+    }
+    bool srgb = colour;  // colour textures are sRGB, data (normal maps) linear, unless -colorspace says
     if (o.colorspace == "linear")
         srgb = false;
-    else if (!o.colorspace.empty() && o.colorspace != "sRGB" && o.colorspace != "srgb")
-        scene.addWarning(where + ": -colorspace '" + o.colorspace + "' is not known (sRGB or linear); read as sRGB");
+    else if (o.colorspace == "sRGB" || o.colorspace == "srgb")
+        srgb = true;
+    else if (!o.colorspace.empty())
+        scene.addWarning(where + ": -colorspace '" + o.colorspace + "' is not known (sRGB or linear); ignored");
     if (o.clamp) scene.addWarning(where + ": -clamp is not supported; the texture repeats");
     if (o.brightness != 0 || o.contrast != 1) scene.addWarning(where + ": -mm is not supported; ignored");
     if (o.turbulence[0] != 0 || o.turbulence[1] != 0 || o.turbulence[2] != 0)
@@ -223,7 +236,7 @@ int loadDiffuseTexture(Scene& scene, const tinyobj::material_t& m, const std::st
 
     fs::path file;
     try {
-        file = resolveReferencedFile(library, name, allowExternal);
+        file = resolveReferencedFile(library, name, load.options.allowExternalFiles);
         // Windows exports write "textures\\wood.png": read the backslashes as separators when the
         // name as written names no file.
         if (name.find('\\') != std::string::npos) {
@@ -231,7 +244,7 @@ int loadDiffuseTexture(Scene& scene, const tinyobj::material_t& m, const std::st
             if (!fs::exists(file, ec)) {
                 std::string slashed = name;
                 std::replace(slashed.begin(), slashed.end(), '\\', '/');
-                file = resolveReferencedFile(library, slashed, allowExternal);
+                file = resolveReferencedFile(library, slashed, load.options.allowExternalFiles);
             }
         }
     } catch (const InputError& e) {
@@ -240,17 +253,54 @@ int loadDiffuseTexture(Scene& scene, const tinyobj::material_t& m, const std::st
     std::error_code ec;
     fs::path canonical = fs::weakly_canonical(fs::absolute(file, ec), ec);
     if (ec) canonical = file;
-    auto [it, inserted] = cache.emplace(std::make_pair(canonical.string(), srgb), -1);
+    auto [it, inserted] = load.cache.emplace(std::make_pair(canonical.string(), srgb), -1);
     if (!inserted) return it->second;
     try {
-        Texture texture = readTexture(file.string());
+        Texture texture = readTexture(file.string(), texelsLeft(scene, load.options.maxTextureTexels));
         texture.srgb = srgb;
         it->second = scene.addTexture(std::move(texture));
     } catch (const InputError& e) {
-        cache.erase(it);
+        load.cache.erase(it);
         throw InputError(where + ": " + oneLine(e.what()));
     }
     return it->second;
+}
+
+// The textures of a material that faces use: map_Kd (base colour), map_Ke (emission) and norm
+// (a tangent-space normal map) are read; the others are named in a warning, as they are ignored.
+void loadMtlTextures(TextureLoad& load, const tinyobj::material_t& m, const std::string& library, Material& material,
+                     TextureMapping& mapping) {
+    const std::string prefix = "material library '" + library + "': material '" + m.name + "': ";
+    if (!m.diffuse_texname.empty()) {
+        if (material.type == MaterialType::Lambertian || material.type == MaterialType::Glossy ||
+            material.type == MaterialType::MetallicRoughness)
+            material.baseColorTexture =
+                loadMtlTexture(load, m, library, "map_Kd", m.diffuse_texname, m.diffuse_texopt, true, &mapping);
+        else
+            load.scene.addWarning(prefix + "map_Kd '" + m.diffuse_texname +
+                                  "' is not used (mirror and glass materials take no texture)");
+    }
+    if (!m.emissive_texname.empty()) {
+        if (material.isEmissive())
+            material.emissionTexture =
+                loadMtlTexture(load, m, library, "map_Ke", m.emissive_texname, m.emissive_texopt, true, nullptr);
+        else
+            load.scene.addWarning(prefix + "map_Ke '" + m.emissive_texname +
+                                  "' is not used: it scales Ke, which the material does not have");
+    }
+    if (!m.normal_texname.empty()) {
+        material.normalTexture = loadMtlTexture(load, m, library, "norm", m.normal_texname, m.normal_texopt, false, nullptr);
+        const float scale = float(m.normal_texopt.bump_multiplier);  // -bm
+        material.normalScale = std::isfinite(scale) ? std::clamp(scale, -1e3f, 1e3f) : 1.0f;
+    }
+    const std::pair<const char*, const std::string*> ignored[] = {
+        {"map_Ka", &m.ambient_texname},         {"map_Ks", &m.specular_texname}, {"map_Ns", &m.specular_highlight_texname},
+        {"bump (a height map; a normal map goes in 'norm')", &m.bump_texname},   {"disp", &m.displacement_texname},
+        {"map_d", &m.alpha_texname},            {"refl", &m.reflection_texname}, {"map_Pr", &m.roughness_texname},
+        {"map_Pm", &m.metallic_texname},        {"map_Ps", &m.sheen_texname}};
+    for (const auto& [keyword, name] : ignored)
+        if (!name->empty())
+            load.scene.addWarning(prefix + keyword + " '" + *name + "' is not supported; ignored");
 }
 
 std::vector<bool> scanMtl(std::string_view text, const std::string& file) {
@@ -292,7 +342,7 @@ std::vector<bool> scanMtl(std::string_view text, const std::string& file) {
 }  // namespace
 
 Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
-    const std::string text = readInputFile(path, InputKind::Obj);
+    const std::string text = textOfFile(readInputFile(path, InputKind::Obj), "OBJ file '" + path + "'");
 
     std::vector<glm::vec3> positions, normals;
     std::vector<glm::vec2> texcoords;  // as written: v upwards
@@ -441,7 +491,7 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
                     throw InputError(at + "mtllib " + e.what());
                 }
                 try {
-                    in.str(readInputFile(file, InputKind::Mtl));
+                    in.str(textOfFile(readInputFile(file, InputKind::Mtl), "material library '" + file.string() + "'"));
                 } catch (const InputError& e) {
                     throw InputError(at + e.what());
                 }
@@ -487,27 +537,21 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
     std::vector<TextureMapping> mappingOf;
     std::vector<std::string> texturedName;
     std::map<std::pair<std::string, bool>, int> textureOf;
+    TextureLoad textureLoad{scene, options, textureOf};
     for (std::size_t i = 0; i < materials.size(); ++i) {
         const tinyobj::material_t& m = materials[i];
         const bool hasMap = !m.diffuse_texname.empty();
         Material material = convertMaterial(m, hasMap && !materialHasKd[i]);
         TextureMapping mapping;
-        if (hasMap && materialUsed[i]) {
-            if (material.type == MaterialType::Lambertian || material.type == MaterialType::Glossy ||
-                material.type == MaterialType::MetallicRoughness)
-                material.baseColorTexture =
-                    loadDiffuseTexture(scene, m, materialLibrary[i], options.allowExternalFiles, textureOf, mapping);
-            else
-                scene.addWarning("material library '" + materialLibrary[i] + "': material '" + m.name + "': map_Kd '" +
-                                 m.diffuse_texname + "' is not used (mirror and glass materials take no texture)");
-        }
+        if (materialUsed[i]) loadMtlTextures(textureLoad, m, materialLibrary[i], material, mapping);
         try {
             materialIndex.push_back(scene.addMaterial(material));
         } catch (const InputError& e) {
             throw InputError(path + ": material '" + m.name + "': " + e.what());
         }
         mappingOf.push_back(mapping);
-        texturedName.push_back(material.baseColorTexture >= 0 ? m.name : std::string());
+        const bool textured = material.baseColorTexture >= 0 || material.emissionTexture >= 0 || material.normalTexture >= 0;
+        texturedName.push_back(textured ? m.name : std::string());
     }
     int defaultMaterial = -1;
 
@@ -515,6 +559,10 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
     std::map<int, std::size_t> facesWithoutUvs;  // per textured scene material
     glm::vec3 lower(std::numeric_limits<float>::infinity()), upper(-std::numeric_limits<float>::infinity());
     const std::size_t vertexCount = positions.size(), normalCount = normals.size(), texcoordCount = texcoords.size();
+    std::vector<glm::vec3> polygon;       // one face's corners
+    std::vector<std::uint32_t> triangles;  // its triangles, as corner numbers
+    std::size_t approximatePolygonLine = 0;  // the first face fanned in part, 0: none
+    std::vector<bool> warnedName(materialNames.size(), false);  // per usemtl name that names no material
     for (std::size_t f = 0; f < faces.size(); ++f) {
         const Face& face = faces[f];
         const Corner* corner = corners.data() + face.firstCorner;
@@ -551,11 +599,15 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
             auto it = materialOf.find(materialNames[std::size_t(face.materialName)]);
             if (it != materialOf.end() && std::size_t(it->second) < materialIndex.size())
                 material = materialIndex[std::size_t(it->second)];
-            else if (!libraries.empty())
-                // A typo here would otherwise surface as "scene has no emitter".
-                throw InputError(where + " uses material '" + materialNames[std::size_t(face.materialName)] +
-                                 "' (usemtl on line " + std::to_string(materialNameLine[std::size_t(face.materialName)]) +
-                                 "), which no material library of the file defines");
+            else if (!warnedName[std::size_t(face.materialName)]) {
+                // One rule, with or without mtllib: named in a warning (a typo would otherwise
+                // surface as "scene has no emitter"), and the faces drawn.
+                warnedName[std::size_t(face.materialName)] = true;
+                scene.addWarning(path + ":" + std::to_string(materialNameLine[std::size_t(face.materialName)]) +
+                                 ": usemtl '" + materialNames[std::size_t(face.materialName)] + "' names no material " +
+                                 (libraries.empty() ? "(the file has no mtllib)" : "of the file's material libraries") +
+                                 "; its faces take the default material");
+            }
         }
         if (material < 0) {
             if (defaultMaterial < 0) defaultMaterial = scene.addMaterial(Material::lambertian(glm::vec3(0.8f)));
@@ -591,26 +643,16 @@ Scene Scene::loadObj(const std::string& path, const SceneLoadOptions& options) {
             }
             return it->second;
         };
-        auto triangle = [&](std::size_t a, std::size_t b, std::size_t c) {
-            group.mesh.indices.insert(group.mesh.indices.end(), {vertex(corner[a]), vertex(corner[b]), vertex(corner[c])});
-        };
-        if (face.corners == 4) {
-            // Along the shorter diagonal, as tinyobjloader splits quads (the same triangles as before).
-            const glm::vec3 p[4] = {positions[std::size_t(corner[0].vertex)], positions[std::size_t(corner[1].vertex)],
-                                    positions[std::size_t(corner[2].vertex)], positions[std::size_t(corner[3].vertex)]};
-            const glm::vec3 d02 = p[2] - p[0], d13 = p[3] - p[1];
-            if (glm::dot(d02, d02) < glm::dot(d13, d13)) {
-                triangle(0, 1, 2);
-                triangle(0, 2, 3);
-            } else {
-                triangle(0, 1, 3);
-                triangle(1, 2, 3);
-            }
-        } else {
-            // A fan: linear in the corners (exact for convex polygons).
-            for (std::size_t k = 1; k + 1 < face.corners; ++k) triangle(0, k, k + 1);
-        }
+        polygon.clear();
+        for (std::size_t k = 0; k < face.corners; ++k) polygon.push_back(positions[std::size_t(corner[k].vertex)]);
+        triangles.clear();
+        if (!triangulatePolygon(polygon, triangles) && approximatePolygonLine == 0) approximatePolygonLine = face.line;
+        for (std::uint32_t k : triangles) group.mesh.indices.push_back(vertex(corner[k]));
     }
+    if (approximatePolygonLine > 0)
+        scene.addWarning(path + ":" + std::to_string(approximatePolygonLine) +
+                         ": a polygon that intersects itself (or one too hostile to clip in bounded time) was "
+                         "triangulated in part as a fan; so may be others");
 
     for (const auto& [material, count] : facesWithoutUvs)
         scene.addWarning(path + ": " + std::to_string(count) + (count == 1 ? " face uses" : " faces use") +

@@ -1,17 +1,44 @@
 #include "host/backends/cpu/thread_pool.h"
 
+#include <wavefront/error.h>
+
+#include <sched.h>
+
 #include <algorithm>
+#include <system_error>
 
 namespace wavefront {
 
-int ThreadPool::defaultThreadCount() { return int(std::max(1u, std::thread::hardware_concurrency())); }
-
-ThreadPool::ThreadPool(int threads) {
-    int n = threads > 0 ? threads : defaultThreadCount();
-    for (int i = 0; i < n - 1; ++i) workers_.emplace_back([this] { workerLoop(); });
+int cpuThreadCount() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-ThreadPool::~ThreadPool() {
+std::thread startThread(std::function<void()> body) {
+    try {
+        return std::thread(std::move(body));
+    } catch (const std::system_error& e) {
+        throw InputError(std::string("cannot start a thread: ") + e.what() +
+                         " (the process's limits on threads or memory; fewer --devices workers need fewer)");
+    }
+}
+
+ThreadPool::ThreadPool(int threads) {
+    const int n = threads > 0 ? threads : cpuThreadCount();
+    workers_.reserve(std::size_t(n - 1));  // no reallocation between a thread's start and its keeping
+    try {
+        for (int i = 0; i < n - 1; ++i) workers_.push_back(startThread([this] { workerLoop(); }));
+    } catch (...) {
+        stopWorkers();  // a joinable std::thread destroyed unjoined would call std::terminate
+        throw;
+    }
+}
+
+ThreadPool::~ThreadPool() { stopWorkers(); }
+
+void ThreadPool::stopWorkers() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;

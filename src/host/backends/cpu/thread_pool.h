@@ -8,13 +8,18 @@
 
 namespace wavefront {
 
+/// The CPUs this process may run on (its affinity mask: `taskset -c 0` gives 1), at least 1.
+int cpuThreadCount();
+
+/// Starts a thread running `body`. Throws InputError, one line, when the system cannot create
+/// one (std::thread's std::system_error, e.g. under `ulimit -u` or `ulimit -v`).
+std::thread startThread(std::function<void()> body);
+
 class ThreadPool {
 public:
-    /// threads == 0: one per hardware thread.
-    /// `threads` threads, the caller included (0: defaultThreadCount()).
+    /// `threads` threads, the caller included (0: cpuThreadCount()). Throws InputError when the
+    /// threads cannot be created (those already started are stopped first).
     explicit ThreadPool(int threads = 0);
-    /// The threads a pool of 0 has: one per CPU.
-    static int defaultThreadCount();
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
@@ -27,6 +32,7 @@ public:
 
 private:
     void workerLoop();
+    void stopWorkers();
     void runChunks();
 
     std::vector<std::thread> workers_;

@@ -84,6 +84,7 @@ PlyMesh readPlyMesh(const std::string& bytes, const std::string& path, std::size
     const PlyHeader header = readPlyHeader(bytes, path);
     ValueReader reader(bytes, header, path);
     PlyMesh mesh;
+    mesh.warnings = header.warnings;
     // Where each vertex property goes: 0-2 position, 3-5 normal, 6-7 texture coordinates.
     const char* const names[][8] = {{"x", "y", "z", "nx", "ny", "nz", "u", "v"},
                                     {"x", "y", "z", "nx", "ny", "nz", "s", "t"},

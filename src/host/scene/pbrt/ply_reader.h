@@ -17,6 +17,7 @@ struct PlyMesh {
     std::vector<glm::vec2> uvs;                 ///< (u, v) as stored, one per position, or none
     std::vector<std::uint32_t> indices;         ///< three per triangle; a quad a, b, c, d gives a b c, a c d
     std::size_t skippedFaces = 0;               ///< faces with fewer than 3 or more than 4 corners
+    std::vector<std::string> warnings;          ///< header lines skipped (readPlyHeader)
 };
 
 /// Reads ASCII and binary (either byte order) PLY from memory: the element "vertex" (x, y, z;

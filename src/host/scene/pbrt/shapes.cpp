@@ -443,6 +443,7 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
         } catch (const InputError& e) {
             throw InputError(loc.str() + ": " + what + ": " + e.what());
         }
+        for (const std::string& w : ply.warnings) warnings.add(loc, what + " '" + name + "': " + w);
         if (ply.skippedFaces > 0)
             warnings.add(loc, what + " '" + name + "': " + std::to_string(ply.skippedFaces) +
                                   " faces with other than 3 or 4 corners skipped (as pbrt-v4 skips them)");
