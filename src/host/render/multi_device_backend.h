@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "host/exec/thread_pool.h"
+#include "host/backends/cpu/thread_pool.h"
 #include "host/render/exec_render_backend.h"
 #include "host/render/work_splitter.h"
 

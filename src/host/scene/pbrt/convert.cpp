@@ -190,7 +190,7 @@ double uniformScale(const glm::dmat4& m) {
     return s;
 }
 
-Scene convert(Description& d, const FileResolver& files, Warnings& warnings) {
+Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextureTexels, Warnings& warnings) {
     Scene scene;
     // pbrt-v4's default camera, when the file has none: at the origin, looking down +z.
     const glm::dmat4 worldFromCamera = glm::inverse(d.camera.transform);
@@ -201,7 +201,7 @@ Scene convert(Description& d, const FileResolver& files, Warnings& warnings) {
     scene.setFileSettings(settings);
     scene.setCamera(convertCamera(d, sceneFromWorld, settings.width, settings.height, warnings));
 
-    MaterialConverter materials(d, scene, files, warnings);
+    MaterialConverter materials(d, scene, files, maxTextureTexels, warnings);
     std::size_t interfaces = 0;
     for (MeshShape& mesh : d.shapes.meshes) {
         const MaterialConverter::Result material = materials.convert(mesh.material, mesh.areaLight);
@@ -249,7 +249,7 @@ Scene Scene::loadPbrt(const std::string& path, const SceneLoadOptions& options) 
     const pbrt::FileResolver files(path, options.allowExternalFiles);
     pbrt::SceneBuilder builder(description, warnings, files);
     pbrt::parseScene(path, files, builder, description, warnings);
-    Scene scene = pbrt::convert(description, files, warnings);
+    Scene scene = pbrt::convert(description, files, options.maxTextureTexels, warnings);
     if (scene.primitiveCount() == 0)
         throw InputError("pbrt-v4 file '" + path + "' contains no shapes wavefront can draw");
     warnings.flush(scene);

@@ -162,8 +162,8 @@ TextureValue multiply(const TextureValue& a, const TextureValue& b, Warnings& wa
 }  // namespace
 
 MaterialConverter::MaterialConverter(const Description& description, Scene& scene, const FileResolver& files,
-                                     Warnings& warnings)
-    : d_(description), scene_(scene), files_(files), warnings_(warnings) {}
+                                     std::uint64_t maxTextureTexels, Warnings& warnings)
+    : d_(description), scene_(scene), files_(files), maxTextureTexels_(maxTextureTexels), warnings_(warnings) {}
 
 const Entity& MaterialConverter::resolve(const MaterialRef& ref) const {
     if (ref.index >= 0) return d_.materials[std::size_t(ref.index)];
@@ -444,6 +444,7 @@ std::shared_ptr<const Texture> MaterialConverter::loadImage(const std::string& f
         if (ext == ".exr" || ext == ".pfm" || ext == ".hdr") {
             // Float images are linear whatever the encoding says; pbrt clamps negative values at lookup.
             const Image image = readImage(file);
+            checkTextureSize(image.width, image.height, "'" + file + "'", texelsLeft(scene_, maxTextureTexels_));
             texture->width = image.width;
             texture->height = image.height;
             texture->srgb = false;
@@ -456,7 +457,7 @@ std::shared_ptr<const Texture> MaterialConverter::loadImage(const std::string& f
                 texture->rgbaFloat.push_back(1.0f);
             }
         } else {
-            *texture = readTexture(file);
+            *texture = readTexture(file, texelsLeft(scene_, maxTextureTexels_));
             if (encoding == "sRGB") {
                 texture->srgb = true;
             } else if (encoding == "linear") {

@@ -3,6 +3,7 @@
 // textures, with what pbrt computes per lookup (scale, mix, checkerboard, invert) baked into them
 // where wavefront cannot compute it.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,7 +28,9 @@ struct TextureValue {
 
 class MaterialConverter {
 public:
-    MaterialConverter(const Description& description, Scene& scene, const FileResolver& files, Warnings& warnings);
+    /// `maxTextureTexels`: SceneLoadOptions::maxTextureTexels, the scene's texture budget.
+    MaterialConverter(const Description& description, Scene& scene, const FileResolver& files,
+                      std::uint64_t maxTextureTexels, Warnings& warnings);
 
     struct Result {
         int material = -1;  ///< -1: pbrt's "interface" material, which draws nothing
@@ -55,6 +58,7 @@ private:
     const Description& d_;
     Scene& scene_;
     const FileResolver& files_;
+    std::uint64_t maxTextureTexels_;
     Warnings& warnings_;
     std::map<std::pair<const Entity*, int>, Result> converted_;
     std::map<std::string, std::shared_ptr<const Texture>> images_;  ///< by file and encoding
