@@ -116,12 +116,14 @@ compare_report() {
     return 0
 }
 # The report of benchmarks/results (issue 34): PT, BDPT and MLT, 8 seeds, equal time and equal
-# samples, on door-ajar, glass-caustic and the textured example (estimated at 6 to 8 minutes on an H100,
-# the module's build included: about 570 renders, 3 x 20 s of reference, 3 x 45 s of equal time),
+# samples, on door-ajar, glass-caustic, the textured example and a pbrt-v4 file (issue 35)
+# (estimated at 8 to 9 minutes on an H100, the module's build included: about 760 renders, 4 x 16 s
+# of reference, 4 x 45 s of equal time),
 # then one seed of each with the counting build for the SIMD tables (report-simd).
-SCENES=(door-ajar glass-caustic examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr)
+SCENES=(door-ajar glass-caustic examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr
+        examples/scenes/pbrt/cornell-box.pbrt)
 REPORT=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 --spp 4,16,64 --res 512x512
-        --backend cuda --reference-method bdpt --reference-seconds 20 --crop 226,400,64,64 --crop 296,160,64,64
+        --backend cuda --reference-method bdpt --reference-seconds 16 --crop 226,400,64,64 --crop 296,160,64,64
         --pyramid 4 --pyramid-spp 16 --flip off)
 REPORT_SIMD=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 1 --spp 16 --res 512x512 --backend cuda
              --reference-spp 16 --reference-seeds 1 --pyramid 0 --flip off)
