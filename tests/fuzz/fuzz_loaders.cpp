@@ -155,7 +155,7 @@ Outcome render(wavefront::Scene scene) {
         }
         // A PLY case again through the pbrt-v4 loader's own PLY reader (its wrapper beside it).
         const fs::path pbrt = fs::path(path).replace_extension(".pbrt");
-        if (ext == ".ply" && code != NonFinite && fs::exists(pbrt)) code = std::max(code, render(wavefront::Scene::loadFile(pbrt.string())));
+        if (ext == ".ply" && code != NonFinite && fs::exists(pbrt)) code = std::max(code, int(render(wavefront::Scene::loadFile(pbrt.string()))));
         if (code == NonFinite) message = "non-finite samples or film values";
     } catch (const wavefront::InputError& e) {
         message = e.what();
