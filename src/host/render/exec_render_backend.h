@@ -25,17 +25,16 @@ public:
         : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
           scene_(uploadScene(exec_, scene, options.lightSampler, options.bvhBuilder)), film_(exec_, options.width * options.height) {
         // The renderer has put RenderOptions' file and scale into the scene.
-        if (scene.hasSkyGradient()) {
-            scene_.environment.setGradient(scene.skyGradient().nadir, scene.skyGradient().zenith);
-        } else if (scene.hasEnvironment()) {
-            const Image& env = scene.environment();
-            scene_.environment.build(exec_, env.rgb, env.width, env.height, options.lightSampler);
-        }
+        uploadEnvironment(exec_, scene, scene_, options.lightSampler);
         exec_.synchronize();
         setupSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart_).count();
     }
 
     std::string name() const override { return exec_.name(); }
+
+    EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
+        return applySceneEdit(exec_, scene_, scene, edit, options.lightSampler, options.bvhBuilder);
+    }
 
     void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
         const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
