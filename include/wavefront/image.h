@@ -19,6 +19,8 @@ struct Image {
     const float* pixel(int x, int y) const { return &rgb[(std::size_t(y) * width + x) * 3]; }
 };
 
+struct AovImages;
+
 /// Accumulated radiance: per-pixel RGB sums (double, so that sums of large finite estimates do
 /// not overflow) and per-pixel sample counts.
 struct WAVEFRONT_API Film {
@@ -26,12 +28,34 @@ struct WAVEFRONT_API Film {
     int height = 0;
     std::vector<double> sum;            ///< width * height * 3
     std::vector<std::uint32_t> samples; ///< width * height
+    /// RenderOptions::aovs: per pixel, sums of first-hit albedo (3), shading normal (3) and depth
+    /// (1) over `aovPasses` camera samples; empty otherwise.
+    std::vector<double> aovSums;
+    std::uint32_t aovPasses = 0;
+    /// RenderOptions::aovs with PT or BDPT: per pixel, the sums of the passes' estimates (3) and of
+    /// their squares (3) over `variancePasses` passes of one sample per pixel; empty otherwise.
+    std::vector<double> passMoments;
+    std::uint32_t variancePasses = 0;
 
     /// The estimate: sum / samples per pixel (black where a pixel has no samples), as float. A
     /// value beyond the float range is clamped to +-FLT_MAX (a NaN, which a film filled by a
     /// renderer cannot hold, becomes 0); when `clamped` is given it receives how many values
     /// were changed so. The image is always finite.
     Image resolve(std::uint64_t* clamped = nullptr) const;
+    /// The AOVs (empty images where the film has none; see AovImages).
+    AovImages resolveAovs() const;
+};
+
+/// What a render with RenderOptions::aovs gives beside the colour, each as wide as the film; an
+/// image is empty (width 0) where it was not rendered.
+struct AovImages {
+    Image albedo;    ///< first-hit albedo in [0, 1] (firstHitAlbedo: diffuse colour, mirror tint, glass 1, ...)
+    Image normal;    ///< first-hit shading normal, world space, facing the camera, averaged (not renormalised)
+    Image depth;     ///< distance from the camera (lens point) to the first hit, in all three channels; 0: none
+    /// Variance of the pixel's estimate (of the mean over passes, per channel): the sample variance
+    /// of the per-pass estimates over the passes. PT and BDPT with at least two passes; empty
+    /// for MLT, whose passes are correlated states of Markov chains.
+    Image variance;
 };
 
 /// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure),
@@ -45,6 +69,14 @@ WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& ima
 /// folder that does not exist or is not writable, a directory. Creates nothing (for checking an
 /// output path before rendering).
 WAVEFRONT_API void checkImagePath(const std::string& path);
+/// Writes `image` with the AOV layers that are not empty into one .exr: channels R, G, B,
+/// albedo.{R,G,B}, normal.{X,Y,Z}, Z (depth) and variance.{R,G,B}, 32-bit float, non-finite
+/// values replaced as writeImage does (the count returned). Throws InputError for other
+/// extensions, layers of another size, and what writeImage throws for.
+WAVEFRONT_API std::uint64_t writeImageWithAovs(const std::string& path, const Image& image, const AovImages& aovs);
+/// Reads one layer of such a file: "" (the colour), "albedo", "normal", "depth" (Z in all three
+/// channels) or "variance". Throws InputError for other names, other files and missing channels.
+WAVEFRONT_API Image readImageLayer(const std::string& path, const std::string& layer);
 /// Reads an .exr, .pfm or Radiance .hdr file (used by the tests and for environment maps).
 WAVEFRONT_API Image readImage(const std::string& path);
 

@@ -174,6 +174,12 @@ struct WAVEFRONT_API RenderOptions {
     /// CPU backend: threads that render (0: one per CPU the process may run on). With Backend::Auto,
     /// a count above 0 picks the CPU; with Backend::Cuda it is refused.
     int cpuThreads = 0;
+    /// Render first-hit albedo, shading normal and depth beside the colour (one camera ray per
+    /// pixel and pass, shared by every integrator: kernels/scene/aov.h), and for PT and BDPT the
+    /// per-pixel variance of the estimate from per-pass estimates (Renderer::aovs()). The render
+    /// then runs pass by pass: one extra ray per pixel and pass, and the stream drains at the end
+    /// of every pass. A single device only.
+    bool aovs = false;
     /// Progress reports during a render; returning false cancels it (see ProgressCallback). A
     /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
@@ -279,7 +285,7 @@ struct EditStats {
 
 /// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh
 /// one would (docs/decisions.md, "Edits").
-constexpr double kRefitCostLimit = 1.5;
+constexpr double kRefitCostLimit = 1.2;
 
 /// What went into the current film, counted on the device: by render() and every renderMore()
 /// since (times, samples and rays add up over those calls).
@@ -393,6 +399,8 @@ public:
 
     const Film& film() const;
     Image image() const { return film().resolve(); }
+    /// The AOVs of the film (RenderOptions::aovs; empty images otherwise).
+    AovImages aovs() const { return film().resolveAovs(); }
     const RenderStats& stats() const;
     Backend backend() const;
     const RenderOptions& options() const;

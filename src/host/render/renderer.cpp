@@ -57,6 +57,8 @@ void RenderOptions::validate() const {
         for (std::size_t j = 0; j < i; ++j)
             if (devices[j] == devices[i]) throw InputError("device " + std::to_string(devices[i]) + " is listed twice");
     }
+    if (aovs && devices.size() > 1)
+        throw InputError("AOVs are rendered on a single device (devices lists " + std::to_string(devices.size()) + ")");
     if (spec.validate) spec.validate(*this);
     checkOtherIntegratorsAtDefaults(*this);
 }
