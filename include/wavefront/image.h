@@ -58,13 +58,35 @@ struct AovImages {
     Image variance;
 };
 
-/// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure),
+/// The pixel filter an image is resolved with (RenderOptions::filter, Renderer::image()).
+enum class PixelFilter {
+    Box,       ///< each pixel its own samples' mean (the default; what the correctness tests compare)
+    Gaussian,  ///< a Gaussian of standard deviation 0.5 pixel, cut off at a radius of 1.5
+    Mitchell,  ///< Mitchell-Netravali (B = C = 1/3), radius 2: slightly sharpening
+};
+
+/// How PNG output maps radiance to [0, 1] before the sRGB curve (writeImage).
+enum class ToneMap {
+    Clamp,     ///< clip at 1 (the default)
+    Reinhard,  ///< x / (1 + x) per channel
+    Aces,      ///< Narkowicz's fit of the ACES filmic curve
+};
+
+/// `image` (a film's box-filtered estimate) filtered by `filter`: each output pixel a weighted
+/// mean of its neighbours, each weight the filter integrated over that neighbour's pixel area
+/// (the box image convolved with the filter, sampled at pixel centres), the weights of the
+/// neighbours inside the image normalised to 1, so a constant image stays constant. Box: a copy.
+WAVEFRONT_API Image filterImage(const Image& image, PixelFilter filter);
+
+/// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure,
+/// then `toneMap`; EXR and PFM ignore both),
 /// .exr (32-bit float) or .pfm (32-bit float). No file ever holds a NaN or an infinity: an
 /// infinity is written as +-FLT_MAX, a NaN as 0. Returns how many values were replaced so (0 for
 /// any image resolved from a Film). Throws InputError for other extensions or unwritable paths,
 /// and for any failed write: the file is written next to `path` and renamed over it only when
 /// complete (a device such as /dev/full is written in place, every write checked).
-WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f);
+WAVEFRONT_API std::uint64_t writeImage(const std::string& path, const Image& image, float exposure = 0.0f,
+                                       ToneMap toneMap = ToneMap::Clamp);
 /// Throws InputError, as writeImage would, for a path it cannot write to: an unknown extension, a
 /// folder that does not exist or is not writable, a directory. Creates nothing (for checking an
 /// output path before rendering).

@@ -180,6 +180,9 @@ struct WAVEFRONT_API RenderOptions {
     /// then runs pass by pass: one extra ray per pixel and pass, and the stream drains at the end
     /// of every pass. A single device only.
     bool aovs = false;
+    /// The pixel filter Renderer::image() resolves the film with (filterImage); the film and
+    /// film().resolve() stay box-filtered.
+    PixelFilter filter = PixelFilter::Box;
     /// Progress reports during a render; returning false cancels it (see ProgressCallback). A
     /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
@@ -398,7 +401,8 @@ public:
     const Scene& scene() const;
 
     const Film& film() const;
-    Image image() const { return film().resolve(); }
+    /// The film's estimate, filtered with options().filter.
+    Image image() const;
     /// The AOVs of the film (RenderOptions::aovs; empty images otherwise).
     AovImages aovs() const { return film().resolveAovs(); }
     const RenderStats& stats() const;
@@ -425,6 +429,10 @@ WAVEFRONT_API LightSampler parseLightSampler(const std::string& name);  ///< thr
 WAVEFRONT_API const char* toString(BvhBuilder builder);
 WAVEFRONT_API BvhBuilder parseBvhBuilder(const std::string& name);  ///< throws InputError
 WAVEFRONT_API const char* toString(BvhUpdate update);
+WAVEFRONT_API const char* toString(PixelFilter filter);
+WAVEFRONT_API PixelFilter parsePixelFilter(const std::string& name);  ///< box, gaussian, mitchell; throws InputError
+WAVEFRONT_API const char* toString(ToneMap toneMap);
+WAVEFRONT_API ToneMap parseToneMap(const std::string& name);  ///< clamp, reinhard, aces; throws InputError
 WAVEFRONT_API BvhUpdate parseBvhUpdate(const std::string& name);  ///< throws InputError
 
 }  // namespace wavefront

@@ -385,7 +385,14 @@ PYBIND11_MODULE(_wavefront, m) {
             "(height, width) uint32 view of the per-pixel sample counts")
         .def("resolve", [](const Film& f) { return f.resolve(); });
 
-    m.def("writeImage", &writeImage, "path"_a, "image"_a, "exposure"_a = 0.0f, py::call_guard<py::gil_scoped_release>());
+    py::enum_<PixelFilter>(m, "PixelFilter")
+        .value("Box", PixelFilter::Box)
+        .value("Gaussian", PixelFilter::Gaussian)
+        .value("Mitchell", PixelFilter::Mitchell);
+    py::enum_<ToneMap>(m, "ToneMap").value("Clamp", ToneMap::Clamp).value("Reinhard", ToneMap::Reinhard).value("Aces", ToneMap::Aces);
+    m.def("writeImage", &writeImage, "path"_a, "image"_a, "exposure"_a = 0.0f, "toneMap"_a = ToneMap::Clamp,
+          py::call_guard<py::gil_scoped_release>());
+    m.def("filterImage", &filterImage, "image"_a, "filter"_a);
     py::class_<AovImages>(m, "AovImages", "First-hit albedo, normal, depth and the variance of the estimate (empty: not rendered)")
         .def_readonly("albedo", &AovImages::albedo)
         .def_readonly("normal", &AovImages::normal)
@@ -628,6 +635,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("streamCapacity", &RenderOptions::streamCapacity)
         .def_readwrite("cpuThreads", &RenderOptions::cpuThreads)
         .def_readwrite("aovs", &RenderOptions::aovs)
+        .def_readwrite("filter", &RenderOptions::filter)
         .def_readwrite("pt", &RenderOptions::pt)
         .def_readwrite("bdpt", &RenderOptions::bdpt)
         .def_readwrite("mlt", &RenderOptions::mlt)

@@ -81,12 +81,23 @@ void writeFileChecked(const std::string& path, const char* format, const std::ve
     }
 }
 
-void writePng(const std::string& path, const Image& image, float exposure) {
+float toneMapped(float v, ToneMap toneMap) {
+    if (!(v > 0.0f)) return 0.0f;
+    if (toneMap == ToneMap::Reinhard) return std::isinf(v) ? 1.0f : v / (1.0f + v);
+    if (toneMap == ToneMap::Aces) {  // Narkowicz 2015
+        if (std::isinf(v)) return 1.0f;
+        const double x = v;
+        return float(std::clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0));
+    }
+    return std::min(v, 1.0f);
+}
+
+void writePng(const std::string& path, const Image& image, float exposure, ToneMap toneMap) {
     const float scale = std::exp2(exposure);
     std::vector<std::uint8_t> pixels(image.rgb.size());
     for (std::size_t i = 0; i < image.rgb.size(); ++i) {
         float v = image.rgb[i] * scale;  // finite or +-inf: writeImage replaced NaN and inf
-        v = std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f);
+        v = std::isnan(v) ? 0.0f : toneMapped(v, toneMap);
         pixels[i] = std::uint8_t(linearToSrgb(v) * 255.0f + 0.5f);
     }
     std::vector<unsigned char> bytes;
@@ -382,6 +393,57 @@ Image Film::resolve(std::uint64_t* clamped) const {
     return image;
 }
 
+namespace {
+
+/// The filter's 1D profile at x pixels from the centre (separable: f(x) f(y)), and its radius.
+double filterProfile(PixelFilter filter, double x) {
+    x = std::fabs(x);
+    if (filter == PixelFilter::Gaussian) {
+        constexpr double sigma = 0.5, radius = 1.5;
+        return x >= radius ? 0.0 : std::exp(-x * x / (2 * sigma * sigma)) - std::exp(-radius * radius / (2 * sigma * sigma));
+    }
+    // Mitchell-Netravali, B = C = 1/3, stretched to radius 2 (pbrt's convention: argument 2x / radius).
+    constexpr double B = 1.0 / 3.0, C = 1.0 / 3.0;
+    if (x >= 2.0) return 0.0;
+    if (x >= 1.0)
+        return ((-B - 6 * C) * x * x * x + (6 * B + 30 * C) * x * x + (-12 * B - 48 * C) * x + (8 * B + 24 * C)) / 6.0;
+    return ((12 - 9 * B - 6 * C) * x * x * x + (-18 + 12 * B + 6 * C) * x * x + (6 - 2 * B)) / 6.0;
+}
+
+}  // namespace
+
+Image filterImage(const Image& image, PixelFilter filter) {
+    if (int(filter) < int(PixelFilter::Box) || int(filter) > int(PixelFilter::Mitchell))
+        throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
+    if (filter == PixelFilter::Box) return image;
+    // Weight of the neighbour d pixels away: the profile integrated over that pixel's extent.
+    constexpr int kReach = 2;  // both filters end within 2.5 pixels of a centre
+    double w[2 * kReach + 1];
+    for (int d = -kReach; d <= kReach; ++d) {
+        constexpr int steps = 256;
+        double sum = 0.0;
+        for (int k = 0; k < steps; ++k) sum += filterProfile(filter, d - 0.5 + (k + 0.5) / steps);
+        w[d + kReach] = sum / steps;
+    }
+    // Separable: rows, then columns, each renormalised over the taps inside the image.
+    auto pass = [&](const Image& in, bool horizontal) {
+        Image out(in.width, in.height);
+        for (int y = 0; y < in.height; ++y)
+            for (int x = 0; x < in.width; ++x) {
+                double acc[3] = {0, 0, 0}, total = 0.0;
+                for (int d = -kReach; d <= kReach; ++d) {
+                    int sx = horizontal ? x + d : x, sy = horizontal ? y : y + d;
+                    if (sx < 0 || sy < 0 || sx >= in.width || sy >= in.height) continue;
+                    total += w[d + kReach];
+                    for (int c = 0; c < 3; ++c) acc[c] += w[d + kReach] * in.pixel(sx, sy)[c];
+                }
+                for (int c = 0; c < 3; ++c) out.pixel(x, y)[c] = float(acc[c] / total);
+            }
+        return out;
+    };
+    return pass(pass(image, true), false);
+}
+
 AovImages Film::resolveAovs() const {
     const std::size_t pixels = std::size_t(width) * height;
     AovImages out;
@@ -430,8 +492,10 @@ void checkImagePath(const std::string& path) {
         throw InputError("cannot write '" + path + "': it is " + special + ", not a regular file");
 }
 
-std::uint64_t writeImage(const std::string& path, const Image& image, float exposure) {
+std::uint64_t writeImage(const std::string& path, const Image& image, float exposure, ToneMap toneMap) {
     checkImagePath(path);
+    if (int(toneMap) < int(ToneMap::Clamp) || int(toneMap) > int(ToneMap::Aces))
+        throw InputError("tone map " + std::to_string(int(toneMap)) + " is not a ToneMap value");
     const std::string ext = lowercaseExtension(path);
     checkImage(path, image);
     // 2^64 already saturates any radiance a float holds; beyond it (or NaN) every pixel would be
@@ -453,7 +517,7 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
     }
     const Image& out = replaced ? finite : image;
     if (ext == ".png")
-        writePng(path, out, exposure);
+        writePng(path, out, exposure, toneMap);
     else if (ext == ".exr")
         writeExr(path, out);
     else

@@ -57,6 +57,8 @@ void RenderOptions::validate() const {
         for (std::size_t j = 0; j < i; ++j)
             if (devices[j] == devices[i]) throw InputError("device " + std::to_string(devices[i]) + " is listed twice");
     }
+    if (int(filter) < int(PixelFilter::Box) || int(filter) > int(PixelFilter::Mitchell))
+        throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
     if (aovs && devices.size() > 1)
         throw InputError("AOVs are rendered on a single device (devices lists " + std::to_string(devices.size()) + ")");
     if (spec.validate) spec.validate(*this);
@@ -258,6 +260,7 @@ void Renderer::renderMore(int samplesPerPixel) {
 
 void Renderer::cancel() { impl().cancel.store(true); }
 const Film& Renderer::film() const { return impl().film; }
+Image Renderer::image() const { return filterImage(impl().film.resolve(), impl().options.filter); }
 const RenderStats& Renderer::stats() const { return impl().stats; }
 Backend Renderer::backend() const { return impl().kind; }
 const RenderOptions& Renderer::options() const { return impl().options; }
@@ -306,6 +309,9 @@ constexpr EnumName<LightSampler> kLightSamplerNames[] = {{LightSampler::BinarySe
                                                          {LightSampler::Alias, "alias"}};
 constexpr EnumName<BvhUpdate> kBvhUpdateNames[] = {{BvhUpdate::Auto, "auto"}, {BvhUpdate::Refit, "refit"},
                                                    {BvhUpdate::Rebuild, "rebuild"}};
+constexpr EnumName<PixelFilter> kPixelFilterNames[] = {
+    {PixelFilter::Box, "box"}, {PixelFilter::Gaussian, "gaussian"}, {PixelFilter::Mitchell, "mitchell"}};
+constexpr EnumName<ToneMap> kToneMapNames[] = {{ToneMap::Clamp, "clamp"}, {ToneMap::Reinhard, "reinhard"}, {ToneMap::Aces, "aces"}};
 constexpr EnumName<BvhBuilder> kBvhBuilderNames[] = {{BvhBuilder::Auto, "auto"}, {BvhBuilder::Lbvh, "lbvh"},
                                                      {BvhBuilder::Ploc, "ploc"}};
 
@@ -321,6 +327,10 @@ const char* toString(LightSampler v) { return nameOf(v, kLightSamplerNames); }
 LightSampler parseLightSampler(const std::string& name) { return parseName(name, kLightSamplerNames, "light sampler"); }
 const char* toString(BvhBuilder v) { return nameOf(v, kBvhBuilderNames); }
 BvhBuilder parseBvhBuilder(const std::string& name) { return parseName(name, kBvhBuilderNames, "BVH builder"); }
+const char* toString(PixelFilter v) { return nameOf(v, kPixelFilterNames); }
+PixelFilter parsePixelFilter(const std::string& name) { return parseName(name, kPixelFilterNames, "pixel filter"); }
+const char* toString(ToneMap v) { return nameOf(v, kToneMapNames); }
+ToneMap parseToneMap(const std::string& name) { return parseName(name, kToneMapNames, "tone map"); }
 const char* toString(BvhUpdate v) { return nameOf(v, kBvhUpdateNames); }
 BvhUpdate parseBvhUpdate(const std::string& name) { return parseName(name, kBvhUpdateNames, "BVH update"); }
 
