@@ -169,6 +169,24 @@ void checkExposureOutput(const Args& a) {
 
 ProgressLine::ProgressLine() : tty_(isatty(2)) {}
 
+std::uint64_t writeOutput(const Args& a, const wavefront::Image& image, const wavefront::Renderer& renderer) {
+    if (!renderer.options().aovs) return wavefront::writeImage(a.out, image, a.exposure, wavefront::parseToneMap(a.toneMap));
+    const wavefront::AovImages aovs = renderer.aovs();
+    std::string extension = std::filesystem::path(a.out).extension().string();
+    for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+    const std::uint64_t replaced = a.aovs && extension == ".exr" ? wavefront::writeImageWithAovs(a.out, image, aovs)
+                                   : wavefront::writeImage(a.out, image, a.exposure, wavefront::parseToneMap(a.toneMap));
+    if (a.aovFiles) {
+        const std::filesystem::path out(a.out);
+        const std::string stem = (out.parent_path() / out.stem()).string();
+        const std::pair<const wavefront::Image*, const char*> layers[] = {
+            {&aovs.albedo, "albedo"}, {&aovs.normal, "normal"}, {&aovs.depth, "depth"}, {&aovs.variance, "variance"}};
+        for (const auto& [layer, name] : layers)
+            if (layer->width > 0) wavefront::writeImage(stem + "." + name + ".exr", *layer);
+    }
+    return replaced;
+}
+
 void ProgressLine::operator()(std::uint64_t done, std::uint64_t total, double seconds) {
     bool final = total > 0 && done >= total;
     double interval = tty_ ? 0.25 : 5.0;
@@ -242,6 +260,10 @@ void addOptions(CLI::App& app, Args& a) {
                         ->capture_default_str();
     app.add_flag("--allow-external-files", a.allowExternal,
                  "let an OBJ's mtllib name files outside the OBJ's folder (absolute paths, ..)");
+    app.add_option("--filter", a.filter, "pixel filter: box, gaussian or mitchell")->capture_default_str();
+    a.toneMapOpt = app.add_option("--tonemap", a.toneMap, "PNG tone map: clamp, reinhard or aces")->capture_default_str();
+    app.add_flag("--aovs", a.aovs, "render first-hit albedo, normal, depth and (PT, BDPT) variance as layers of the .exr --out");
+    app.add_flag("--aov-files", a.aovFiles, "render the AOVs and write each to OUT-STEM.<layer>.exr as well");
     app.add_flag("--stats", a.stats, "print per-kernel times, rays/s and SIMD efficiency");
     app.add_flag("--list-scenes", a.listScenes, "list the built-in scenes and exit");
 }
@@ -266,6 +288,17 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     setIntegratorFlags(a, options);
     if (checkOutput) wavefront::checkImagePath(a.out);  // before the render, not after it
     checkExposureOutput(a);
+    options.filter = wavefront::parsePixelFilter(a.filter);
+    wavefront::parseToneMap(a.toneMap);
+    options.aovs = a.aovs || a.aovFiles;
+    {
+        std::string extension = std::filesystem::path(a.out).extension().string();
+        for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (a.toneMapOpt->count() && extension != ".png")
+            throw wavefront::InputError("--tonemap applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+        if (a.aovs && !a.aovFiles && extension != ".exr")
+            throw wavefront::InputError("--aovs writes layers of an .exr --out (" + a.out + " is not); --aov-files writes them beside it");
+    }
     if (!(std::fabs(a.exposure) <= 64.0f))
         throw wavefront::InputError("--exposure " + std::to_string(a.exposure) + " must be a finite number of stops in [-64, 64]");
     options.validate();
@@ -327,6 +360,17 @@ void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& a
         wavefront::checkImagePath(file.outputFile);
         a.out = file.outputFile;
         checkExposureOutput(a);
+    options.filter = wavefront::parsePixelFilter(a.filter);
+    wavefront::parseToneMap(a.toneMap);
+    options.aovs = a.aovs || a.aovFiles;
+    {
+        std::string extension = std::filesystem::path(a.out).extension().string();
+        for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (a.toneMapOpt->count() && extension != ".png")
+            throw wavefront::InputError("--tonemap applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+        if (a.aovs && !a.aovFiles && extension != ".exr")
+            throw wavefront::InputError("--aovs writes layers of an .exr --out (" + a.out + " is not); --aov-files writes them beside it");
+    }
     }
     if (file.maxDepth > 0 && app.count("--max-depth") == 0) options.maxDepth = file.maxDepth;
     options.validate();

@@ -22,7 +22,10 @@ struct Args {
     double seconds = 0.0;
     float exposure = 0.0f;
     unsigned seed = 0;
+    std::string filter = "box", toneMap = "clamp";
     bool stats = false, listScenes = false, allowExternal = false, strict = false;
+    bool aovs = false, aovFiles = false;
+    CLI::Option* toneMapOpt = nullptr;
     CLI::Option* timeOpt = nullptr;
     CLI::Option* envScaleOpt = nullptr;
     CLI::Option* exposureOpt = nullptr;
@@ -56,6 +59,10 @@ void printSummary(const std::string& schedule, const wavefront::RenderStats& sta
 
 /// "spt-r" for the path tracer, "bdpt streaming" and the like otherwise.
 std::string scheduleName(const wavefront::RenderOptions& options);
+
+/// Writes the image to --out: with --aovs into one EXR with the AOV layers, and with --aov-files
+/// each AOV beside it as OUT-STEM.<layer>.exr as well. Returns the values writeImage replaced.
+std::uint64_t writeOutput(const Args& args, const wavefront::Image& image, const wavefront::Renderer& renderer);
 
 /// --stats: scene, memory, per-kernel figures and the integrator's counters on stdout.
 void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& stats, double loadSeconds);

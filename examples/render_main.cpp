@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
         renderer.render();
         progress.finish();
         std::uint64_t clamped = 0;
-        wavefront::Image image = renderer.film().resolve(&clamped);
-        std::uint64_t replaced = wavefront::writeImage(args.out, image, args.exposure);
+        wavefront::Image image = wavefront::filterImage(renderer.film().resolve(&clamped), options.filter);
+        std::uint64_t replaced = wfcli::writeOutput(args, image, renderer);
         wfcli::printSummary(wfcli::scheduleName(options), renderer.stats(), image, args.out, clamped, replaced);
         if (args.stats) wfcli::printStats(options, renderer.stats(), loadSeconds);
         return 0;

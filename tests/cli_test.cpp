@@ -460,6 +460,30 @@ Shape "sphere"
                       {"--strict", "Integrator"});
 }
 
+TEST_CASE("cli: film options are checked, AOVs written as layers and files", "[cli]") {
+    TempDir dir;
+    auto bad = [&](std::vector<std::string> extra, const char* message) {
+        std::vector<std::string> args{"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        CliResult r = runCli(dir, args);
+        CHECK(r.exitCode == 2);
+        REQUIRE(r.errorLines.size() == 1);
+        CHECK_THAT(r.errorLines[0], Catch::Contains(message));
+    };
+    bad({"--filter", "lanczos", "--out", dir.file("o.png")}, "unknown pixel filter 'lanczos'");
+    bad({"--tonemap", "filmic", "--out", dir.file("o.png")}, "unknown tone map 'filmic'");
+    bad({"--tonemap", "aces", "--out", dir.file("o.exr")}, "--tonemap applies to PNG output only");
+    bad({"--aovs", "--out", dir.file("o.png")}, "--aovs writes layers of an .exr --out");
+    CliResult ok = runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "2", "--filter", "gaussian",
+                                "--aovs", "--aov-files", "--out", dir.file("o.exr")});
+    REQUIRE(ok.exitCode == 0);
+    CHECK(wavefront::readImageLayer(dir.file("o.exr"), "albedo").width == 8);
+    CHECK(wavefront::readImage(dir.file("o.depth.exr")).width == 8);
+    CHECK(wavefront::readImage(dir.file("o.variance.exr")).width == 8);
+    CHECK(runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1", "--tonemap", "reinhard", "--out",
+                       dir.file("o.png")}).exitCode == 0);
+}
+
 #else
 
 TEST_CASE("cli: wavefront-render is not built", "[cli]") {

@@ -174,6 +174,15 @@ struct WAVEFRONT_API RenderOptions {
     /// CPU backend: threads that render (0: one per CPU the process may run on). With Backend::Auto,
     /// a count above 0 picks the CPU; with Backend::Cuda it is refused.
     int cpuThreads = 0;
+    /// Render first-hit albedo, shading normal and depth beside the colour (one camera ray per
+    /// pixel and pass, shared by every integrator: kernels/scene/aov.h), and for PT and BDPT the
+    /// per-pixel variance of the estimate from per-pass estimates (Renderer::aovs()). The render
+    /// then runs pass by pass: one extra ray per pixel and pass, and the stream drains at the end
+    /// of every pass. A single device only.
+    bool aovs = false;
+    /// The pixel filter Renderer::image() resolves the film with (filterImage); the film and
+    /// film().resolve() stay box-filtered.
+    PixelFilter filter = PixelFilter::Box;
     /// Progress reports during a render; returning false cancels it (see ProgressCallback). A
     /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
@@ -247,6 +256,40 @@ struct MltStats {
     double acceptanceRate = -1.0, largeStepFraction = -1.0, normalization = 0.0;
 };
 
+/// What an edit of a Renderer's scene does to its film.
+enum class EditMode {
+    ResetFilm,   ///< the next renderMore() starts a fresh film (render() always does)
+    /// The next renderMore() adds to the film as it is: the film then averages the images before
+    /// and after the edit (a progressive preview that does not go black). MLT's chains keep their
+    /// states and normalisation across it.
+    Accumulate,
+};
+
+/// How Renderer::setMeshPositions updates the BVH.
+enum class BvhUpdate {
+    /// Refit; then rebuild if the refitted tree's surface-area cost exceeds kRefitCostLimit times
+    /// the cost of the tree as last built (docs/decisions.md, "Edits": measured).
+    Auto,
+    Refit,    ///< keep the topology, recompute the boxes bottom-up (O(n), no sort)
+    Rebuild,  ///< build the tree again with the renderer's builder
+};
+
+/// What one edit cost (Renderer::set* return it; RenderStats::edits lists those before a call).
+struct EditStats {
+    std::string what;                 ///< "camera", "material 3", "texture 0", "light 1", "environment", "mesh 2"
+    std::uint64_t bytesUploaded = 0;  ///< host-to-device bytes (the CPU backend: bytes copied into its buffers)
+    std::string bvh = "none";         ///< "none", "refit", "rebuild" or "refit, rebuild" (Auto over the limit)
+    /// After a refit: the tree's surface-area cost over the cost at its last build (1: as good).
+    double bvhCostRatio = 0.0;
+    bool lightsRebuilt = false;       ///< the light distribution was built again
+    bool filmReset = true;            ///< EditMode::ResetFilm
+    double seconds = 0.0;             ///< wall time of the edit, device work included
+};
+
+/// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh
+/// one would (docs/decisions.md, "Edits").
+constexpr double kRefitCostLimit = 1.2;
+
 /// What went into the current film, counted on the device: by render() and every renderMore()
 /// since (times, samples and rays add up over those calls).
 struct RenderStats {
@@ -276,6 +319,8 @@ struct RenderStats {
     std::vector<KernelStats> kernels;
     /// Every device that rendered the film (one entry for a single device).
     std::vector<DeviceStats> devices;
+    /// The edits made between the previous render call and this one, with what each cost.
+    std::vector<EditStats> edits;
     BdptStats bdpt;  ///< BDPT and MLT (which runs on BDPT)
     MltStats mlt;    ///< MLT
     double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
@@ -312,8 +357,54 @@ public:
     /// Asks a render in progress (on another thread) to stop: no new samples start, those in
     /// flight finish, and the film holds what was done (stats().cancelled). Thread-safe.
     void cancel();
+    // ---- Edits between renders -------------------------------------------------------------
+    // Each edit checks its input as the Scene's add* functions do and throws InputError, one
+    // line, for bad input (wrong sizes, NaN, an index out of range, an edit that would leave the
+    // scene without an emitter), and Error during a render call (from another thread or the
+    // progress callback); either way nothing is changed. It then updates only what it names on
+    // the device, synchronously, and returns what that cost. The film is reset unless `mode`
+    // is EditMode::Accumulate. After an edit, render() gives the image a fresh Renderer on the
+    // edited scene() gives with the same options and seed (PT and BDPT; MLT in distribution).
+    // A device error during an edit (out of memory) throws Error and leaves the Renderer
+    // unusable: every later call throws.
+
+    /// Moves the camera. Uploads nothing: the camera travels with every launch.
+    EditStats setCamera(const Camera& camera, EditMode mode = EditMode::ResetFilm);
+    /// Replaces material `index` (Scene::setMaterial's checks). Uploads that material (and its
+    /// texture indices); the light distribution is built again when the material emits, before
+    /// or after (O(emissive primitives) on the device, O(primitives) on the host).
+    EditStats setMaterial(int index, const Material& material, EditMode mode = EditMode::ResetFilm);
+    /// Replaces texture `index` (Scene::setTexture's checks). Same size and texel format: its
+    /// texels are uploaded in place; otherwise every texture is uploaded again. The light
+    /// distribution is built again when an emissive material uses it as emission.
+    EditStats setTexture(int index, Texture texture, EditMode mode = EditMode::ResetFilm);
+    /// Replaces point, spot or directional light `index` (Scene::setLight's checks). Uploads that
+    /// light and builds the light distribution again (O(lights)).
+    EditStats setLight(int index, const Light& light, EditMode mode = EditMode::ResetFilm);
+    /// Replaces the environment with an image times `scale` (Scene::setEnvironment's checks), as
+    /// RenderOptions::environmentMap would have at construction: the image and its sampling
+    /// distribution are built again (O(texels)).
+    EditStats setEnvironment(Image image, float scale = 1.0f, EditMode mode = EditMode::ResetFilm);
+    /// Replaces the environment with a procedural sky (Scene::setSkyGradient's checks): uploads nothing.
+    EditStats setSkyGradient(const SkyGradient& sky, EditMode mode = EditMode::ResetFilm);
+    /// Moves the vertices of mesh `mesh` (Scene::meshes(), the order of addMesh and of a loader's
+    /// meshes) keeping its triangles (Scene::setMeshPositions' checks); `normals` optionally
+    /// replace its shading normals. Uploads that mesh's vertices, then refits or rebuilds the
+    /// BVH over the whole scene as `bvh` says (refit: O(primitives), no sort; rebuild: the
+    /// construction's build), and builds the light distribution again when the mesh emits or
+    /// the scene's bounds changed under a directional light or an environment.
+    EditStats setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
+                               const std::vector<glm::vec3>& normals = {}, EditMode mode = EditMode::ResetFilm,
+                               BvhUpdate bvh = BvhUpdate::Auto);
+    /// The scene as the renderer holds it, edits applied (validated: degenerate triangles
+    /// dropped). The Renderer keeps this host copy for its edits, besides the device's.
+    const Scene& scene() const;
+
     const Film& film() const;
-    Image image() const { return film().resolve(); }
+    /// The film's estimate, filtered with options().filter.
+    Image image() const;
+    /// The AOVs of the film (RenderOptions::aovs; empty images otherwise).
+    AovImages aovs() const { return film().resolveAovs(); }
     const RenderStats& stats() const;
     Backend backend() const;
     const RenderOptions& options() const;
@@ -337,5 +428,11 @@ WAVEFRONT_API const char* toString(LightSampler sampler);
 WAVEFRONT_API LightSampler parseLightSampler(const std::string& name);  ///< throws InputError
 WAVEFRONT_API const char* toString(BvhBuilder builder);
 WAVEFRONT_API BvhBuilder parseBvhBuilder(const std::string& name);  ///< throws InputError
+WAVEFRONT_API const char* toString(BvhUpdate update);
+WAVEFRONT_API const char* toString(PixelFilter filter);
+WAVEFRONT_API PixelFilter parsePixelFilter(const std::string& name);  ///< box, gaussian, mitchell; throws InputError
+WAVEFRONT_API const char* toString(ToneMap toneMap);
+WAVEFRONT_API ToneMap parseToneMap(const std::string& name);  ///< clamp, reinhard, aces; throws InputError
+WAVEFRONT_API BvhUpdate parseBvhUpdate(const std::string& name);  ///< throws InputError
 
 }  // namespace wavefront

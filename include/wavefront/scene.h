@@ -171,6 +171,14 @@ struct SceneLoadOptions {
 
 /// Render settings a scene file carries (pbrt-v4's Film and Integrator); 0 or empty: not given.
 /// The CLI uses them where its command line does not set --res, --out or --max-depth.
+/// Where a mesh added with Scene::addMesh lives in the flattened scene: its vertices are
+/// positions()[firstVertex, firstVertex + vertexCount).
+struct MeshRange {
+    std::uint32_t firstVertex = 0, vertexCount = 0;
+    int material = 0;   ///< the material the mesh was added with
+    bool hasNormals = false;
+};
+
 struct SceneFileSettings {
     int width = 0, height = 0;  ///< the film's resolution
     std::string outputFile;     ///< the image to write (.png, .exr or .pfm)
@@ -188,10 +196,38 @@ public:
     /// image) are for emission textures: addMaterial refuses them as base colour,
     /// metallic-roughness or normal textures.
     int addTexture(Texture texture);
-    /// Adds a mesh. Throws InputError for out-of-range indices or material, NaN or infinite
-    /// positions (naming the face), or normals of the wrong count.
-    void addMesh(const TriangleMesh& mesh);
+    /// Adds a mesh and returns its index (meshes(), setMeshPositions). Throws InputError for
+    /// out-of-range indices or material, NaN or infinite positions (naming the face), or normals
+    /// of the wrong count.
+    int addMesh(const TriangleMesh& mesh);
     void addSphere(const Sphere& sphere);
+
+    // Edits of what is there (Renderer's edits call these on its own copy first). Each checks as
+    // its add* counterpart does and throws InputError, one line, changing nothing, for bad input.
+
+    /// Replaces material `index` (checked as addMaterial checks). Throws InputError for an index
+    /// out of range.
+    void setMaterial(int index, const Material& material);
+    /// Replaces texture `index` (checked as addTexture checks, and against every material that
+    /// uses it: an HDR texture only as emission, a data texture linear).
+    void setTexture(int index, Texture texture);
+    /// Replaces light `index` (checked as addLight checks; the direction stored normalised).
+    void setLight(int index, const Light& light);
+    /// Moves the vertices of mesh `mesh` (same topology): exactly meshes()[mesh].vertexCount
+    /// positions, each finite and within +-kMaxCoordinate; `normals`, when given, as many, and only
+    /// for a mesh added with normals. Triangles dropped as degenerate by validate() stay dropped;
+    /// one that becomes degenerate stays in the scene with no area (never hit).
+    void setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
+                          const std::vector<glm::vec3>& normals = {});
+    /// Throws InputError, one line, for a camera validate() would refuse (non-finite or
+    /// coinciding position and target, up parallel to the view, field of view outside (0, 180),
+    /// a thin lens without a positive focus distance).
+    static void checkCamera(const Camera& camera);
+    /// Every mesh added, in order.
+    const std::vector<MeshRange>& meshes() const { return meshes_; }
+    /// Whether some primitive uses an emissive material or the scene has a light or an environment
+    /// (what validate() asks of a scene to be rendered).
+    bool hasEmitter() const;
     /// Adds a point, spot or directional light and returns its index. Throws InputError for
     /// negative or non-finite intensity, a zero or non-finite direction (spot, directional), a
     /// position that is not finite or beyond +-kMaxCoordinate (point, spot: a light at infinity
@@ -333,7 +369,15 @@ public:
     static Scene fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options = {});
 
 private:
+    /// Checks `material` as material number `index`; throws InputError.
+    void checkMaterial(const Material& material, std::size_t index) const;
+    /// Checks `texture` as texture `index`; returns its largest colour value. Throws InputError.
+    static float checkTexture(Texture& texture, std::size_t index);
+    /// `light` checked as light `index`, its direction normalised. Throws InputError.
+    static Light checkedLight(const Light& light, std::size_t index);
+
     std::vector<Material> materials_;
+    std::vector<MeshRange> meshes_;
     std::vector<glm::vec3> positions_;
     std::vector<glm::vec3> normals_;
     std::vector<glm::vec2> uvs_;

@@ -107,6 +107,18 @@ py::dict kernelDict(const KernelStats& k) {
     return d;
 }
 
+py::dict editDict(const EditStats& e) {
+    py::dict d;
+    d["what"] = e.what;
+    d["bytesUploaded"] = e.bytesUploaded;
+    d["bvh"] = e.bvh;
+    d["bvhCostRatio"] = e.bvhCostRatio;
+    d["lightsRebuilt"] = e.lightsRebuilt;
+    d["filmReset"] = e.filmReset;
+    d["seconds"] = e.seconds;
+    return d;
+}
+
 /// RenderStats as a dict; `figures` are the integrator's own (integratorFigures: MLT's acceptance,
 /// BDPT's connections, ... by name, negative when not measured), so a tool reads any integrator's.
 py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
@@ -143,6 +155,9 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
         devices.append(e);
     }
     d["devices"] = devices;
+    py::list edits;
+    for (const EditStats& e : s.edits) edits.append(editDict(e));
+    d["edits"] = edits;
     d["connections"] = s.bdpt.connections;
     d["connectPhases"] = s.bdpt.connectPhases;
     d["walkSimdEfficiency"] = s.bdpt.walkSimdEfficiency;
@@ -215,6 +230,21 @@ struct PyRenderer {
         return f(*renderer);
     }
 
+    /// An edit: refused with wavefront.Error while a call runs (from another thread or the
+    /// progress callback), as the C++ Renderer refuses it; the GIL is released for its device work.
+    template <class F>
+    py::dict edit(F&& f) {
+        std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
+        if (!lock.owns_lock())
+            throw Error("this Renderer is already rendering: an edit must not overlap a render() or renderMore() call");
+        EditStats st;
+        {
+            py::gil_scoped_release release;
+            st = f(*renderer);
+        }
+        return editDict(st);
+    }
+
     template <class F>
     void run(F&& f) {
         locked([&](Renderer& r) {
@@ -279,6 +309,13 @@ PYBIND11_MODULE(_wavefront, m) {
         .value("Spt", PtVariant::Spt)
         .value("SptR", PtVariant::SptR);
     py::enum_<BdptVariant>(m, "BdptVariant").value("Streaming", BdptVariant::Streaming).value("Naive", BdptVariant::Naive);
+    py::enum_<EditMode>(m, "EditMode")
+        .value("ResetFilm", EditMode::ResetFilm)
+        .value("Accumulate", EditMode::Accumulate);
+    py::enum_<BvhUpdate>(m, "BvhUpdate")
+        .value("Auto", BvhUpdate::Auto)
+        .value("Refit", BvhUpdate::Refit)
+        .value("Rebuild", BvhUpdate::Rebuild);
     py::enum_<BvhBuilder>(m, "BvhBuilder")
         .value("Auto", BvhBuilder::Auto)
         .value("Lbvh", BvhBuilder::Lbvh)
@@ -348,7 +385,22 @@ PYBIND11_MODULE(_wavefront, m) {
             "(height, width) uint32 view of the per-pixel sample counts")
         .def("resolve", [](const Film& f) { return f.resolve(); });
 
-    m.def("writeImage", &writeImage, "path"_a, "image"_a, "exposure"_a = 0.0f, py::call_guard<py::gil_scoped_release>());
+    py::enum_<PixelFilter>(m, "PixelFilter")
+        .value("Box", PixelFilter::Box)
+        .value("Gaussian", PixelFilter::Gaussian)
+        .value("Mitchell", PixelFilter::Mitchell);
+    py::enum_<ToneMap>(m, "ToneMap").value("Clamp", ToneMap::Clamp).value("Reinhard", ToneMap::Reinhard).value("Aces", ToneMap::Aces);
+    m.def("writeImage", &writeImage, "path"_a, "image"_a, "exposure"_a = 0.0f, "toneMap"_a = ToneMap::Clamp,
+          py::call_guard<py::gil_scoped_release>());
+    m.def("filterImage", &filterImage, "image"_a, "filter"_a);
+    py::class_<AovImages>(m, "AovImages", "First-hit albedo, normal, depth and the variance of the estimate (empty: not rendered)")
+        .def_readonly("albedo", &AovImages::albedo)
+        .def_readonly("normal", &AovImages::normal)
+        .def_readonly("depth", &AovImages::depth)
+        .def_readonly("variance", &AovImages::variance);
+    m.def("writeImageWithAovs", &writeImageWithAovs, "path"_a, "image"_a, "aovs"_a,
+          py::call_guard<py::gil_scoped_release>());
+    m.def("readImageLayer", &readImageLayer, "path"_a, "layer"_a);
     m.def("checkImagePath", &checkImagePath, "path"_a);
     m.def("readImage", &readImage, "path"_a, py::call_guard<py::gil_scoped_release>());
 
@@ -488,7 +540,25 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("hasSkyGradient", &Scene::hasSkyGradient)
         .def("skyGradient", &Scene::skyGradient)
         .def("validate", &Scene::validate, "requireEmitter"_a = true)
-        .def("materials", &Scene::materials)
+        .def("materials", &Scene::materials, "Copies of the materials; change one with setMaterial")
+        .def("setMaterial", &Scene::setMaterial, "index"_a, "material"_a)
+        .def("setTexture", &Scene::setTexture, "index"_a, "texture"_a)
+        .def("setLight", &Scene::setLight, "index"_a, "light"_a)
+        .def(
+            "setMeshPositions",
+            [](Scene& s, int mesh, const py::object& positions, const py::object& normals) {
+                s.setMeshPositions(mesh, vectorsFromArray<glm::vec3>(positions, "positions"),
+                                   normals.is_none() ? std::vector<glm::vec3>{} : vectorsFromArray<glm::vec3>(normals, "normals"));
+            },
+            "mesh"_a, "positions"_a, "normals"_a = py::none())
+        .def("meshes",
+             [](const Scene& s) {
+                 py::list out;
+                 for (const MeshRange& r : s.meshes())
+                     out.append(py::dict("firstVertex"_a = r.firstVertex, "vertexCount"_a = r.vertexCount,
+                                         "material"_a = r.material, "hasNormals"_a = r.hasNormals));
+                 return out;
+             })
         .def("spheres", &Scene::spheres)
         .def("positions", [](const Scene& s) { return arrayFromVectors(s.positions()); })
         .def("triangles",
@@ -564,6 +634,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("environmentScale", &RenderOptions::environmentScale)
         .def_readwrite("streamCapacity", &RenderOptions::streamCapacity)
         .def_readwrite("cpuThreads", &RenderOptions::cpuThreads)
+        .def_readwrite("aovs", &RenderOptions::aovs)
+        .def_readwrite("filter", &RenderOptions::filter)
         .def_readwrite("pt", &RenderOptions::pt)
         .def_readwrite("bdpt", &RenderOptions::bdpt)
         .def_readwrite("mlt", &RenderOptions::mlt)
@@ -603,6 +675,47 @@ PYBIND11_MODULE(_wavefront, m) {
              [](PyRenderer& r) {
                  return r.locked([](Renderer& x) { return statsDict(x.stats(), x.options().integrator); });
              })
+        .def("aovs", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.aovs(); }); })
+        .def("scene", [](PyRenderer& r) { return r.locked([](Renderer& x) { return Scene(x.scene()); }); },
+             "A copy of the scene as edited")
+        .def("setCamera",
+             [](PyRenderer& r, const Camera& c, EditMode mode) { return r.edit([&](Renderer& x) { return x.setCamera(c, mode); }); },
+             "camera"_a, "mode"_a = EditMode::ResetFilm)
+        .def("setMaterial",
+             [](PyRenderer& r, int index, const Material& m, EditMode mode) {
+                 return r.edit([&](Renderer& x) { return x.setMaterial(index, m, mode); });
+             },
+             "index"_a, "material"_a, "mode"_a = EditMode::ResetFilm)
+        .def("setTexture",
+             [](PyRenderer& r, int index, const Texture& t, EditMode mode) {
+                 return r.edit([&](Renderer& x) { return x.setTexture(index, t, mode); });
+             },
+             "index"_a, "texture"_a, "mode"_a = EditMode::ResetFilm)
+        .def("setLight",
+             [](PyRenderer& r, int index, const Light& l, EditMode mode) {
+                 return r.edit([&](Renderer& x) { return x.setLight(index, l, mode); });
+             },
+             "index"_a, "light"_a, "mode"_a = EditMode::ResetFilm)
+        .def("setEnvironment",
+             [](PyRenderer& r, const Image& image, float scale, EditMode mode) {
+                 return r.edit([&](Renderer& x) { return x.setEnvironment(image, scale, mode); });
+             },
+             "image"_a, "scale"_a = 1.0f, "mode"_a = EditMode::ResetFilm)
+        .def("setSkyGradient",
+             [](PyRenderer& r, const SkyGradient& sky, EditMode mode) {
+                 return r.edit([&](Renderer& x) { return x.setSkyGradient(sky, mode); });
+             },
+             "sky"_a, "mode"_a = EditMode::ResetFilm)
+        .def("setMeshPositions",
+             [](PyRenderer& r, int mesh, const py::object& positions, const py::object& normals, EditMode mode,
+                BvhUpdate bvh) {
+                 std::vector<glm::vec3> p = vectorsFromArray<glm::vec3>(positions, "positions");
+                 std::vector<glm::vec3> n =
+                     normals.is_none() ? std::vector<glm::vec3>{} : vectorsFromArray<glm::vec3>(normals, "normals");
+                 return r.edit([&](Renderer& x) { return x.setMeshPositions(mesh, p, n, mode, bvh); });
+             },
+             "mesh"_a, "positions"_a, "normals"_a = py::none(), "mode"_a = EditMode::ResetFilm,
+             "bvh"_a = BvhUpdate::Auto)
         .def("backend", [](PyRenderer& r) { return r.renderer->backend(); })
         .def("options", [](PyRenderer& r) {
             py::object o = py::cast(RenderOptions(r.renderer->options()));

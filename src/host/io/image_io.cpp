@@ -81,12 +81,23 @@ void writeFileChecked(const std::string& path, const char* format, const std::ve
     }
 }
 
-void writePng(const std::string& path, const Image& image, float exposure) {
+float toneMapped(float v, ToneMap toneMap) {
+    if (!(v > 0.0f)) return 0.0f;
+    if (toneMap == ToneMap::Reinhard) return std::isinf(v) ? 1.0f : v / (1.0f + v);
+    if (toneMap == ToneMap::Aces) {  // Narkowicz 2015
+        if (std::isinf(v)) return 1.0f;
+        const double x = v;
+        return float(std::clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0));
+    }
+    return std::min(v, 1.0f);
+}
+
+void writePng(const std::string& path, const Image& image, float exposure, ToneMap toneMap) {
     const float scale = std::exp2(exposure);
     std::vector<std::uint8_t> pixels(image.rgb.size());
     for (std::size_t i = 0; i < image.rgb.size(); ++i) {
         float v = image.rgb[i] * scale;  // finite or +-inf: writeImage replaced NaN and inf
-        v = std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f);
+        v = std::isnan(v) ? 0.0f : toneMapped(v, toneMap);
         pixels[i] = std::uint8_t(linearToSrgb(v) * 255.0f + 0.5f);
     }
     std::vector<unsigned char> bytes;
@@ -99,37 +110,39 @@ void writePng(const std::string& path, const Image& image, float exposure) {
     writeFileChecked(path, "PNG", bytes);
 }
 
-// As tinyexr's SaveEXR (B, G, R channels; ZIP from 16 pixels on a side), but into memory, so that
-// the write is ours to check.
-void writeExr(const std::string& path, const Image& image) {
-    const std::size_t pixels = std::size_t(image.width) * image.height;
-    std::vector<float> planes[3];
-    for (int c = 0; c < 3; ++c) {
-        planes[c].resize(pixels);
-        for (std::size_t i = 0; i < pixels; ++i) planes[c][i] = image.rgb[3 * i + (2 - c)];
+/// One channel of an EXR file: its name and a plane of width x height floats.
+struct ExrChannel {
+    std::string name;
+    std::vector<float> plane;
+};
+
+// As tinyexr's SaveEXR (ZIP from 16 pixels on a side), but into memory, so that the write is ours
+// to check; channels sorted by name, as OpenEXR readers expect.
+void writeExrChannels(const std::string& path, int width, int height, std::vector<ExrChannel> list) {
+    std::sort(list.begin(), list.end(), [](const ExrChannel& a, const ExrChannel& b) { return a.name < b.name; });
+    const int n = int(list.size());
+    std::vector<unsigned char*> channelData(n);
+    std::vector<EXRChannelInfo> channels(n);
+    // 32-bit float: half float turns everything above 65504 into infinity.
+    std::vector<int> types(n, TINYEXR_PIXELTYPE_FLOAT), requested(n, TINYEXR_PIXELTYPE_FLOAT);
+    for (int c = 0; c < n; ++c) {
+        channelData[c] = reinterpret_cast<unsigned char*>(list[c].plane.data());
+        channels[c] = EXRChannelInfo{};
+        std::snprintf(channels[c].name, sizeof(channels[c].name), "%s", list[c].name.c_str());
     }
-    unsigned char* channelData[3] = {reinterpret_cast<unsigned char*>(planes[0].data()),
-                                     reinterpret_cast<unsigned char*>(planes[1].data()),
-                                     reinterpret_cast<unsigned char*>(planes[2].data())};
     EXRImage exrImage;
     InitEXRImage(&exrImage);
-    exrImage.images = channelData;
-    exrImage.width = image.width;
-    exrImage.height = image.height;
-    exrImage.num_channels = 3;
-    EXRChannelInfo channels[3] = {};
-    // 32-bit float: half float turns everything above 65504 into infinity.
-    int types[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT};
-    int requested[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT};
-    for (int c = 0; c < 3; ++c) channels[c].name[0] = "BGR"[c];
+    exrImage.images = channelData.data();
+    exrImage.width = width;
+    exrImage.height = height;
+    exrImage.num_channels = n;
     EXRHeader header;
     InitEXRHeader(&header);
-    header.num_channels = 3;
-    header.channels = channels;
-    header.pixel_types = types;
-    header.requested_pixel_types = requested;
-    header.compression_type =
-        image.width < 16 && image.height < 16 ? TINYEXR_COMPRESSIONTYPE_NONE : TINYEXR_COMPRESSIONTYPE_ZIP;
+    header.num_channels = n;
+    header.channels = channels.data();
+    header.pixel_types = types.data();
+    header.requested_pixel_types = requested.data();
+    header.compression_type = width < 16 && height < 16 ? TINYEXR_COMPRESSIONTYPE_NONE : TINYEXR_COMPRESSIONTYPE_ZIP;
     unsigned char* memory = nullptr;
     const char* err = nullptr;
     const std::size_t size = SaveEXRImageToMemory(&exrImage, &header, &memory, &err);
@@ -145,6 +158,25 @@ void writeExr(const std::string& path, const Image& image) {
     std::vector<unsigned char> bytes(memory, memory + size);
     std::free(memory);
     writeFileChecked(path, "EXR", bytes);
+}
+
+/// Channels `prefix` + names[c] from an RGB image's channel c (or only the first, for one name).
+void addChannels(std::vector<ExrChannel>& list, const Image& image, const std::string& prefix,
+                 std::initializer_list<const char*> names) {
+    const std::size_t pixels = std::size_t(image.width) * image.height;
+    int c = 0;
+    for (const char* name : names) {
+        ExrChannel ch{prefix + name, std::vector<float>(pixels)};
+        for (std::size_t i = 0; i < pixels; ++i) ch.plane[i] = image.rgb[3 * i + c];
+        list.push_back(std::move(ch));
+        ++c;
+    }
+}
+
+void writeExr(const std::string& path, const Image& image) {
+    std::vector<ExrChannel> list;
+    addChannels(list, image, "", {"R", "G", "B"});
+    writeExrChannels(path, image.width, image.height, std::move(list));
 }
 
 void putFloatLittleEndian(std::vector<unsigned char>& out, float value) {
@@ -254,7 +286,8 @@ struct ExrData {
     }
 };
 
-Image readExr(const std::string& path, const std::string& bytes) {
+/// `names`: the three channels to read (R, G, B; an AOV layer's: writeImageWithAovs).
+Image readExr(const std::string& path, const std::string& bytes, const std::string (&names)[3] = {"R", "G", "B"}) {
     const std::string what = "EXR file '" + path + "'";
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const auto fail = [&](const char* step, const char* err) {
@@ -298,11 +331,12 @@ Image readExr(const std::string& path, const std::string& bytes) {
             exr.header.requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
         const std::string name = exr.header.channels[c].name;
         for (int k = 0; k < 3; ++k)
-            if (name == std::string(1, "RGB"[k])) idx[k] = c;
+            if (name == names[k]) idx[k] = c;
     }
     if (exr.header.num_channels == 1) idx[0] = idx[1] = idx[2] = 0;  // grey
     if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0)
-        throw InputError("cannot read " + what + ": it has no R, G and B channels (nor a single grey one)");
+        throw InputError("cannot read " + what + ": it has no " + names[0] + ", " + names[1] + " and " + names[2] +
+                         " channels (nor a single grey one)");
     for (int k = 0; k < 3; ++k)
         if (exr.header.pixel_types[idx[k]] == TINYEXR_PIXELTYPE_UINT)
             throw InputError("cannot read " + what + ": integer colour channels are not supported");
@@ -359,6 +393,87 @@ Image Film::resolve(std::uint64_t* clamped) const {
     return image;
 }
 
+namespace {
+
+/// The filter's 1D profile at x pixels from the centre (separable: f(x) f(y)), and its radius.
+double filterProfile(PixelFilter filter, double x) {
+    x = std::fabs(x);
+    if (filter == PixelFilter::Gaussian) {
+        constexpr double sigma = 0.5, radius = 1.5;
+        return x >= radius ? 0.0 : std::exp(-x * x / (2 * sigma * sigma)) - std::exp(-radius * radius / (2 * sigma * sigma));
+    }
+    // Mitchell-Netravali, B = C = 1/3, stretched to radius 2 (pbrt's convention: argument 2x / radius).
+    constexpr double B = 1.0 / 3.0, C = 1.0 / 3.0;
+    if (x >= 2.0) return 0.0;
+    if (x >= 1.0)
+        return ((-B - 6 * C) * x * x * x + (6 * B + 30 * C) * x * x + (-12 * B - 48 * C) * x + (8 * B + 24 * C)) / 6.0;
+    return ((12 - 9 * B - 6 * C) * x * x * x + (-18 + 12 * B + 6 * C) * x * x + (6 - 2 * B)) / 6.0;
+}
+
+}  // namespace
+
+Image filterImage(const Image& image, PixelFilter filter) {
+    if (int(filter) < int(PixelFilter::Box) || int(filter) > int(PixelFilter::Mitchell))
+        throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
+    if (filter == PixelFilter::Box) return image;
+    // Weight of the neighbour d pixels away: the profile integrated over that pixel's extent.
+    constexpr int kReach = 2;  // both filters end within 2.5 pixels of a centre
+    double w[2 * kReach + 1];
+    for (int d = -kReach; d <= kReach; ++d) {
+        constexpr int steps = 256;
+        double sum = 0.0;
+        for (int k = 0; k < steps; ++k) sum += filterProfile(filter, d - 0.5 + (k + 0.5) / steps);
+        w[d + kReach] = sum / steps;
+    }
+    // Separable: rows, then columns, each renormalised over the taps inside the image.
+    auto pass = [&](const Image& in, bool horizontal) {
+        Image out(in.width, in.height);
+        for (int y = 0; y < in.height; ++y)
+            for (int x = 0; x < in.width; ++x) {
+                double acc[3] = {0, 0, 0}, total = 0.0;
+                for (int d = -kReach; d <= kReach; ++d) {
+                    int sx = horizontal ? x + d : x, sy = horizontal ? y : y + d;
+                    if (sx < 0 || sy < 0 || sx >= in.width || sy >= in.height) continue;
+                    total += w[d + kReach];
+                    for (int c = 0; c < 3; ++c) acc[c] += w[d + kReach] * in.pixel(sx, sy)[c];
+                }
+                for (int c = 0; c < 3; ++c) out.pixel(x, y)[c] = float(acc[c] / total);
+            }
+        return out;
+    };
+    return pass(pass(image, true), false);
+}
+
+AovImages Film::resolveAovs() const {
+    const std::size_t pixels = std::size_t(width) * height;
+    AovImages out;
+    auto clampFloat = [](double v) { return float(std::isnan(v) ? 0.0 : std::clamp(v, -double(FLT_MAX), double(FLT_MAX))); };
+    if (aovPasses > 0 && aovSums.size() == pixels * 7) {
+        out.albedo = Image(width, height);
+        out.normal = Image(width, height);
+        out.depth = Image(width, height);
+        const double inv = 1.0 / aovPasses;
+        for (std::size_t i = 0; i < pixels; ++i)
+            for (int c = 0; c < 3; ++c) {
+                out.albedo.rgb[3 * i + c] = clampFloat(aovSums[7 * i + c] * inv);
+                out.normal.rgb[3 * i + c] = clampFloat(aovSums[7 * i + 3 + c] * inv);
+                out.depth.rgb[3 * i + c] = clampFloat(aovSums[7 * i + 6] * inv);
+            }
+    }
+    if (variancePasses >= 2 && passMoments.size() == pixels * 6) {
+        // Sample variance of the B pass estimates, over B: the variance of their mean.
+        out.variance = Image(width, height);
+        const double b = variancePasses;
+        for (std::size_t i = 0; i < pixels; ++i)
+            for (int c = 0; c < 3; ++c) {
+                const double s1 = passMoments[6 * i + c], s2 = passMoments[6 * i + 3 + c];
+                const double v = std::max(0.0, (s2 - s1 * s1 / b) / (b - 1.0)) / b;
+                out.variance.rgb[3 * i + c] = clampFloat(v);
+            }
+    }
+    return out;
+}
+
 void checkImagePath(const std::string& path) {
     const std::string ext = lowercaseExtension(path);
     if (ext != ".png" && ext != ".exr" && ext != ".pfm")
@@ -377,8 +492,10 @@ void checkImagePath(const std::string& path) {
         throw InputError("cannot write '" + path + "': it is " + special + ", not a regular file");
 }
 
-std::uint64_t writeImage(const std::string& path, const Image& image, float exposure) {
+std::uint64_t writeImage(const std::string& path, const Image& image, float exposure, ToneMap toneMap) {
     checkImagePath(path);
+    if (int(toneMap) < int(ToneMap::Clamp) || int(toneMap) > int(ToneMap::Aces))
+        throw InputError("tone map " + std::to_string(int(toneMap)) + " is not a ToneMap value");
     const std::string ext = lowercaseExtension(path);
     checkImage(path, image);
     // 2^64 already saturates any radiance a float holds; beyond it (or NaN) every pixel would be
@@ -400,12 +517,70 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
     }
     const Image& out = replaced ? finite : image;
     if (ext == ".png")
-        writePng(path, out, exposure);
+        writePng(path, out, exposure, toneMap);
     else if (ext == ".exr")
         writeExr(path, out);
     else
         writePfm(path, out);
     return replaced;
+}
+
+namespace {
+
+/// The channels of an AOV layer in the files writeImageWithAovs writes.
+void layerChannels(const std::string& layer, std::string (&names)[3]) {
+    if (layer.empty()) {
+        names[0] = "R", names[1] = "G", names[2] = "B";
+    } else if (layer == "albedo" || layer == "variance") {
+        for (int k = 0; k < 3; ++k) names[k] = layer + "." + "RGB"[k];
+    } else if (layer == "normal") {
+        for (int k = 0; k < 3; ++k) names[k] = std::string("normal.") + "XYZ"[k];
+    } else if (layer == "depth") {
+        names[0] = names[1] = names[2] = "Z";
+    } else {
+        throw InputError("unknown AOV layer '" + layer + "' (expected albedo, normal, depth or variance)");
+    }
+}
+
+}  // namespace
+
+std::uint64_t writeImageWithAovs(const std::string& path, const Image& image, const AovImages& aovs) {
+    checkImagePath(path);
+    if (lowercaseExtension(path) != ".exr")
+        throw InputError("cannot write '" + path + "' with AOV layers: only .exr holds layers");
+    checkImage(path, image);
+    std::uint64_t replaced = 0;
+    auto finite = [&](Image img) {
+        for (float& v : img.rgb)
+            if (!std::isfinite(v)) {
+                ++replaced;
+                v = std::isnan(v) ? 0.0f : v > 0.0f ? FLT_MAX : -FLT_MAX;
+            }
+        return img;
+    };
+    std::vector<ExrChannel> list;
+    addChannels(list, finite(image), "", {"R", "G", "B"});
+    const std::pair<const Image*, std::string> layers[] = {
+        {&aovs.albedo, "albedo"}, {&aovs.normal, "normal"}, {&aovs.depth, "depth"}, {&aovs.variance, "variance"}};
+    for (const auto& [layer, name] : layers) {
+        if (layer->width == 0) continue;
+        if (layer->width != image.width || layer->height != image.height)
+            throw InputError("cannot write '" + path + "': the " + name + " layer is not as large as the image");
+        std::string names[3];
+        layerChannels(name, names);
+        const Image f = finite(*layer);
+        if (name == "depth") addChannels(list, f, "", {"Z"});
+        else addChannels(list, f, "", {names[0].c_str(), names[1].c_str(), names[2].c_str()});
+    }
+    writeExrChannels(path, image.width, image.height, std::move(list));
+    return replaced;
+}
+
+Image readImageLayer(const std::string& path, const std::string& layer) {
+    if (lowercaseExtension(path) != ".exr") throw InputError("cannot read layer '" + layer + "' of '" + path + "': not an EXR file");
+    std::string names[3];
+    layerChannels(layer, names);
+    return readExr(path, readInputFile(path, InputKind::Image), names);
 }
 
 Image readImage(const std::string& path) {

@@ -25,17 +25,17 @@ public:
         : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
           scene_(uploadScene(exec_, scene, options.lightSampler, options.bvhBuilder)), film_(exec_, options.width * options.height) {
         // The renderer has put RenderOptions' file and scale into the scene.
-        if (scene.hasSkyGradient()) {
-            scene_.environment.setGradient(scene.skyGradient().nadir, scene.skyGradient().zenith);
-        } else if (scene.hasEnvironment()) {
-            const Image& env = scene.environment();
-            scene_.environment.build(exec_, env.rgb, env.width, env.height, options.lightSampler);
-        }
+        uploadEnvironment(exec_, scene, scene_, options.lightSampler);
+        if (options.aovs) aov_.emplace(exec_, options.width * options.height);
         exec_.synchronize();
         setupSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart_).count();
     }
 
     std::string name() const override { return exec_.name(); }
+
+    EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
+        return applySceneEdit(exec_, scene_, scene, edit, options.lightSampler, options.bvhBuilder);
+    }
 
     void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
         const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
@@ -43,7 +43,7 @@ public:
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
         beginCall(options, call.accumulate, asked, timed);
         RenderBudget budget(call, asked);
-        std::uint64_t done = renderPart(options, asked, budget);
+        std::uint64_t done = aov_ ? renderPasses(options, asked, budget) : renderPart(options, asked, budget);
         exec_.synchronize();
         const double seconds = budget.elapsed();
         budget.finish(done);
@@ -67,6 +67,32 @@ public:
         if (first) runner_->seek(*first);
         return runner_->render(scene_.view(options.width, options.height), film_.view(), asked, budget);
     }
+    /// RenderOptions::aovs: `asked` samples (0: until the time limit) one pass at a time, each
+    /// followed by the first-hit pass and (PT, BDPT) the film's pass moments.
+    std::uint64_t renderPasses(const RenderOptions& options, std::uint64_t asked, RenderBudget& budget) {
+        const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
+        const bool moments = options.integrator != IntegratorType::Mlt;  // MLT's passes are correlated
+        std::uint64_t done = 0;
+        while (asked == 0 || done < asked) {
+            const std::uint64_t got = renderPart(options, pass, budget);
+            done += got;
+            if (got < pass) break;  // cancelled inside the pass: it has no first-hit pass
+            const SceneView view = scene_.view(options.width, options.height);
+            // The camera ray the path tracer starts this pass's sample of each pixel with.
+            const std::uint64_t first = (options.firstPass + aov_->passes) * pass;
+            exec_.parallelFor("aov first hit", int(pass),
+                              AovStage<HashSampler>{view, HashSampler(options.seed), first, aov_->sums.data()});
+            ++aov_->passes;
+            if (moments) {
+                exec_.parallelFor("aov pass moments", int(pass),
+                                  PassMomentsStage{film_.sum.data(), film_.counts.data(), aov_->previous.data(),
+                                                   aov_->previousCounts.data(), aov_->moments.data()});
+                ++aov_->momentPasses;
+            }
+            if (budget.stopped() || (budget.timeLimited() && budget.elapsed() >= budget.timeLimit())) break;
+        }
+        return done;
+    }
     /// The film's integrator runner (null before the first call).
     IntegratorRunner<Exec>* runner() { return runner_.get(); }
     /// Waits for the exec, adds `seconds` to the film's time and copies the film and the
@@ -80,6 +106,19 @@ public:
         film.samples.resize(film_.counts.size());
         exec_.download(film.sum.data(), film_.sum.data(), film.sum.size());
         exec_.download(film.samples.data(), film_.counts.data(), film.samples.size());
+        film.aovSums.clear();
+        film.passMoments.clear();
+        film.aovPasses = film.variancePasses = 0;
+        if (aov_) {
+            film.aovSums.resize(aov_->sums.size());
+            exec_.download(film.aovSums.data(), aov_->sums.data(), film.aovSums.size());
+            film.aovPasses = aov_->passes;
+            if (aov_->momentPasses > 0) {
+                film.passMoments.resize(aov_->moments.size());
+                exec_.download(film.passMoments.data(), aov_->moments.data(), film.passMoments.size());
+                film.variancePasses = aov_->momentPasses;
+            }
+        }
         stats = RenderStats{};
         stats.backend = exec_.name();
         stats.seconds = seconds_;
@@ -109,6 +148,7 @@ private:
         exec_.fill(film_.sum.data(), Sum(0), 3 * pixels);
         exec_.fill(film_.counts.data(), 0u, pixels);
         exec_.fill(film_.nonFinite.data(), 0ull, 1);
+        if (aov_) aov_->clear(exec_, int(pixels));
         exec_.clearStats();
         seconds_ = 0.0;
         calls_ = 0;
@@ -123,6 +163,7 @@ private:
     SceneBuffers<Exec> scene_;
     FilmBuffers<Exec> film_;
     std::unique_ptr<IntegratorRunner<Exec>> runner_;
+    std::optional<AovBuffers<Exec>> aov_;  ///< RenderOptions::aovs
     /// What runners keep for the next film (RunnerStart::kept: the path tracer's launch rates).
     std::map<std::string, double> keptByRunners_;
     double seconds_ = 0.0;

@@ -119,6 +119,18 @@ public:
         call.progress(done, asked, seconds);
     }
 
+    EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
+        // Every device holds its own copy: the bytes add up, the time is the slowest device's.
+        std::vector<EditStats> each(devices_.size());
+        onDevices([&](int d) { each[d] = devices_[d]->applyEdit(scene, edit, options); });
+        EditStats total = each[0];
+        for (std::size_t d = 1; d < each.size(); ++d) {
+            total.bytesUploaded += each[d].bytesUploaded;
+            total.seconds = std::max(total.seconds, each[d].seconds);
+        }
+        return total;
+    }
+
 private:
     /// Runs `work(d)` for every device on its own thread with the device current.
     template <class Work>

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "host/integrators/render_budget.h"
+#include "host/scene/scene_edit.h"
 #include "wavefront/renderer.h"
 
 namespace wavefront {
@@ -15,6 +16,9 @@ public:
     /// the statistics of everything on it out.
     virtual void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) = 0;
     virtual std::string name() const = 0;
+    /// Brings the device's scene in line with `scene`, which `edit` has changed (every device's,
+    /// on a multi-device backend).
+    virtual EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) = 0;
 };
 
 std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions& options);

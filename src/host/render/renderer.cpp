@@ -57,6 +57,10 @@ void RenderOptions::validate() const {
         for (std::size_t j = 0; j < i; ++j)
             if (devices[j] == devices[i]) throw InputError("device " + std::to_string(devices[i]) + " is listed twice");
     }
+    if (int(filter) < int(PixelFilter::Box) || int(filter) > int(PixelFilter::Mitchell))
+        throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
+    if (aovs && devices.size() > 1)
+        throw InputError("AOVs are rendered on a single device (devices lists " + std::to_string(devices.size()) + ")");
     if (spec.validate) spec.validate(*this);
     checkOtherIntegratorsAtDefaults(*this);
 }
@@ -73,26 +77,132 @@ public:
     bool haveFilm = false;
 
     std::atomic<bool> busy{false};
+    Scene scene;                         ///< the host copy, edits applied
+    std::vector<EditStats> pendingEdits; ///< made since the last call (RenderStats::edits)
+    bool broken = false;                 ///< an edit failed on the device
+
+    struct Release {
+        std::atomic<bool>& flag;
+        ~Release() { flag.store(false); }
+    };
+
+    /// Takes the busy flag for a call or an edit; throws Error while one is running.
+    void enter(const char* what) {
+        bool idle = false;
+        if (!busy.compare_exchange_strong(idle, true))
+            throw Error(std::string("this Renderer is already rendering: ") + what +
+                        " must not overlap a render() or renderMore() call (cancel() may be called meanwhile)");
+        if (broken) {
+            busy.store(false);
+            throw Error("an earlier edit failed on the device: this Renderer is unusable; make a new one");
+        }
+    }
 
     void run(RenderCall call) {
         // One call at a time: a second (another thread, or the progress callback) would free the
         // runner the first is using.
-        bool idle = false;
-        if (!busy.compare_exchange_strong(idle, true))
-            throw Error("this Renderer is already rendering: render() and renderMore() calls must not overlap "
-                        "(cancel() may be called meanwhile)");
-        struct Release {
-            std::atomic<bool>& flag;
-            ~Release() { flag.store(false); }
-        } release{busy};
+        enter("render() and renderMore() calls");
+        Release release{busy};
         cancel.store(false);
         call.cancel = &cancel;
         call.progress = options.progress;
         backend->render(options, call, film, stats);
         stats.skippedDegenerateTriangles = skippedDegenerate;
+        stats.edits = std::move(pendingEdits);
+        pendingEdits.clear();
         haveFilm = true;
     }
+
+    /// One edit: `change` checks and applies it to the host scene (throwing InputError before it
+    /// changes anything), then the backend follows.
+    template <class Change>
+    EditStats edit(SceneEdit e, EditMode mode, Change change) {
+        enter("an edit");
+        Release release{busy};
+        if (mode != EditMode::ResetFilm && mode != EditMode::Accumulate)
+            throw InputError("edit mode " + std::to_string(int(mode)) + " is not an EditMode value");
+        if (int(e.bvh) < int(BvhUpdate::Auto) || int(e.bvh) > int(BvhUpdate::Rebuild))
+            throw InputError("BVH update " + std::to_string(int(e.bvh)) + " is not a BvhUpdate value");
+        change(e);
+        EditStats st;
+        try {
+            st = backend->applyEdit(scene, e, options);
+        } catch (...) {
+            broken = true;  // the host scene has the edit, the device perhaps part of it
+            throw;
+        }
+        st.filmReset = mode == EditMode::ResetFilm;
+        if (st.filmReset) haveFilm = false;
+        pendingEdits.push_back(st);
+        return st;
+    }
 };
+
+namespace {
+
+void checkIndex(int index, std::size_t size, const char* what) {
+    if (index < 0 || std::size_t(index) >= size)
+        throw InputError(std::string(what) + " " + std::to_string(index) + " is out of range (the scene has " +
+                         std::to_string(size) + ")");
+}
+
+}  // namespace
+
+EditStats Renderer::setCamera(const Camera& camera, EditMode mode) {
+    Impl& r = impl();
+    return r.edit(SceneEdit{SceneEdit::Camera}, mode, [&](SceneEdit&) {
+        Scene::checkCamera(camera);
+        r.scene.setCamera(camera);
+    });
+}
+
+EditStats Renderer::setMaterial(int index, const Material& material, EditMode mode) {
+    Impl& r = impl();
+    return r.edit(SceneEdit{SceneEdit::Material, index}, mode, [&](SceneEdit& e) {
+        checkIndex(index, r.scene.materials().size(), "material");
+        const Material old = r.scene.materials()[std::size_t(index)];
+        r.scene.setMaterial(index, material);
+        if (!r.scene.hasEmitter()) {
+            r.scene.setMaterial(index, old);
+            throw InputError("material " + std::to_string(index) +
+                             ": without its emission the scene would have no emitter, light or environment");
+        }
+        e.emissionChanged = old.isEmissive() || material.isEmissive();
+    });
+}
+
+EditStats Renderer::setTexture(int index, Texture texture, EditMode mode) {
+    Impl& r = impl();
+    return r.edit(SceneEdit{SceneEdit::Texture, index}, mode,
+                  [&](SceneEdit&) { r.scene.setTexture(index, std::move(texture)); });
+}
+
+EditStats Renderer::setLight(int index, const Light& light, EditMode mode) {
+    Impl& r = impl();
+    return r.edit(SceneEdit{SceneEdit::Light, index}, mode, [&](SceneEdit&) { r.scene.setLight(index, light); });
+}
+
+EditStats Renderer::setEnvironment(Image image, float scale, EditMode mode) {
+    Impl& r = impl();
+    return r.edit(SceneEdit{SceneEdit::Environment}, mode,
+                  [&](SceneEdit&) { r.scene.setEnvironment(std::move(image), scale); });
+}
+
+EditStats Renderer::setSkyGradient(const SkyGradient& sky, EditMode mode) {
+    Impl& r = impl();
+    return r.edit(SceneEdit{SceneEdit::Environment}, mode, [&](SceneEdit&) { r.scene.setSkyGradient(sky); });
+}
+
+EditStats Renderer::setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
+                                     const std::vector<glm::vec3>& normals, EditMode mode, BvhUpdate bvh) {
+    Impl& r = impl();
+    SceneEdit e{SceneEdit::Positions, mesh};
+    e.normals = !normals.empty();
+    e.bvh = bvh;
+    return r.edit(e, mode, [&](SceneEdit&) { r.scene.setMeshPositions(mesh, positions, normals); });
+}
+
+const Scene& Renderer::scene() const { return impl().scene; }
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
     options.validate();
@@ -118,6 +228,7 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
     if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 && options.cpuThreads == 0 ? Backend::Cuda : Backend::Cpu;
     impl_->kind = kind;
     impl_->backend = kind == Backend::Cuda ? makeCudaRenderBackend(scene, options) : makeCpuRenderBackend(scene, options);
+    impl_->scene = std::move(scene);
 }
 
 Renderer::~Renderer() = default;
@@ -149,6 +260,7 @@ void Renderer::renderMore(int samplesPerPixel) {
 
 void Renderer::cancel() { impl().cancel.store(true); }
 const Film& Renderer::film() const { return impl().film; }
+Image Renderer::image() const { return filterImage(impl().film.resolve(), impl().options.filter); }
 const RenderStats& Renderer::stats() const { return impl().stats; }
 Backend Renderer::backend() const { return impl().kind; }
 const RenderOptions& Renderer::options() const { return impl().options; }
@@ -195,6 +307,11 @@ constexpr EnumName<LightSampler> kLightSamplerNames[] = {{LightSampler::BinarySe
                                                          {LightSampler::GuideTable, "guide"},
                                                          {LightSampler::RadixForest, "forest"},
                                                          {LightSampler::Alias, "alias"}};
+constexpr EnumName<BvhUpdate> kBvhUpdateNames[] = {{BvhUpdate::Auto, "auto"}, {BvhUpdate::Refit, "refit"},
+                                                   {BvhUpdate::Rebuild, "rebuild"}};
+constexpr EnumName<PixelFilter> kPixelFilterNames[] = {
+    {PixelFilter::Box, "box"}, {PixelFilter::Gaussian, "gaussian"}, {PixelFilter::Mitchell, "mitchell"}};
+constexpr EnumName<ToneMap> kToneMapNames[] = {{ToneMap::Clamp, "clamp"}, {ToneMap::Reinhard, "reinhard"}, {ToneMap::Aces, "aces"}};
 constexpr EnumName<BvhBuilder> kBvhBuilderNames[] = {{BvhBuilder::Auto, "auto"}, {BvhBuilder::Lbvh, "lbvh"},
                                                      {BvhBuilder::Ploc, "ploc"}};
 
@@ -210,6 +327,12 @@ const char* toString(LightSampler v) { return nameOf(v, kLightSamplerNames); }
 LightSampler parseLightSampler(const std::string& name) { return parseName(name, kLightSamplerNames, "light sampler"); }
 const char* toString(BvhBuilder v) { return nameOf(v, kBvhBuilderNames); }
 BvhBuilder parseBvhBuilder(const std::string& name) { return parseName(name, kBvhBuilderNames, "BVH builder"); }
+const char* toString(PixelFilter v) { return nameOf(v, kPixelFilterNames); }
+PixelFilter parsePixelFilter(const std::string& name) { return parseName(name, kPixelFilterNames, "pixel filter"); }
+const char* toString(ToneMap v) { return nameOf(v, kToneMapNames); }
+ToneMap parseToneMap(const std::string& name) { return parseName(name, kToneMapNames, "tone map"); }
+const char* toString(BvhUpdate v) { return nameOf(v, kBvhUpdateNames); }
+BvhUpdate parseBvhUpdate(const std::string& name) { return parseName(name, kBvhUpdateNames, "BVH update"); }
 
 // Integrators by their registry names.
 const char* toString(IntegratorType integrator) {

@@ -10,5 +10,8 @@ template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSource&, Bvh
 template std::optional<WideBvh<CudaExec>> collapseToWide<CudaExec>(CudaExec&, const Bvh<CudaExec>&);
 template class Distribution<CudaExec>;
 template struct EnvironmentBuffers<CudaExec>;
+template EditStats applySceneEdit<CudaExec>(CudaExec&, SceneBuffers<CudaExec>&, const Scene&, const SceneEdit&, LightSampler,
+                                           BvhBuilder);
+template std::size_t uploadEnvironment<CudaExec>(CudaExec&, const Scene&, SceneBuffers<CudaExec>&, LightSampler);
 
 }  // namespace wavefront

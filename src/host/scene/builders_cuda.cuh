@@ -4,7 +4,7 @@
 // bit. Every CUDA translation unit that builds includes this header instead of instantiating them.
 #pragma once
 #include "host/backends/cuda/cuda_exec.cuh"
-#include "host/scene/scene_upload.h"
+#include "host/scene/scene_edit.h"
 
 namespace wavefront {
 
@@ -15,5 +15,8 @@ extern template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSourc
 extern template std::optional<WideBvh<CudaExec>> collapseToWide<CudaExec>(CudaExec&, const Bvh<CudaExec>&);
 extern template class Distribution<CudaExec>;
 extern template struct EnvironmentBuffers<CudaExec>;
+extern template EditStats applySceneEdit<CudaExec>(CudaExec&, SceneBuffers<CudaExec>&, const Scene&, const SceneEdit&, LightSampler,
+                                           BvhBuilder);
+extern template std::size_t uploadEnvironment<CudaExec>(CudaExec&, const Scene&, SceneBuffers<CudaExec>&, LightSampler);
 
 }  // namespace wavefront

@@ -204,6 +204,45 @@ std::optional<WideBvh<Exec>> collapseToWide(Exec& exec, const Bvh<Exec>& binary)
     return wide;
 }
 
+/// Refits `bvh` (built over `src`'s primitives, which have moved since: same ids, same count)
+/// bottom-up: leaves packed again, every box recomputed, the topology kept. O(n), no sort.
+template <class Exec>
+void refitBvh(Exec& exec, Bvh<Exec>& bvh, const PrimitiveSource& src) {
+    const int n = bvh.numPrims;
+    if (n == 0) return;
+    const int numInternal = int(bvh.nodes.size());
+    Buffer<int> parents = exec.template allocate<int>(std::size_t(numInternal) + n);
+    Buffer<int> visits = exec.template allocate<int>(numInternal);
+    Buffer<std::uint32_t> ids = exec.template allocate<std::uint32_t>(n);
+    exec.fill(visits.data(), 0, numInternal);
+    BvhBuildView view{bvh.nodes.data(), bvh.primData.data(), parents.data(), visits.data(), nullptr, ids.data(), n,
+                      numInternal};
+    exec.parallelFor("bvh refit repack", n, lbvh::RepackLeafStage{src, bvh.primData.data(), ids.data()});
+    if (n == 1) {
+        exec.parallelFor("bvh single leaf root", 1, lbvh::SingleLeafRootStage{view, src.numTriangles});
+        return;
+    }
+    exec.parallelFor("bvh refit parents", numInternal, lbvh::ParentsStage{view});
+    exec.parallelFor("bvh refit", n, lbvh::RefitStage{view, src.numTriangles});
+}
+
+/// The tree's surface-area cost: the children's areas summed over the internal nodes, over the
+/// root's area (the expected internal-node visits of a ray through the root box, up to a
+/// constant). One value comes back to the host.
+template <class Exec>
+double bvhCost(Exec& exec, const Bvh<Exec>& bvh) {
+    const int numInternal = int(bvh.nodes.size());
+    if (numInternal == 0) return 0.0;
+    Buffer<double> sum = exec.template allocate<double>(1);
+    exec.transformReduceDevice(numInternal, 0.0, lbvh::NodeAreaSum{bvh.nodes.data()}, lbvh::SumDouble{}, sum.data());
+    double total = 0.0;
+    exec.download(&total, sum.data(), 1);
+    BvhNode root;
+    exec.download(&root, bvh.nodes.data(), 1);
+    const double rootArea = halfArea(Aabb::unite(root.box(0), root.box(1)));
+    return rootArea > 0.0 ? total / rootArea : 0.0;
+}
+
 /// Auto: PLOC where there are triangles (meshes, whose primitive sizes vary, gain 5-10% in render
 /// speed on the H100), the LBVH for spheres only (rtiow-final's grid of equal spheres renders 3%
 /// slower on PLOC's tree; its Morton order already clusters them well).

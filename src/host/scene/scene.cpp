@@ -59,10 +59,10 @@ bool isDegenerate(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
 
 }  // namespace
 
-int Scene::addMaterial(const Material& material) {
+void Scene::checkMaterial(const Material& material, std::size_t index) const {
     const MaterialKindSpec* kind = materialKind(material.type);
-    if (!kind) throw InputError("material " + std::to_string(materials_.size()) + " has an unknown type");
-    const std::string what = std::string(kind->phrase) + " material " + std::to_string(materials_.size());
+    if (!kind) throw InputError("material " + std::to_string(index) + " has an unknown type");
+    const std::string what = std::string(kind->phrase) + " material " + std::to_string(index);
     if (!isNonNegativeFinite(material.diffuse))
         throw InputError(what + ": diffuse colour " + format(material.diffuse) + " must be finite and non-negative");
     if (!isNonNegativeFinite(material.specular))
@@ -95,6 +95,10 @@ int Scene::addMaterial(const Material& material) {
     if (!(std::isfinite(material.normalScale) && std::fabs(material.normalScale) <= 1e3f))
         throw InputError(what + ": normal scale " + std::to_string(material.normalScale) +
                          " must be finite and at most 1000 in magnitude");
+}
+
+int Scene::addMaterial(const Material& material) {
+    checkMaterial(material, materials_.size());
     if (materials_.size() >= std::size_t(std::numeric_limits<int>::max()))
         throw InputError("too many materials");
     materials_.push_back(material);
@@ -102,8 +106,8 @@ int Scene::addMaterial(const Material& material) {
     return int(materials_.size() - 1);
 }
 
-int Scene::addTexture(Texture texture) {
-    const std::string what = "texture " + std::to_string(textures_.size());
+float Scene::checkTexture(Texture& texture, std::size_t index) {
+    const std::string what = "texture " + std::to_string(index);
     if (texture.width < 1 || texture.height < 1 || texture.width > (1 << 16) || texture.height > (1 << 16))
         throw InputError(what + ": size " + std::to_string(texture.width) + "x" + std::to_string(texture.height) +
                          " must lie between 1x1 and 65536x65536");
@@ -127,6 +131,11 @@ int Scene::addTexture(Texture texture) {
     float largest = texture.rgbaFloat.empty() ? 1.0f : 0.0f;
     for (std::size_t i = 0; i < texture.rgbaFloat.size(); ++i)
         if (i % 4 != 3) largest = std::max(largest, texture.rgbaFloat[i]);
+    return largest;
+}
+
+int Scene::addTexture(Texture texture) {
+    const float largest = checkTexture(texture, textures_.size());
     if (textures_.size() >= std::size_t(std::numeric_limits<int>::max() - 1))
         throw InputError("too many textures");
     textures_.push_back(std::move(texture));
@@ -134,7 +143,7 @@ int Scene::addTexture(Texture texture) {
     return int(textures_.size() - 1);
 }
 
-void Scene::addMesh(const TriangleMesh& mesh) {
+int Scene::addMesh(const TriangleMesh& mesh) {
     const std::size_t vertexCount = mesh.positions.size();
     if (mesh.indices.size() % 3 != 0)
         throw InputError("mesh has " + std::to_string(mesh.indices.size()) +
@@ -228,6 +237,88 @@ void Scene::addMesh(const TriangleMesh& mesh) {
         triangleHasNormals_.push_back(normalsOk ? 1 : 0);
     }
     validated_ = false;
+    meshes_.push_back(MeshRange{base, std::uint32_t(vertexCount), mesh.material, hasNormals});
+    return int(meshes_.size() - 1);
+}
+
+namespace {
+
+void checkIndex(int index, std::size_t size, const char* what) {
+    if (index < 0 || std::size_t(index) >= size)
+        throw InputError(std::string(what) + " " + std::to_string(index) + " is out of range (the scene has " +
+                         std::to_string(size) + ")");
+}
+
+}  // namespace
+
+void Scene::setMaterial(int index, const Material& material) {
+    checkIndex(index, materials_.size(), "material");
+    checkMaterial(material, std::size_t(index));
+    materials_[std::size_t(index)] = material;
+}
+
+void Scene::setTexture(int index, Texture texture) {
+    checkIndex(index, textures_.size(), "texture");
+    float largest = checkTexture(texture, std::size_t(index));
+    // The materials that use it must still accept it: check them against the scene with it in
+    // place, and put the old one back if one refuses.
+    std::swap(textures_[std::size_t(index)], texture);
+    std::swap(textureLargest_[std::size_t(index)], largest);
+    try {
+        for (std::size_t m = 0; m < materials_.size(); ++m) {
+            const Material& mat = materials_[m];
+            if (mat.baseColorTexture == index || mat.metallicRoughnessTexture == index || mat.normalTexture == index ||
+                mat.emissionTexture == index)
+                checkMaterial(mat, m);
+        }
+    } catch (...) {
+        std::swap(textures_[std::size_t(index)], texture);
+        std::swap(textureLargest_[std::size_t(index)], largest);
+        throw;
+    }
+}
+
+void Scene::setLight(int index, const Light& light) {
+    checkIndex(index, lights_.size(), "light");
+    lights_[std::size_t(index)] = checkedLight(light, std::size_t(index));
+}
+
+void Scene::setMeshPositions(int mesh, const std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& normals) {
+    checkIndex(mesh, meshes_.size(), "mesh");
+    const MeshRange& r = meshes_[std::size_t(mesh)];
+    if (positions.size() != r.vertexCount)
+        throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(r.vertexCount) + " vertices; " +
+                         std::to_string(positions.size()) + " positions were given (an edit keeps the topology)");
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        if (!inCoordinateRange(positions[i]))
+            throw InputError("mesh " + std::to_string(mesh) + " vertex " + std::to_string(i) + " at " + format(positions[i]) +
+                             (isFinite(positions[i]) ? " is beyond the coordinate range +-" + format(kMaxCoordinate)
+                                                     : " is not finite"));
+    if (!normals.empty()) {
+        if (!r.hasNormals)
+            throw InputError("mesh " + std::to_string(mesh) + " was added without normals; its edits cannot give any");
+        if (normals.size() != r.vertexCount)
+            throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(r.vertexCount) + " vertices; " +
+                             std::to_string(normals.size()) + " normals were given");
+        for (std::size_t i = 0; i < normals.size(); ++i) {
+            const float length = glm::length(normals[i]);
+            if (!isFinite(normals[i]) || !(length > 0.0f) || !std::isfinite(length))
+                throw InputError("mesh " + std::to_string(mesh) + " normal " + std::to_string(i) + " " +
+                                 format(normals[i]) + " is zero or not finite");
+        }
+    }
+    std::copy(positions.begin(), positions.end(), positions_.begin() + r.firstVertex);
+    for (std::size_t i = 0; i < normals.size(); ++i)
+        normals_[r.firstVertex + i] = glm::normalize(normals[i]);
+}
+
+bool Scene::hasEmitter() const {
+    if (!lights_.empty() || hasEnvironment()) return true;
+    for (int m : triangleMaterials_)
+        if (materials_[std::size_t(m)].isEmissive()) return true;
+    for (const Sphere& s : spheres_)
+        if (materials_[std::size_t(s.material)].isEmissive()) return true;
+    return false;
 }
 
 Light Light::point(glm::vec3 position, glm::vec3 intensity) {
@@ -258,8 +349,8 @@ Light Light::directional(glm::vec3 direction, glm::vec3 irradiance) {
     return l;
 }
 
-int Scene::addLight(const Light& light) {
-    const std::string what = "light " + std::to_string(lights_.size());
+Light Scene::checkedLight(const Light& light, std::size_t index) {
+    const std::string what = "light " + std::to_string(index);
     Light l = light;
     if (int(l.type) < int(LightType::Point) || int(l.type) > int(LightType::Directional))
         throw InputError(what + " has an unknown type " + std::to_string(int(l.type)));
@@ -281,7 +372,11 @@ int Scene::addLight(const Light& light) {
           l.outerConeDegrees <= 180.0f))
         throw InputError(what + ": spot cone angles inner " + format(l.innerConeDegrees) + " and outer " +
                          format(l.outerConeDegrees) + " degrees must satisfy 0 <= inner <= outer <= 180, outer > 0");
-    lights_.push_back(l);
+    return l;
+}
+
+int Scene::addLight(const Light& light) {
+    lights_.push_back(checkedLight(light, lights_.size()));
     validated_ = false;
     return int(lights_.size() - 1);
 }
@@ -340,7 +435,11 @@ void Scene::validate(bool requireEmitter) {
                          " materials used by its primitives has a non-zero emission, and it has no point, spot or "
                          "directional light (and no environment map is given)");
 
-    const Camera& c = camera_;
+    checkCamera(camera_);
+    validated_ = true;
+}
+
+void Scene::checkCamera(const Camera& c) {
     if (!isFinite(c.position) || !isFinite(c.target) || !isFinite(c.up))
         throw InputError("camera position, target and up must be finite");
     glm::vec3 forward = c.target - c.position;
@@ -359,8 +458,6 @@ void Scene::validate(bool requireEmitter) {
         throw InputError("camera lens radius must be non-negative");
     if (c.lensRadius > 0.0f && !(std::isfinite(c.focusDistance) && c.focusDistance > 0.0f))
         throw InputError("camera focus distance must be positive for a thin-lens camera");
-
-    validated_ = true;
 }
 
 void Scene::setEnvironment(Image image, float scale) {

@@ -21,6 +21,8 @@ struct SceneBuffers {
     Buffer<Float4> texelsFloat;     ///< every float texture
     Buffer<TextureView> textures;
     std::size_t textureBytes = 0;   ///< texels on the exec
+    std::vector<std::size_t> textureOffsets;  ///< per texture: its first texel in texels8 or texelsFloat
+    std::vector<TextureView> textureViewsHost;  ///< what `textures` holds, kept for in-place edits
     Buffer<uvec3> triangles;
     Buffer<int> triangleMaterial;
     Buffer<std::uint8_t> hasNormals;
@@ -33,6 +35,7 @@ struct SceneBuffers {
     Buffer<int> lightPrims;
     Buffer<DeltaLightData> deltaLights;
     Bvh<Exec> bvh;
+    double bvhCostAtBuild = -1.0;  ///< surface-area cost of the tree as last built; < 0: not measured yet
     EnvironmentBuffers<Exec> environment;
     CameraData camera{};
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
@@ -93,6 +96,18 @@ Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
     return b;
 }
 
+/// Texture `t`'s texels as the exec holds them: packed RGBA8 words (into `words`) or Float4s.
+inline void packTexels(const Texture& t, std::vector<std::uint32_t>& words, std::vector<Float4>& floats) {
+    if (!t.rgba8.empty()) {
+        for (std::size_t i = 0; i + 3 < t.rgba8.size(); i += 4)
+            words.push_back(std::uint32_t(t.rgba8[i]) | std::uint32_t(t.rgba8[i + 1]) << 8 |
+                            std::uint32_t(t.rgba8[i + 2]) << 16 | std::uint32_t(t.rgba8[i + 3]) << 24);
+    } else {
+        for (std::size_t i = 0; i + 3 < t.rgbaFloat.size(); i += 4)
+            floats.push_back(Float4(t.rgbaFloat[i], t.rgbaFloat[i + 1], t.rgbaFloat[i + 2], t.rgbaFloat[i + 3]));
+    }
+}
+
 /// The scene's textures, their texels in two buffers (8-bit and float) and one view each.
 template <class Exec>
 void uploadTextures(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
@@ -100,16 +115,8 @@ void uploadTextures(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
     std::vector<Float4> texelsFloat;
     std::vector<std::size_t> offsets;
     for (const Texture& t : scene.textures()) {
-        if (!t.rgba8.empty()) {
-            offsets.push_back(texels8.size());
-            for (std::size_t i = 0; i + 3 < t.rgba8.size(); i += 4)
-                texels8.push_back(std::uint32_t(t.rgba8[i]) | std::uint32_t(t.rgba8[i + 1]) << 8 |
-                                  std::uint32_t(t.rgba8[i + 2]) << 16 | std::uint32_t(t.rgba8[i + 3]) << 24);
-        } else {
-            offsets.push_back(texelsFloat.size());
-            for (std::size_t i = 0; i + 3 < t.rgbaFloat.size(); i += 4)
-                texelsFloat.push_back(Float4(t.rgbaFloat[i], t.rgbaFloat[i + 1], t.rgbaFloat[i + 2], t.rgbaFloat[i + 3]));
-        }
+        offsets.push_back(!t.rgba8.empty() ? texels8.size() : texelsFloat.size());
+        packTexels(t, texels8, texelsFloat);
     }
     s.texels8 = uploadVector(exec, texels8);
     s.texelsFloat = uploadVector(exec, texelsFloat);
@@ -126,6 +133,61 @@ void uploadTextures(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
         views.push_back(v);
     }
     s.textures = uploadVector(exec, views);
+    s.textureOffsets = offsets;
+    s.textureViewsHost = views;
+}
+
+/// The light distribution over the emissive primitives (known on the host from the materials),
+/// weighted and prefix-summed on the exec, then the delta lights: all of it from the scene and
+/// the uploaded geometry (again after an edit that changes a light, an emission or an emitter's
+/// vertices).
+/// Returns the bytes it uploaded.
+template <class Exec>
+std::size_t uploadLights(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s, LightSampler lightSampler) {
+    std::vector<int> lightPrims;
+    for (int t = 0; t < s.numTriangles; ++t)
+        if (scene.materials()[scene.triangleMaterials()[t]].isEmissive()) lightPrims.push_back(t);
+    for (int k = 0; k < s.numSpheres; ++k)
+        if (scene.materials()[scene.spheres()[k].material].isEmissive()) lightPrims.push_back(s.numTriangles + k);
+    s.numAreaLights = int(lightPrims.size());
+    s.lightPrims = uploadVector(exec, lightPrims);
+    const std::vector<DeltaLightData> deltaLights = packDeltaLights(scene);
+    s.deltaLights = uploadVector(exec, deltaLights);
+    s.numLights = s.numAreaLights + int(deltaLights.size());
+    int numPrims = s.numTriangles + s.numSpheres;
+    s.primPmf = exec.template allocate<float>(numPrims);
+    exec.fill(s.primPmf.data(), 0.0f, numPrims);
+    s.lightDistribution = Distribution<Exec>();
+    std::size_t bytes = lightPrims.size() * sizeof(int) + deltaLights.size() * sizeof(DeltaLightData);
+    if (s.numLights > 0) {
+        Buffer<double> weights = exec.template allocate<double>(s.numLights);
+        if (s.numAreaLights > 0)
+            exec.parallelFor("light weights", s.numAreaLights,
+                             lights::WeightStage{s.view(1, 1), s.lightPrims.data(), weights.data()});
+        const std::vector<double> deltaWeights = deltaLightWeights(scene, s.boundingSphere.w);
+        exec.upload(weights.data() + s.numAreaLights, deltaWeights.data(), deltaWeights.size());
+        bytes += deltaWeights.size() * sizeof(double);
+        s.lightDistribution.build(exec, weights.data(), s.numLights, 1, lightSampler);
+        exec.parallelFor("light pmf", s.numAreaLights,
+                         lights::PrimPmfStage{s.lightDistribution.view(), s.lightPrims.data(), s.primPmf.data()});
+        exec.synchronize();
+    }
+    return bytes;
+}
+
+/// The scene's environment (an image, already scaled, or the procedural sky) in place of what
+/// `s` held; returns the bytes it uploaded.
+template <class Exec>
+std::size_t uploadEnvironment(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s, LightSampler lightSampler) {
+    s.environment = EnvironmentBuffers<Exec>();
+    if (scene.hasSkyGradient()) {
+        s.environment.setGradient(scene.skyGradient().nadir, scene.skyGradient().zenith);
+    } else if (scene.hasEnvironment()) {
+        const Image& env = scene.environment();
+        s.environment.build(exec, env.rgb, env.width, env.height, lightSampler);
+        return std::size_t(env.width) * env.height * sizeof(Float4);
+    }
+    return 0;
 }
 
 /// `scene` must be validated.
@@ -167,33 +229,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
     s.bvh = buildBvh(exec, src, bvhBuilder);
 
-    // Lights: the emissive primitives (known on the host from the materials), weighted and
-    // prefix-summed on the exec.
-    std::vector<int> lightPrims;
-    for (int t = 0; t < s.numTriangles; ++t)
-        if (scene.materials()[scene.triangleMaterials()[t]].isEmissive()) lightPrims.push_back(t);
-    for (int k = 0; k < s.numSpheres; ++k)
-        if (scene.materials()[scene.spheres()[k].material].isEmissive()) lightPrims.push_back(s.numTriangles + k);
-    s.numAreaLights = int(lightPrims.size());
-    s.lightPrims = uploadVector(exec, lightPrims);
-    const std::vector<DeltaLightData> deltaLights = packDeltaLights(scene);
-    s.deltaLights = uploadVector(exec, deltaLights);
-    s.numLights = s.numAreaLights + int(deltaLights.size());
-    int numPrims = s.numTriangles + s.numSpheres;
-    s.primPmf = exec.template allocate<float>(numPrims);
-    exec.fill(s.primPmf.data(), 0.0f, numPrims);
-    if (s.numLights > 0) {
-        Buffer<double> weights = exec.template allocate<double>(s.numLights);
-        if (s.numAreaLights > 0)
-            exec.parallelFor("light weights", s.numAreaLights,
-                             lights::WeightStage{s.view(1, 1), s.lightPrims.data(), weights.data()});
-        const std::vector<double> deltaWeights = deltaLightWeights(scene, s.boundingSphere.w);
-        exec.upload(weights.data() + s.numAreaLights, deltaWeights.data(), deltaWeights.size());
-        s.lightDistribution.build(exec, weights.data(), s.numLights, 1, lightSampler);
-        exec.parallelFor("light pmf", s.numAreaLights,
-                         lights::PrimPmfStage{s.lightDistribution.view(), s.lightPrims.data(), s.primPmf.data()});
-        exec.synchronize();
-    }
+    uploadLights(exec, scene, s, lightSampler);
     return s;
 }
 

@@ -118,6 +118,41 @@ struct RefitStage {
     WF_CPU_GPU void operator()(int leaf) const { refitFromLeaf(v, leaf, numTriangles); }
 };
 
+// ---- Refit of a built tree (LBVH or PLOC) after its primitives moved --------------------------
+
+/// The parent of every child of internal node i (the builders' parents are temporaries).
+struct ParentsStage {
+    BvhBuildView v;
+    WF_CPU_GPU void operator()(int i) const {
+        for (int c = 0; c < 2; ++c) {
+            int child = floatAsInt(c == 0 ? v.nodes[i].lo0.w : v.nodes[i].hi0.w);
+            v.parents[child >= 0 ? child : v.numInternal + ~child] = i;
+        }
+    }
+};
+/// Leaf `leaf` packed again from the moved primitives, its original id read from the leaf itself
+/// (triangle: the first word's w; sphere: the second word's x) into sortedPrims.
+struct RepackLeafStage {
+    PrimitiveSource src;
+    Float4* primData;
+    std::uint32_t* ids;
+    WF_CPU_GPU void operator()(int leaf) const {
+        Float4* p = primData + kPrimWords * leaf;
+        int id = isSphereLeaf(p) ? floatAsInt(p[1].x) : floatAsInt(p[0].w);
+        ids[leaf] = std::uint32_t(id);
+        src.pack(id, p);
+    }
+};
+/// Surface-area cost of internal node i's children, relative to nothing: summed over the nodes
+/// and divided by the root's, the tree's SAH cost of traversal steps (the refit rule's measure).
+struct NodeAreaSum {
+    const BvhNode* nodes;
+    WF_CPU_GPU double operator()(int i) const { return halfArea(nodes[i].box(0)) + halfArea(nodes[i].box(1)); }
+};
+struct SumDouble {
+    WF_CPU_GPU double operator()(double a, double b) const { return a + b; }
+};
+
 }  // namespace lbvh
 
 }  // namespace wavefront

@@ -1,0 +1,93 @@
+"""Edits of a Renderer's scene and AOVs from Python (issue 38): an edit gives the image of a fresh
+Renderer on the edited scene, reports its cost, and bad edits raise without changing anything; a
+loaded scene's materials can be edited."""
+import numpy as np
+import pytest
+
+import wavefront as wf
+
+
+def options(aovs=False):
+    o = wf.RenderOptions()
+    o.backend = wf.Backend.Cpu
+    o.width, o.height, o.samplesPerPixel = 16, 12, 2
+    o.cpuThreads = 2
+    o.aovs = aovs
+    return o
+
+
+def close(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return np.max(np.abs(a - b)) <= 1e-4 * max(np.mean(b), 1e-6)
+
+
+def test_edits_match_a_fresh_renderer():
+    scene = wf.Scene.builtin("cornell-spheres")
+    r = wf.Renderer(scene, options())
+    r.render()
+    before = np.asarray(r.image()).copy()
+    cam = r.scene().camera()
+    cam.position = (cam.position[0] + 0.1, cam.position[1], cam.position[2])
+    st = r.setCamera(cam)
+    assert st["what"] == "camera" and st["bytesUploaded"] == 0 and st["bvh"] == "none"
+    m = r.scene().materials()[0]
+    m.diffuse = (0.2, 0.7, 0.3)
+    st = r.setMaterial(0, m)
+    assert st["bytesUploaded"] > 0 and st["filmReset"]
+    mesh = r.scene().meshes()[0]
+    first, count = mesh["firstVertex"], mesh["vertexCount"]
+    moved = r.scene().positions()[first:first + count] * 1.02
+    st = r.setMeshPositions(0, moved, bvh=wf.BvhUpdate.Refit)
+    assert st["bvh"] == "refit"
+    r.render()
+    assert [e["what"] for e in r.stats()["edits"]] == ["camera", "material 0", "mesh 0"]
+    fresh = wf.Renderer(r.scene(), options())
+    fresh.render()
+    assert close(r.image(), fresh.image())
+    assert not close(r.image(), before)
+
+
+def test_bad_edits_raise_and_change_nothing():
+    r = wf.Renderer(wf.Scene.builtin("cornell-spheres"), options())
+    with pytest.raises(wf.InputError, match="out of range"):
+        r.setMaterial(99, wf.Material.lambertian((0.5, 0.5, 0.5)))
+    with pytest.raises(wf.InputError, match="keeps the topology"):
+        r.setMeshPositions(0, np.zeros((3, 3), np.float32))
+    with pytest.raises(wf.InputError):
+        r.setMeshPositions(0, np.full((r.scene().meshes()[0]["vertexCount"], 3), np.nan, np.float32))
+    # An edit from the progress callback, during the render: wavefront.Error, the render goes on.
+    errors = []
+    cam = r.scene().camera()
+
+    def progress(done, total, seconds):
+        try:
+            busy.setCamera(cam)
+        except wf.Error as e:
+            errors.append(str(e))
+
+    o = options()
+    o.progress = progress
+    busy = wf.Renderer(wf.Scene.builtin("cornell-spheres"), o)
+    busy.render()
+    assert errors and "already rendering" in errors[0]
+    assert busy.stats()["samples"] == 16 * 12 * 2
+
+
+def test_a_loaded_scenes_materials_can_be_edited():
+    scene = wf.Scene.builtin("cornell-box")
+    m = scene.materials()[0]
+    m.diffuse = (0.1, 0.2, 0.3)
+    scene.setMaterial(0, m)
+    assert scene.materials()[0].diffuse == pytest.approx((0.1, 0.2, 0.3))
+
+
+def test_aovs_and_their_exr_layers(tmp_path):
+    r = wf.Renderer(wf.Scene.builtin("cornell-spheres"), options(aovs=True))
+    r.render()
+    a = r.aovs()
+    albedo = np.asarray(a.albedo)
+    assert albedo.shape == (12, 16, 3) and albedo.min() >= 0.0 and albedo.max() <= 1.0
+    assert np.asarray(a.depth).max() > 0.0 and np.asarray(a.variance).max() > 0.0
+    path = str(tmp_path / "layers.exr")
+    wf.writeImageWithAovs(path, r.image(), a)
+    assert np.array_equal(np.asarray(wf.readImageLayer(path, "albedo")), albedo)

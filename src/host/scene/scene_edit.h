@@ -1,0 +1,141 @@
+// An edit of an uploaded scene (Renderer::set*): the host Scene has been changed and checked
+// already; this brings the exec's copy in line, touching only what the edit names.
+#pragma once
+#include <chrono>
+
+#include "host/scene/scene_upload.h"
+#include "wavefront/renderer.h"
+
+namespace wavefront {
+
+struct SceneEdit {
+    enum Kind { Camera, Material, Texture, Light, Environment, Positions };
+    Kind kind = Camera;
+    int index = -1;              ///< material, texture, light or mesh
+    bool emissionChanged = false;  ///< Material/Texture: the light distribution must be built again
+    bool normals = false;        ///< Positions: the mesh's normals changed too
+    BvhUpdate bvh = BvhUpdate::Auto;
+};
+
+/// Applies `e` (already applied to `scene`) to `s`; `builder`: the renderer's BVH builder.
+/// Synchronous: the returned seconds include the device work.
+template <class Exec>
+EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, const SceneEdit& e,
+                         LightSampler lightSampler, BvhBuilder builder) {
+    const auto start = std::chrono::steady_clock::now();
+    EditStats st;
+    std::size_t bytes = 0;
+    bool lights = false;
+    switch (e.kind) {
+    case SceneEdit::Camera:
+        st.what = "camera";
+        s.camera = makeCamera(scene.camera());
+        break;
+    case SceneEdit::Material: {
+        st.what = "material " + std::to_string(e.index);
+        const std::vector<wavefront::Material>& all = scene.materials();
+        const MaterialData packed = packMaterial(all[std::size_t(e.index)]);
+        exec.upload(s.materials.data() + e.index, &packed, 1);
+        bytes += sizeof(MaterialData);
+        // The kernel set and the texture table follow every material, as at upload.
+        bool textured = false;
+        s.microfacetMaterials = false;
+        for (const wavefront::Material& m : all) {
+            textured = textured || packMaterialTextures(m).any();
+            s.microfacetMaterials = s.microfacetMaterials || materialKind(m.type)->microfacet;
+        }
+        if (!textured) {
+            s.materialTextures = Buffer<MaterialTextures>();
+        } else if (s.materialTextures.size() == 0) {
+            std::vector<MaterialTextures> table;
+            for (const wavefront::Material& m : all) table.push_back(packMaterialTextures(m));
+            s.materialTextures = uploadVector(exec, table);
+            bytes += table.size() * sizeof(MaterialTextures);
+        } else {
+            const MaterialTextures t = packMaterialTextures(all[std::size_t(e.index)]);
+            exec.upload(s.materialTextures.data() + e.index, &t, 1);
+            bytes += sizeof(MaterialTextures);
+        }
+        lights = e.emissionChanged;
+        break;
+    }
+    case SceneEdit::Texture: {
+        st.what = "texture " + std::to_string(e.index);
+        const wavefront::Texture& t = scene.textures()[std::size_t(e.index)];
+        TextureView view = s.textureViewsHost[std::size_t(e.index)];
+        const bool eightBit = !t.rgba8.empty();
+        if (view.width == t.width && view.height == t.height && (view.rgba8 != nullptr) == eightBit) {
+            // Same size and format: its texels in place, and its view (the sRGB flag may change).
+            std::vector<std::uint32_t> words;
+            std::vector<Float4> floats;
+            packTexels(t, words, floats);
+            const std::size_t at = s.textureOffsets[std::size_t(e.index)];
+            if (eightBit) exec.upload(s.texels8.data() + at, words.data(), words.size());
+            else exec.upload(s.texelsFloat.data() + at, floats.data(), floats.size());
+            bytes += words.size() * sizeof(std::uint32_t) + floats.size() * sizeof(Float4);
+            view.srgb = t.srgb ? 1 : 0;
+            s.textureViewsHost[std::size_t(e.index)] = view;
+            exec.upload(s.textures.data() + e.index, &view, 1);
+            bytes += sizeof(TextureView);
+        } else {
+            uploadTextures(exec, scene, s);
+            bytes += s.textureBytes + s.textureViewsHost.size() * sizeof(TextureView);
+        }
+        lights = e.emissionChanged;
+        break;
+    }
+    case SceneEdit::Light:
+        st.what = "light " + std::to_string(e.index);
+        lights = true;
+        break;
+    case SceneEdit::Environment:
+        st.what = "environment";
+        bytes += uploadEnvironment(exec, scene, s, lightSampler);
+        break;
+    case SceneEdit::Positions: {
+        st.what = "mesh " + std::to_string(e.index);
+        const MeshRange& r = scene.meshes()[std::size_t(e.index)];
+        exec.upload(s.positions.data() + r.firstVertex, scene.positions().data() + r.firstVertex, r.vertexCount);
+        bytes += std::size_t(r.vertexCount) * sizeof(vec3);
+        if (e.normals) {
+            exec.upload(s.normals.data() + r.firstVertex, scene.normals().data() + r.firstVertex, r.vertexCount);
+            bytes += std::size_t(r.vertexCount) * sizeof(vec3);
+        }
+        PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
+        bool rebuild = e.bvh == BvhUpdate::Rebuild;
+        if (!rebuild) {
+            // The cost of the tree as built, measured before its first refit.
+            if (s.bvhCostAtBuild < 0.0) s.bvhCostAtBuild = bvhCost(exec, s.bvh);
+            refitBvh(exec, s.bvh, src);
+            st.bvh = "refit";
+            st.bvhCostRatio = s.bvhCostAtBuild > 0.0 ? bvhCost(exec, s.bvh) / s.bvhCostAtBuild : 1.0;
+            rebuild = e.bvh == BvhUpdate::Auto && st.bvhCostRatio > kRefitCostLimit;
+        }
+        if (rebuild) {
+            s.bvh = buildBvh(exec, src, builder);
+            s.bvhCostAtBuild = -1.0;
+            st.bvh = st.bvh == "refit" ? "refit, rebuild" : "rebuild";
+        }
+        // The bounds weigh directional lights (deltaLightWeights) and place the environment's
+        // emission disk (SceneView::sceneRadius).
+        const Float4 bounds = boundingSphere(scene);
+        const bool boundsMoved = bounds.x != s.boundingSphere.x || bounds.y != s.boundingSphere.y ||
+                                 bounds.z != s.boundingSphere.z || bounds.w != s.boundingSphere.w;
+        s.boundingSphere = bounds;
+        bool directional = false;
+        for (const wavefront::Light& l : scene.lights()) directional = directional || l.type == LightType::Directional;
+        lights = scene.materials()[std::size_t(r.material)].isEmissive() || (boundsMoved && directional);
+        break;
+    }
+    }
+    if (lights) {
+        bytes += uploadLights(exec, scene, s, lightSampler);
+        st.lightsRebuilt = true;
+    }
+    exec.synchronize();
+    st.bytesUploaded = bytes;
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return st;
+}
+
+}  // namespace wavefront
