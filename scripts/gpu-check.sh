@@ -17,6 +17,9 @@
 #   scenes, blocks of an 8 x 8 grid and every pixel); AGREE_PART=tests or bench runs one half;
 #   identical: tests, sanitizers on every schedule, throughput before/after and the images of the
 #   baseline bundle and this one compared byte for byte (a refactoring that must change nothing);
+#   mlt-eff [wavefront-compare arguments]: issue 36's efficiency table (PT, BDPT, MLT and MLT with
+#   fewer chains from independent seeds on door-ajar and mirror-caustic) into OUTDIR/mlt-eff, and
+#   MLT's agreement with PT rendered long in many seeds (its noise told from a bias);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
 #   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
@@ -134,6 +137,21 @@ if [ "$mode" = report ]; then
         compare_report report "${REPORT[@]}"
         [ -d .gpu/stats/lib ] && LD_LIBRARY_PATH="$root/.gpu/stats/lib:$LD_LIBRARY_PATH" \
             compare_report report-simd "${REPORT_SIMD[@]}"
+    fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = mlt-eff ]; then
+    run "$bin/agreement" --backend cuda --scenes examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr \
+        --res 640x480 --integrators pt:20:4,mlt:80:16 --grid 8 > "$out/agreement-mlt.md" 2>&1
+    run "$bin/agreement" --backend cuda --scenes sun-light --res 256x256 --integrators pt:10:4,mlt:40:16 --grid 8 \
+        >> "$out/agreement-mlt.md" 2>&1
+    grep -E "^### |^\| (pt|bdpt|mlt) " "$out/agreement-mlt.md" | tee -a "$log"
+    if [ $# -gt 2 ]; then
+        compare_report mlt-eff "${@:3}"
+    else
+        compare_report mlt-eff door-ajar mirror-caustic --methods pt,bdpt,mlt,mlt:chains=262144 --seeds 4 --times 1,4 \
+            --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 16 --pyramid 0 --flip off
     fi
     echo "gpu-check finished" | tee -a "$log"
     exit 0

@@ -197,6 +197,30 @@ TEST_CASE("MLT acceptance and large-step rates stay in a sane range", "[mlt]") {
     }
 }
 
+TEST_CASE("MLT's chains option sets the chain count, and the start-up is counted", "[mlt]") {
+    RenderOptions o = mltOptions(Backend::Cpu, 16, 16, 0);
+    o.streamCapacity = 0;
+    setIntegratorOption(o, "chains", "300");
+    CHECK(o.mlt.chains == 300);
+    RenderStats st;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+    CHECK(st.streamCapacity == 300);
+    CHECK(st.mlt.mutationsPerChain == Approx(16.0 * 16.0 * 16.0 / 300.0));
+    // The pool (at least one sample per chain, at most the first call's mutations) and one start per chain.
+    CHECK(st.mlt.startupSamples == 16u * 16u * 16u + 300u);
+    CHECK(st.mlt.startupSeconds > 0.0);
+    CHECK(st.mlt.startupSeconds <= st.seconds);
+    // The same count twice is fine; two different counts are refused, as is a negative one.
+    o.streamCapacity = 300;
+    CHECK_NOTHROW(o.validate());
+    o.streamCapacity = 400;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("give one of the two"));
+    o.streamCapacity = 0;
+    CHECK_THROWS_WITH(setIntegratorOption(o, "chains", "many"), Catch::Contains("not a whole number"));
+    o.mlt.chains = -1;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("chains must be positive"));
+}
+
 TEST_CASE("uniform chain starts are consistent and resampled ones less noisy", "[mlt][statistical]") {
     // A few mutations per chain, where the start matters most. Chains that start from a uniform
     // sample of their own carry its importance weight I(x0) / b, so their image is not dark (it

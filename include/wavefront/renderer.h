@@ -127,6 +127,9 @@ struct MltOptions : BidirectionalOptions {
     /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
     /// from one uniform sample.
     bool startupResampling = true;
+    /// Markov chains (each one stream slot); 0: the chain policy (MltRunner::chainCount). The
+    /// same as streamCapacity, which MLT also reads; give one of the two.
+    int chains = 0;
     /// 1 unless set: every chain then makes its mutation in every phase and none falls behind to
     /// leave a tail of stragglers at the end (measured on an H100: docs/decisions.md).
     float connectThresholdOrDefault() const { return connectThreshold.value_or(1.0f); }
@@ -254,6 +257,9 @@ struct BdptStats {
 /// normalisation b (mean luminance of a uniform sample's contribution) the render ended with.
 struct MltStats {
     double acceptanceRate = -1.0, largeStepFraction = -1.0, normalization = 0.0;
+    std::uint64_t startupSamples = 0;  ///< BDPT samples of the chains' start-up (the pool and the starts)
+    double startupSeconds = 0.0;       ///< wall time of the start-up (in the first call)
+    double mutationsPerChain = 0.0;    ///< mutations on the film over the chains
 };
 
 /// What an edit of a Renderer's scene does to its film.

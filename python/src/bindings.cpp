@@ -165,6 +165,9 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     d["acceptanceRate"] = s.mlt.acceptanceRate;
     d["largeStepFraction"] = s.mlt.largeStepFraction;
     d["normalization"] = s.mlt.normalization;
+    d["startupSamples"] = s.mlt.startupSamples;
+    d["startupSeconds"] = s.mlt.startupSeconds;
+    d["mutationsPerChain"] = s.mlt.mutationsPerChain;
     d["samplesPerSecond"] = s.samplesPerSecond();
     d["raysPerSecond"] = s.raysPerSecond();
     py::dict figures;
@@ -599,6 +602,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def(py::init<>())
         .def_readwrite("largeStepProbability", &MltOptions::largeStepProbability)
         .def_readwrite("startupResampling", &MltOptions::startupResampling)
+        .def_readwrite("chains", &MltOptions::chains)
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
 
     py::class_<IntegratorOptionInfo>(m, "IntegratorOptionInfo")

@@ -95,7 +95,11 @@ public:
     template <class Budget>
     std::uint64_t render(const SceneView& scene, const BdptParams& params, const FilmView& film, std::uint64_t count,
                          Budget& budget) {
-        if (!started_) start(scene, params, film);
+        if (!started_) {
+            const double startupBegin = budget.elapsed();
+            start(scene, params, film);
+            startupSeconds_ = budget.elapsed() - startupBegin;
+        }
         const std::uint64_t first = end_, pass = std::uint64_t(std::max(params.numPixels, 1));
         const std::uint64_t chains = std::uint64_t(chains_), step = (chains + pass - 1) / pass * pass;
         const bool timed = budget.timeLimited();
@@ -187,6 +191,9 @@ public:
     }
     BdptDriver<Exec>& bdpt() { return bdpt_; }
     int chainCount() const { return chains_; }
+    /// BDPT samples the start-up ran (the pool and the chains' starts), and its wall time.
+    std::uint64_t startupSamples() const { return startupSamples_; }
+    double startupSeconds() const { return startupSeconds_; }
 
 private:
     std::uint64_t startedEnd() {
@@ -284,7 +291,7 @@ private:
         if (settings_.startupResampling) {
             int size = std::max(settings_.poolSize, chains_);
             poolWeights_ = exec_.template allocate<double>(size);
-            runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(size), quiet);
+            startupSamples_ += runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(size), quiet).started;
             // A pool that found no light at all (a black image so far) leaves each chain on a
             // uniform sample of its own.
             if (normalization() > 0.0) {
@@ -293,7 +300,7 @@ private:
             }
         }
         weightedStart_ = choice.count == 0;
-        runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice);
+        startupSamples_ += runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice).started;
         exec_.synchronize();
         poolWeights_ = Buffer<double>();
         started_ = true;
@@ -312,6 +319,8 @@ private:
     Buffer<float> normalization_;
     Buffer<MltCounters> counters_;
     bool started_ = false;
+    std::uint64_t startupSamples_ = 0;
+    double startupSeconds_ = 0.0;
     bool weightedStart_ = false;  ///< chains start from uniform samples of their own (MltChains)
     std::uint64_t end_ = 0;  ///< mutation numbers below this are run (the end of the last call)
     /// A time-limited render keeps its end up to this many mutations per chain ahead of what has

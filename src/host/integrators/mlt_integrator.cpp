@@ -21,6 +21,9 @@ IntegratorSpec MltIntegrator::spec() {
              o.mlt.startupResampling = v == "resample";
          },
          [](const RenderOptions& o) { return std::string(o.mlt.startupResampling ? "resample" : "uniform"); }},
+        {"chains", "--chains", "Markov chains (0: as many as the chain policy picks)",
+         [](RenderOptions& o, const std::string& v) { o.mlt.chains = options::parseInt("--chains", v); },
+         [](const RenderOptions& o) { return std::to_string(o.mlt.chains); }},
     };
     for (OptionSpec& shared : bidirectionalOptions<MltOptions, &RenderOptions::mlt>()) s.options.push_back(shared);
     s.validate = [](const RenderOptions& o) {
@@ -28,6 +31,10 @@ IntegratorSpec MltIntegrator::spec() {
         // Large steps keep improving b; without them the image scale stays that of the start-up pool.
         if (!(o.mlt.largeStepProbability > 0.0f && o.mlt.largeStepProbability <= 1.0f))
             throw InputError("large-step probability must be in (0, 1]");
+        if (o.mlt.chains < 0) throw InputError("MLT chains must be positive (or 0 for the chain policy)");
+        if (o.mlt.chains > 0 && o.streamCapacity > 0 && o.mlt.chains != o.streamCapacity)
+            throw InputError("MLT chains " + std::to_string(o.mlt.chains) + " and stream capacity " +
+                             std::to_string(o.streamCapacity) + " disagree: give one of the two");
         if (o.firstPass > 0)
             throw InputError("MLT renders no pass ranges (first pass must be 0); give each process its own seed instead");
     };
@@ -35,22 +42,31 @@ IntegratorSpec MltIntegrator::spec() {
         std::vector<std::pair<std::string, double>> f = {{"chains", double(st.streamCapacity)},
                                                          {"acceptance", st.mlt.acceptanceRate},
                                                          {"large steps", st.mlt.largeStepFraction},
-                                                         {"normalisation b", st.mlt.normalization}};
+                                                         {"normalisation b", st.mlt.normalization},
+                                                         {"mutations per chain", st.mlt.mutationsPerChain},
+                                                         {"start-up samples", double(st.mlt.startupSamples)},
+                                                         {"start-up seconds", st.mlt.startupSeconds}};
         for (auto& bdpt : bdptFigures(st)) f.push_back(bdpt);
         return f;
     };
     s.mergeDeviceStats = [](const std::vector<RenderStats>& perDevice, RenderStats& merged) {
         mergeBdptStats(perDevice, merged);
         // Weighted by each device's mutations.
-        double accepted = 0.0, large = 0.0, b = 0.0, mutations = 0.0;
+        double accepted = 0.0, large = 0.0, b = 0.0, mutations = 0.0, chains = 0.0, startup = 0.0;
+        std::uint64_t startupSamples = 0;
         for (const RenderStats& d : perDevice) {
+            chains += double(d.streamCapacity);
+            startupSamples += d.mlt.startupSamples;
+            startup = std::max(startup, d.mlt.startupSeconds);
             if (d.mlt.acceptanceRate < 0.0) continue;
             accepted += d.mlt.acceptanceRate * double(d.samples);
             large += d.mlt.largeStepFraction * double(d.samples);
             b += d.mlt.normalization * double(d.samples);
             mutations += double(d.samples);
         }
-        if (mutations > 0.0) merged.mlt = MltStats{accepted / mutations, large / mutations, b / mutations};
+        if (mutations > 0.0)
+            merged.mlt = MltStats{accepted / mutations, large / mutations, b / mutations, startupSamples, startup,
+                                  chains > 0.0 ? mutations / chains : 0.0};
     };
     return s;
 }

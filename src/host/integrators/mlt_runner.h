@@ -18,8 +18,8 @@ public:
     /// chain that never mutates is wasted) nor than half of the free memory holds.
     static int chainCount(const Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed) {
         std::uint64_t device = std::uint64_t(exec.defaultStreamCapacity());
-        std::uint64_t chains = o.streamCapacity > 0 ? std::uint64_t(o.streamCapacity)
-                                                    : (timed ? device : std::min(device, firstCall / 16));
+        const int asked = o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity;
+        std::uint64_t chains = asked > 0 ? std::uint64_t(asked) : (timed ? device : std::min(device, firstCall / 16));
         if (!timed) chains = std::min(chains, firstCall);
         return std::max(1, std::min(int(std::min<std::uint64_t>(chains, INT_MAX)),
                                     MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, o.mlt.cameraConnections)));
@@ -61,6 +61,9 @@ public:
         stats.mlt.acceptanceRate = k.proposals ? double(k.accepted) / double(k.proposals) : -1.0;
         stats.mlt.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
         stats.mlt.normalization = driver_.normalization();
+        stats.mlt.startupSamples = driver_.startupSamples();
+        stats.mlt.startupSeconds = driver_.startupSeconds();
+        stats.mlt.mutationsPerChain = double(k.proposals) / double(driver_.chainCount());
     }
 
 private:

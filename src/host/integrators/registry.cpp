@@ -1,6 +1,8 @@
 // The registry's tables and the public functions over them (registry.h, renderer.h).
 #include "host/integrators/registry.h"
 
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +58,15 @@ float parseFloat(const std::string& what, const std::string& value) {
     if (value.empty() || *end != '\0' || !std::isfinite(v))
         throw InputError(what + " '" + value + "' is not a finite number");
     return v;
+}
+
+int parseInt(const std::string& what, const std::string& value) {
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+        throw InputError(what + " '" + value + "' is not a whole number");
+    return int(v);
 }
 
 }  // namespace options

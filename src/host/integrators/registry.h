@@ -70,6 +70,7 @@ std::string onOff(bool value);
 bool parseOnOff(const std::string& what, const std::string& value);
 std::string number(float value);
 float parseFloat(const std::string& what, const std::string& value);
+int parseInt(const std::string& what, const std::string& value);  ///< a whole number within int
 }  // namespace options
 
 }  // namespace wavefront

@@ -211,6 +211,46 @@ Scene glassCaustic() {
     return scene;
 }
 
+// A caustic seen only in a mirror, built for MLT: the glass-caustic room (a small light focused
+// near the floor by a glass ball) with a mirror for a ceiling, and a camera outside the room's
+// open side, just above the floor, looking up at the mirror, so that the floor and its caustic
+// appear only in the mirror. The caustic's paths are camera - mirror - floor - glass - glass -
+// light (ES DS S L): no connection can reach them (every edge but the first ends on a specular
+// vertex or on the light), so only eye paths that hit the small light after the ball find them,
+// the path tracer's and BDPT's s = 0 strategy alike. A Metropolis chain that finds one explores
+// its neighbours. The floor and the mirror reach out past the open side so that the mirror shows
+// floor wherever the camera looks.
+Scene mirrorCaustic() {
+    Scene scene;
+    int white = 0;
+    CornellWalls walls = addClassicWalls(scene, &white);
+    int mirror = scene.addMaterial(Material::mirror(glm::vec3(0.95f)));
+    const glm::vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    const float reach = 1.6f;  // the floor and the mirror run from the back wall to z = 1.6
+    auto quad = [&](int material, glm::vec3 corner, glm::vec3 u, glm::vec3 v, glm::vec3 facing) {
+        TriangleMesh mesh;
+        mesh.material = material;
+        addQuad(mesh, corner, u, v, facing);
+        scene.addMesh(mesh);
+    };
+    quad(walls.floor, glm::vec3(0, 0, 0), x, reach * z, y);
+    quad(mirror, glm::vec3(0, 1, 0), x, reach * z, -y);
+    quad(walls.back, glm::vec3(0, 0, 0), x, y, z);
+    quad(walls.left, glm::vec3(0, 0, 0), y, z, x);
+    quad(walls.right, glm::vec3(1, 0, 0), y, z, -x);
+    addCeilingLight(scene, 0.12f, 0.12f, glm::vec3(40.0f));
+    scene.addSphere(Sphere{glm::vec3(0.5f, 0.55f, 0.5f), 0.16f, scene.addMaterial(Material::dielectric(1.5f))});
+    addBlock(scene, white, glm::vec2(0.24f, 0.3f), glm::vec3(0.18f, 0.3f, 0.18f), 20.0f);
+    // Aimed at the caustic's mirror image (0.5, 2, 0.5), from far enough out that the reflected
+    // view of the caustic passes beside the ball; the lowest ray climbs at about 40 degrees.
+    Camera camera;
+    camera.position = glm::vec3(0.5f, 0.05f, 1.45f);
+    camera.target = glm::vec3(0.5f, 2.0f, 0.45f);
+    camera.verticalFovDegrees = 45.0f;
+    scene.setCamera(camera);
+    return scene;
+}
+
 // Door ajar (after Veach): hard visibility. One closed 1 x 1 x 2.1 box, split at z = 0 by a wall
 // with a 0.3 x 0.7 doorway whose door is opened 8 degrees into the dark far room (z < 0), leaving a
 // wedge-shaped gap about 0.04 wide at its free edge. The only light is on the far room's ceiling;
@@ -571,7 +611,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
     {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
-    {"door-ajar", doorAjar},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
+    {"door-ajar", doorAjar},       {"mirror-caustic", mirrorCaustic},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
     {"point-light", pointLight},   {"spot-light", spotLight},           {"sun-light", sunLight},
 };
 
