@@ -132,7 +132,7 @@ TEST_CASE("agreement: every built-in scene", "[agreement][statistical][gpu]") {
             // balls its pixels are not tested one by one (on the GPU at 256x256, 16 seeds, a few of
             // the caustics' pixels failed at p ~ 1e-11 while every block agreed).
             const bool glass = name == "glass-caustic" || name == "cornell-spheres" || name == "cornell-lens" ||
-                               name == "rtiow-final";
+                               name == "rtiow-final" || name == "mirror-caustic";
             checkAgreement(name, scene, o,
                            {{IntegratorType::Bdpt, 32 * scale / (gpu ? 2 : 1)},
                             {IntegratorType::PathTracer, 1024 * scale / (gpu ? 2 : 1), !glass},
