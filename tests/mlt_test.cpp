@@ -3,6 +3,9 @@
 // scenes, CPU vs CUDA, bad input.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include "mlt_replay.h"
 #include "test_support.h"
 
@@ -219,6 +222,31 @@ TEST_CASE("MLT's chains option sets the chain count, and the start-up is counted
     CHECK_THROWS_WITH(setIntegratorOption(o, "chains", "many"), Catch::Contains("not a whole number"));
     o.mlt.chains = -1;
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("chains must be positive"));
+}
+
+TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the chains again", "[mlt][render]") {
+    // A time-limited CPU render starts 65536 chains from a pool of 65536 BDPT samples: well over
+    // 0.2 s on any CPU. A cancel 50 ms in lands before the chains' starts are drawn.
+    RenderOptions o = mltOptions(Backend::Cpu, 256, 1, 0);
+    o.streamCapacity = 0;
+    o.mlt.chains = 1 << 16;
+    o.timeLimitSeconds = 30.0;
+    Renderer r(Scene::builtin("cornell-box"), o);
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        r.cancel();
+    });
+    r.render();
+    canceller.join();
+    CHECK(r.stats().cancelled);
+    CHECK(r.stats().samples == 0u);
+    CHECK(r.stats().mlt.startupSamples < 2u * (1u << 16));  // the pool at most: no chain started
+    // The next call runs the whole start-up and then mutates.
+    r.renderMore(1);
+    CHECK_FALSE(r.stats().cancelled);
+    CHECK(r.stats().samples == 256u * 256u);
+    CHECK(r.stats().mlt.startupSamples >= 2u * (1u << 16));
+    CHECK(wftest::allFinite(r.image()));
 }
 
 TEST_CASE("uniform chain starts are consistent and resampled ones less noisy", "[mlt][statistical]") {

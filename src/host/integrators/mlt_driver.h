@@ -97,8 +97,9 @@ public:
                          Budget& budget) {
         if (!started_) {
             const double startupBegin = budget.elapsed();
-            start(scene, params, film);
-            startupSeconds_ = budget.elapsed() - startupBegin;
+            const bool started = start(scene, params, film, budget);
+            startupSeconds_ += budget.elapsed() - startupBegin;
+            if (!started) return 0;  // cancelled during the start-up: the next call starts again
         }
         const std::uint64_t first = end_, pass = std::uint64_t(std::max(params.numPixels, 1));
         const std::uint64_t chains = std::uint64_t(chains_), step = (chains + pass - 1) / pass * pass;
@@ -283,15 +284,33 @@ private:
 
     /// Chain start-up: a pool of BDPT samples (one per chain), then every chain takes a pool
     /// sample chosen in proportion to I; or, without resampling, one uniform sample of its own,
-    /// whose I weights everything the chain contributes (MltChains::weightedStart).
-    void start(const SceneView& scene, const BdptParams& params, const FilmView& film) {
-        auto quiet = [](const BdptControl&, bool) { return false; };
+    /// whose I weights everything the chain contributes (MltChains::weightedStart). A cancel
+    /// (Renderer::cancel()) stops it at once, leaving no chain started and no sample in b; returns
+    /// whether the chains started. (On the CPU the start-up of a time-limited render's 65536
+    /// chains is 131072 BDPT samples, a second or more on a loaded machine.)
+    template <class Budget>
+    bool start(const SceneView& scene, const BdptParams& params, const FilmView& film, Budget& budget) {
+        bool cancelled = false;
+        auto quiet = [&](const BdptControl&, bool) {
+            if (!cancelled && budget.cancelRequested()) {
+                exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), 0});
+                cancelled = true;
+            }
+            return false;
+        };
+        auto abandon = [&] {
+            exec_.synchronize();
+            exec_.fill(sums_.data(), 0.0, 2 * kMltSumPartials);
+            poolWeights_ = Buffer<double>();
+            return false;
+        };
         DistributionView choice{};
         Distribution<Exec> pool;
         if (settings_.startupResampling) {
             int size = std::max(settings_.poolSize, chains_);
             poolWeights_ = exec_.template allocate<double>(size);
             startupSamples_ += runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(size), quiet).started;
+            if (cancelled) return abandon();
             // A pool that found no light at all (a black image so far) leaves each chain on a
             // uniform sample of its own.
             if (normalization() > 0.0) {
@@ -301,9 +320,11 @@ private:
         }
         weightedStart_ = choice.count == 0;
         startupSamples_ += runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice).started;
+        if (cancelled) return abandon();
         exec_.synchronize();
         poolWeights_ = Buffer<double>();
         started_ = true;
+        return true;
     }
 
     Exec& exec_;

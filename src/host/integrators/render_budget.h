@@ -57,6 +57,12 @@ public:
         if (timeLimited() && t >= call_.timeLimitSeconds) return RunVerdict::FinishPass;
         return RunVerdict::Continue;
     }
+    /// Whether Renderer::cancel() has been called, without a progress report or a word with the
+    /// other devices: for work that no sample count measures (MLT's chain start-up).
+    bool cancelRequested() {
+        if (!stopped_ && call_.cancel && call_.cancel->load(std::memory_order_relaxed)) stopped_ = true;
+        return stopped_;
+    }
     bool timeLimited() const { return call_.timeLimitSeconds > 0.0; }
     double timeLimit() const { return call_.timeLimitSeconds; }
     double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }

@@ -28,6 +28,7 @@ enum class RunVerdict { Continue, FinishPass, Stop, Shrink };
 /// A budget that never ends a render early, for internal renders (MLT's start-up, the replay check).
 struct NoBudget {
     RunVerdict check(std::uint64_t) { return RunVerdict::Continue; }
+    bool cancelRequested() const { return false; }
     bool timeLimited() const { return false; }
     double elapsed() const { return 0.0; }
     double timeLimit() const { return 0.0; }
