@@ -157,12 +157,17 @@ void setIntegratorFlags(const Args& a, wavefront::RenderOptions& options) {
     }
 }
 
-// --exposure scales PNG output only: EXR and PFM keep the radiance as rendered.
-void checkExposureOutput(const Args& a) {
+// The output's options against its format: --exposure and --tonemap shape PNG output only (EXR
+// and PFM keep the radiance as rendered); --aovs writes layers of an EXR.
+void checkOutputOptions(const Args& a) {
     std::string extension = std::filesystem::path(a.out).extension().string();
     for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (a.exposureOpt->count() && extension != ".png")
         throw wavefront::InputError("--exposure applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+    if (a.toneMapOpt->count() && extension != ".png")
+        throw wavefront::InputError("--tonemap applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+    if (a.aovs && !a.aovFiles && extension != ".exr")
+        throw wavefront::InputError("--aovs writes layers of an .exr --out (" + a.out + " is not); --aov-files writes them beside it");
 }
 
 }  // namespace
@@ -287,18 +292,10 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     options.environmentScale = a.envScale;
     setIntegratorFlags(a, options);
     if (checkOutput) wavefront::checkImagePath(a.out);  // before the render, not after it
-    checkExposureOutput(a);
+    checkOutputOptions(a);
     options.filter = wavefront::parsePixelFilter(a.filter);
     wavefront::parseToneMap(a.toneMap);
     options.aovs = a.aovs || a.aovFiles;
-    {
-        std::string extension = std::filesystem::path(a.out).extension().string();
-        for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-        if (a.toneMapOpt->count() && extension != ".png")
-            throw wavefront::InputError("--tonemap applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
-        if (a.aovs && !a.aovFiles && extension != ".exr")
-            throw wavefront::InputError("--aovs writes layers of an .exr --out (" + a.out + " is not); --aov-files writes them beside it");
-    }
     if (!(std::fabs(a.exposure) <= 64.0f))
         throw wavefront::InputError("--exposure " + std::to_string(a.exposure) + " must be a finite number of stops in [-64, 64]");
     options.validate();
@@ -359,18 +356,7 @@ void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& a
     if (!file.outputFile.empty() && app.count("--out") == 0) {
         wavefront::checkImagePath(file.outputFile);
         a.out = file.outputFile;
-        checkExposureOutput(a);
-    options.filter = wavefront::parsePixelFilter(a.filter);
-    wavefront::parseToneMap(a.toneMap);
-    options.aovs = a.aovs || a.aovFiles;
-    {
-        std::string extension = std::filesystem::path(a.out).extension().string();
-        for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-        if (a.toneMapOpt->count() && extension != ".png")
-            throw wavefront::InputError("--tonemap applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
-        if (a.aovs && !a.aovFiles && extension != ".exr")
-            throw wavefront::InputError("--aovs writes layers of an .exr --out (" + a.out + " is not); --aov-files writes them beside it");
-    }
+        checkOutputOptions(a);
     }
     if (file.maxDepth > 0 && app.count("--max-depth") == 0) options.maxDepth = file.maxDepth;
     options.validate();
