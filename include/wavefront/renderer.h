@@ -312,6 +312,9 @@ struct EditStats {
     bool lightsRebuilt = false;       ///< the light distribution was built again
     bool filmReset = true;            ///< EditMode::ResetFilm
     double seconds = 0.0;             ///< wall time of the edit, device work included
+    /// The part of `seconds` the BVH update took (refit and its cost measurements, or rebuild),
+    /// device work included; 0 without one.
+    double bvhSeconds = 0.0;
 };
 
 /// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh

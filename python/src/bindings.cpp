@@ -116,6 +116,7 @@ py::dict editDict(const EditStats& e) {
     d["lightsRebuilt"] = e.lightsRebuilt;
     d["filmReset"] = e.filmReset;
     d["seconds"] = e.seconds;
+    d["bvhSeconds"] = e.bvhSeconds;
     return d;
 }
 
