@@ -266,6 +266,9 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_flag("--allow-external-files", a.allowExternal,
                  "let an OBJ's mtllib name files outside the OBJ's folder (absolute paths, ..)");
     app.add_option("--filter", a.filter, "pixel filter: box, gaussian or mitchell")->capture_default_str();
+    app.add_option("--crop", a.crop,
+                   "render only the pixels x0,y0,x1,y1 (columns x0..x1-1, rows y0..y1-1) of the --res frame; the "
+                   "image is the window's size");
     a.toneMapOpt = app.add_option("--tonemap", a.toneMap, "PNG tone map: clamp, reinhard or aces")->capture_default_str();
     app.add_flag("--aovs", a.aovs, "render first-hit albedo, normal, depth and (PT, BDPT) variance as layers of the .exr --out");
     app.add_flag("--aov-files", a.aovFiles, "render the AOVs and write each to OUT-STEM.<layer>.exr as well");
@@ -295,6 +298,11 @@ wavefront::RenderOptions renderOptions(const Args& a, bool checkOutput) {
     checkOutputOptions(a);
     options.filter = wavefront::parsePixelFilter(a.filter);
     wavefront::parseToneMap(a.toneMap);
+    if (!a.crop.empty()) {
+        // In range of any frame here; validate() checks it against the resolution.
+        const std::vector<int> c = parseIntegers("--crop", a.crop, 4, "x0,y0,x1,y1", 0, 1 << 15);
+        options.crop = wavefront::CropWindow{c[0], c[1], c[2], c[3]};
+    }
     options.aovs = a.aovs || a.aovFiles;
     if (!(std::fabs(a.exposure) <= 64.0f))
         throw wavefront::InputError("--exposure " + std::to_string(a.exposure) + " must be a finite number of stops in [-64, 64]");

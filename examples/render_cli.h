@@ -23,6 +23,7 @@ struct Args {
     float exposure = 0.0f;
     unsigned seed = 0;
     std::string filter = "box", toneMap = "clamp";
+    std::string crop;  ///< --crop x0,y0,x1,y1 (empty: the whole frame)
     bool stats = false, listScenes = false, allowExternal = false, strict = false;
     bool aovs = false, aovFiles = false;
     CLI::Option* toneMapOpt = nullptr;

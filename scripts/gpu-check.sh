@@ -20,6 +20,8 @@
 #   mlt-eff [wavefront-compare arguments]: issue 36's efficiency table (PT, BDPT, MLT and MLT with
 #   fewer chains from independent seeds on door-ajar and mirror-caustic) into OUTDIR/mlt-eff, and
 #   MLT's agreement with PT rendered long in many seeds (its noise told from a bias);
+#   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
+#   refit, rebuild and auto) into OUTDIR/animation.md;
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
 #   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
@@ -130,6 +132,16 @@ REPORT=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 
         --pyramid 4 --pyramid-spp 16 --flip off)
 REPORT_SIMD=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 1 --spp 16 --res 512x512 --backend cuda
              --reference-spp 16 --reference-seeds 1 --pyramid 0 --flip off)
+if [ "$mode" = animation ]; then
+    : > "$out/animation.md"
+    for update in refit rebuild auto; do
+        run "$bin/animation" --backend cuda --res 1920x1080 --triangles 1000000 --frames 120 --update $update \
+            >> "$out/animation.md" 2>&1
+    done
+    grep -E "^animation|^device|^\| " "$out/animation.md" | tee -a "$log"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
 if [ "$mode" = report ]; then
     if [ $# -gt 2 ]; then
         compare_report report "${@:3}"

@@ -135,6 +135,12 @@ struct MltOptions : BidirectionalOptions {
     float connectThresholdOrDefault() const { return connectThreshold.value_or(1.0f); }
 };
 
+/// A crop window (RenderOptions::crop): columns [x0, x1) and rows [y0, y1) of the full frame,
+/// rows top to bottom.
+struct CropWindow {
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
 /// What a render does. The options of one integrator live in its own block (pt, bdpt, mlt); a
 /// block of an integrator other than `integrator` that differs from its defaults is refused by
 /// validate(), as the command line refuses an option that does not apply.
@@ -186,11 +192,27 @@ struct WAVEFRONT_API RenderOptions {
     /// The pixel filter Renderer::image() resolves the film with (filterImage); the film and
     /// film().resolve() stay box-filtered.
     PixelFilter filter = PixelFilter::Box;
+    /// Render only this window of the width x height frame: the film and image are the window's
+    /// size and equal the window of the full frame's film. The camera's raster mapping and BDPT's
+    /// image-plane density stay the full frame's. PT and BDPT sample only the window's pixels,
+    /// under the full frame's sample numbering: PT gives the full render's pixels (the same
+    /// samples; sums to float rounding), BDPT with camera connections off too; with them on,
+    /// BDPT traces a light subpath per window sample and divides its t = 1 splats by their
+    /// number, dropping those outside: the same image in expectation, not the same pixels. MLT
+    /// runs the full frame's chains and drops what lands outside (no work saved; the same image
+    /// in distribution). Renderer::image()'s filter sees only the window (its edge pixels differ
+    /// from the full frame's filtered ones; the box filter does not look at neighbours).
+    std::optional<CropWindow> crop;
     /// Progress reports during a render; returning false cancels it (see ProgressCallback). A
     /// render on several devices calls it from their threads, one call at a time.
     ProgressCallback progress;
 
-    /// Throws InputError for zero or absurd resolution, non-positive spp or depth, an integrator's
+    /// The film's size: the crop window's, else width x height.
+    int filmWidth() const { return crop ? crop->x1 - crop->x0 : width; }
+    int filmHeight() const { return crop ? crop->y1 - crop->y0 : height; }
+
+    /// Throws InputError for zero or absurd resolution, a crop window that is empty, inverted or
+    /// outside the frame, non-positive spp or depth, an integrator's
     /// own rules (its registry row), or options of another integrator than the chosen one.
     void validate() const;
 };
@@ -290,6 +312,9 @@ struct EditStats {
     bool lightsRebuilt = false;       ///< the light distribution was built again
     bool filmReset = true;            ///< EditMode::ResetFilm
     double seconds = 0.0;             ///< wall time of the edit, device work included
+    /// The part of `seconds` the BVH update took (refit and its cost measurements, or rebuild),
+    /// device work included; 0 without one.
+    double bvhSeconds = 0.0;
 };
 
 /// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh

@@ -116,6 +116,7 @@ py::dict editDict(const EditStats& e) {
     d["lightsRebuilt"] = e.lightsRebuilt;
     d["filmReset"] = e.filmReset;
     d["seconds"] = e.seconds;
+    d["bvhSeconds"] = e.bvhSeconds;
     return d;
 }
 
@@ -640,6 +641,24 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("cpuThreads", &RenderOptions::cpuThreads)
         .def_readwrite("aovs", &RenderOptions::aovs)
         .def_readwrite("filter", &RenderOptions::filter)
+        .def_property(
+            "crop",
+            [](const RenderOptions& o) -> py::object {
+                if (!o.crop) return py::none();
+                return py::make_tuple(o.crop->x0, o.crop->y0, o.crop->x1, o.crop->y1);
+            },
+            [](RenderOptions& o, py::object v) {
+                if (v.is_none()) {
+                    o.crop.reset();
+                    return;
+                }
+                auto c = v.cast<std::tuple<int, int, int, int>>();
+                o.crop = CropWindow{std::get<0>(c), std::get<1>(c), std::get<2>(c), std::get<3>(c)};
+            },
+            "crop window (x0, y0, x1, y1): columns x0..x1-1 and rows y0..y1-1 of the frame, or None; the film "
+            "and image are the window's size (validate() checks it against the resolution)")
+        .def("filmWidth", &RenderOptions::filmWidth)
+        .def("filmHeight", &RenderOptions::filmHeight)
         .def_readwrite("pt", &RenderOptions::pt)
         .def_readwrite("bdpt", &RenderOptions::bdpt)
         .def_readwrite("mlt", &RenderOptions::mlt)

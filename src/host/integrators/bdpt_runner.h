@@ -31,12 +31,13 @@ public:
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
-        const std::uint64_t pass = std::uint64_t(scene.width) * scene.height;
-        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.bdpt.cameraConnections);
+        BdptParams params =
+            makeBdptParams(scene, options_.maxDepth, options_.bdpt.cameraConnections, int(runner::filmPixels(options_)));
         params.onlyS = options_.bdpt.strategyS;
         params.onlyT = options_.bdpt.strategyT;
-        std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
-        std::uint64_t done = driver_.render(scene, params, HashSampler(options_.seed), film, next_, count, budget);
+        std::uint64_t count = runner::sampleCount(next_, asked, runner::sampleLimit(options_), budget.timeLimited());
+        std::uint64_t done = driver_.render(scene, params, HashSampler(options_.seed, runner::filmWindow(options_)), film,
+                                            next_, count, budget);
         next_ += done;
         return done;
     }
@@ -53,7 +54,7 @@ public:
 private:
     RenderOptions options_;
     BdptDriver<Exec> driver_;
-    std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next sample index
+    std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next work index
 };
 
 }  // namespace wavefront

@@ -58,20 +58,47 @@ namespace runner {
 /// PT and BDPT sample indices stay below 2^56 (the path state keeps 56 bits of them).
 constexpr std::uint64_t kSampleIndexLimit = 1ull << 56;
 
-/// The sample indices of a call that continues a film at `next`: `asked` of them, or all that
-/// are left below the limit when time-limited (rounded to whole passes).
-inline std::uint64_t sampleCount(std::uint64_t next, std::uint64_t asked, std::uint64_t pass, bool timed) {
-    std::uint64_t limit = kSampleIndexLimit / pass * pass;
+/// The film's window on the frame (RenderOptions::crop; none: the identity).
+inline FilmWindow filmWindow(const RenderOptions& o) {
+    FilmWindow w;
+    w.frameWidth = o.width;
+    w.frameHeight = o.height;
+    if (o.crop) {
+        w.x0 = o.crop->x0;
+        w.y0 = o.crop->y0;
+        w.cropWidth = o.crop->x1 - o.crop->x0;
+        w.cropHeight = o.crop->y1 - o.crop->y0;
+    }
+    return w;
+}
+
+/// The film's pixels.
+inline std::uint64_t filmPixels(const RenderOptions& o) { return std::uint64_t(o.filmWidth()) * std::uint64_t(o.filmHeight()); }
+
+/// Samples (MLT: mutations) per pass: PT and BDPT sample the film's pixels, MLT's chains the
+/// whole frame (a crop drops what lands outside it).
+inline std::uint64_t passSamples(const RenderOptions& o) {
+    return o.integrator == IntegratorType::Mlt ? std::uint64_t(o.width) * std::uint64_t(o.height) : filmPixels(o);
+}
+
+/// PT and BDPT: the first work index past the limit, in whole passes. A crop's work index maps to
+/// a sample index of the full frame's numbering (FilmWindow::frameSample), which must stay below
+/// kSampleIndexLimit.
+inline std::uint64_t sampleLimit(const RenderOptions& o) {
+    return kSampleIndexLimit / (std::uint64_t(o.width) * std::uint64_t(o.height)) * filmPixels(o);
+}
+
+/// The work indices of a call that continues a film at `next`: `asked` of them, or all that
+/// are left below `limit` (sampleLimit) when time-limited.
+inline std::uint64_t sampleCount(std::uint64_t next, std::uint64_t asked, std::uint64_t limit, bool timed) {
     if (next >= limit || (!timed && asked > limit - next))
         throw InputError("the film is full: at most 2^56 samples go into one film");
     return timed ? limit - next : asked;
 }
 
-/// The sample index a fresh PT or BDPT film starts at (RenderOptions::firstPass; validate() keeps
+/// The work index a fresh PT or BDPT film starts at (RenderOptions::firstPass; validate() keeps
 /// it below the limit).
-inline std::uint64_t firstSample(const RenderOptions& o) {
-    return o.firstPass * (std::uint64_t(o.width) * std::uint64_t(o.height));
-}
+inline std::uint64_t firstSample(const RenderOptions& o) { return o.firstPass * filmPixels(o); }
 
 /// Path-state slots for a film: the requested stream capacity or the device's default, no more
 /// than the first call's samples.

@@ -54,7 +54,7 @@ public:
     void finish(Film& film, RenderStats& stats) override {
         MltCounters k = driver_.counters();
         stats.samples = k.proposals;
-        normaliseFilm(film, k.proposals);
+        normaliseFilm(film, k.proposals, double(options_.width) * double(options_.height));
         bdptDriverStats(driver_.bdpt(), stats);
         stats.streamCapacity = driver_.chainCount();
         stats.bytesPerSampleSlot = driver_.bytesPerChain();
@@ -67,11 +67,11 @@ public:
     }
 
 private:
-    /// Every mutation places its sample anywhere on the film, so a pixel's estimate is its sum over
-    /// (mutations / pixels). The film says so with a whole sample count per pixel; when a cancelled
-    /// call leaves a count that is not a whole number of passes, the sums are scaled to match.
-    static void normaliseFilm(Film& film, std::uint64_t mutations) {
-        const double pixels = double(film.samples.size());
+    /// Every mutation places its sample anywhere on the frame, so a pixel's estimate is its sum
+    /// over (mutations / the frame's pixels; a crop's film holds fewer). The film says so with a
+    /// whole sample count per pixel; when a cancelled call leaves a count that is not a whole
+    /// number of passes, the sums are scaled to match.
+    static void normaliseFilm(Film& film, std::uint64_t mutations, double pixels) {
         std::uint64_t perPixel = std::uint64_t(std::llround(double(mutations) / pixels));
         if (mutations > 0) perPixel = std::max<std::uint64_t>(perPixel, 1);
         std::fill(film.samples.begin(), film.samples.end(), std::uint32_t(perPixel));

@@ -20,14 +20,14 @@ public:
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
-        const std::uint64_t pass = std::uint64_t(scene.width) * scene.height;
+        const std::uint64_t pass = runner::filmPixels(options_);
         PtParams params;
-        params.sampler = HashSampler(options_.seed);
+        params.sampler = HashSampler(options_.seed, runner::filmWindow(options_));
         params.maxDepth = options_.maxDepth;
         params.rouletteDepth = options_.rouletteDepth;
         params.nextEventEstimation = options_.pt.nextEventEstimation;
         params.numPixels = int(pass);
-        std::uint64_t count = runner::sampleCount(next_, asked, pass, budget.timeLimited());
+        std::uint64_t count = runner::sampleCount(next_, asked, runner::sampleLimit(options_), budget.timeLimited());
         std::uint64_t done = driver_.render(scene, params, film, next_, count, budget);
         next_ += done;
         return done;
@@ -47,7 +47,7 @@ public:
 private:
     RenderOptions options_;
     PathTracerDriver<Exec> driver_;
-    std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next sample index
+    std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next work index
 };
 
 }  // namespace wavefront

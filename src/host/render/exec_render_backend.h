@@ -23,10 +23,10 @@ public:
     template <class... ExecArgs>
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
         : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
-          scene_(uploadScene(exec_, scene, options.lightSampler, options.bvhBuilder)), film_(exec_, options.width * options.height) {
+          scene_(uploadScene(exec_, scene, options.lightSampler, options.bvhBuilder)), film_(exec_, int(runner::filmPixels(options))) {
         // The renderer has put RenderOptions' file and scale into the scene.
         uploadEnvironment(exec_, scene, scene_, options.lightSampler);
-        if (options.aovs) aov_.emplace(exec_, options.width * options.height);
+        if (options.aovs) aov_.emplace(exec_, int(runner::filmPixels(options)));
         exec_.synchronize();
         setupSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart_).count();
     }
@@ -38,7 +38,7 @@ public:
     }
 
     void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
-        const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
+        const std::uint64_t pass = runner::passSamples(options);
         const bool timed = call.timeLimitSeconds > 0.0;
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
         beginCall(options, call.accumulate, asked, timed);
@@ -65,12 +65,13 @@ public:
     std::uint64_t renderPart(const RenderOptions& options, std::uint64_t asked, RenderBudget& budget,
                              std::optional<std::uint64_t> first = std::nullopt) {
         if (first) runner_->seek(*first);
-        return runner_->render(scene_.view(options.width, options.height), film_.view(), asked, budget);
+        return runner_->render(scene_.view(options.width, options.height), film_.view(runner::filmWindow(options)), asked,
+                               budget);
     }
     /// RenderOptions::aovs: `asked` samples (0: until the time limit) one pass at a time, each
     /// followed by the first-hit pass and (PT, BDPT) the film's pass moments.
     std::uint64_t renderPasses(const RenderOptions& options, std::uint64_t asked, RenderBudget& budget) {
-        const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
+        const std::uint64_t pass = runner::passSamples(options), pixels = runner::filmPixels(options);
         const bool moments = options.integrator != IntegratorType::Mlt;  // MLT's passes are correlated
         std::uint64_t done = 0;
         while (asked == 0 || done < asked) {
@@ -79,12 +80,13 @@ public:
             if (got < pass) break;  // cancelled inside the pass: it has no first-hit pass
             const SceneView view = scene_.view(options.width, options.height);
             // The camera ray the path tracer starts this pass's sample of each pixel with.
-            const std::uint64_t first = (options.firstPass + aov_->passes) * pass;
-            exec_.parallelFor("aov first hit", int(pass),
-                              AovStage<HashSampler>{view, HashSampler(options.seed), first, aov_->sums.data()});
+            const std::uint64_t first = (options.firstPass + aov_->passes) * pixels;
+            exec_.parallelFor("aov first hit", int(pixels),
+                              AovStage<HashSampler>{view, HashSampler(options.seed, runner::filmWindow(options)), first,
+                                                    aov_->sums.data()});
             ++aov_->passes;
             if (moments) {
-                exec_.parallelFor("aov pass moments", int(pass),
+                exec_.parallelFor("aov pass moments", int(pixels),
                                   PassMomentsStage{film_.sum.data(), film_.counts.data(), aov_->previous.data(),
                                                    aov_->previousCounts.data(), aov_->moments.data()});
                 ++aov_->momentPasses;
@@ -100,8 +102,8 @@ public:
     void collect(const RenderOptions& options, double seconds, Film& film, RenderStats& stats) {
         exec_.synchronize();
         seconds_ += seconds;
-        film.width = options.width;
-        film.height = options.height;
+        film.width = options.filmWidth();
+        film.height = options.filmHeight();
         film.sum.resize(film_.sum.size());
         film.samples.resize(film_.counts.size());
         exec_.download(film.sum.data(), film_.sum.data(), film.sum.size());

@@ -21,7 +21,10 @@ struct FilmBuffers {
         exec.fill(counts.data(), 0u, numPixels);
         exec.fill(nonFinite.data(), 0ull, 1);
     }
-    FilmView view() const { return FilmView{sum.data(), counts.data(), nonFinite.data()}; }
+    /// `window`: the part of the frame this film holds (kernels name full-frame pixels).
+    FilmView view(FilmWindow window = FilmWindow{}) const {
+        return FilmView{sum.data(), counts.data(), nonFinite.data(), window};
+    }
 };
 
 /// What RenderOptions::aovs adds beside the film (kernels/scene/aov.h): first-hit sums and the

@@ -79,7 +79,7 @@ public:
 
     void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
         const auto start = std::chrono::steady_clock::now();
-        const std::uint64_t pass = std::uint64_t(options.width) * std::uint64_t(options.height);
+        const std::uint64_t pass = runner::passSamples(options);
         const bool timed = call.timeLimitSeconds > 0.0;
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
         if (!call.accumulate || !started_) next_ = runner::firstSample(options);
@@ -171,7 +171,7 @@ private:
     /// and the rounds overrun the limit by at most the last one).
     bool renderTimed(const RenderOptions& options, const RenderCall& call, std::uint64_t pass,
                      std::chrono::steady_clock::time_point start) {
-        const std::uint64_t limit = runner::kSampleIndexLimit / pass * pass;
+        const std::uint64_t limit = runner::sampleLimit(options);
         std::uint64_t done = 0, passes = devices_.size();
         bool accumulate = call.accumulate;
         for (;;) {

@@ -24,6 +24,14 @@ void RenderOptions::validate() const {
     if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide)
         throw InputError("resolution " + std::to_string(width) + "x" + std::to_string(height) +
                          " is out of range (each side 1.." + std::to_string(kMaxSide) + ")");
+    if (crop) {
+        const CropWindow& c = *crop;
+        if (c.x0 < 0 || c.y0 < 0 || c.x1 > width || c.y1 > height || c.x0 >= c.x1 || c.y0 >= c.y1)
+            throw InputError("crop window " + std::to_string(c.x0) + "," + std::to_string(c.y0) + "," +
+                             std::to_string(c.x1) + "," + std::to_string(c.y1) +
+                             " must be a non-empty pixel rectangle x0,y0,x1,y1 with 0 <= x0 < x1 <= " +
+                             std::to_string(width) + " and 0 <= y0 < y1 <= " + std::to_string(height));
+    }
     // Enumerations arrive from casts and bindings too: a value outside its enum is an error, not
     // a black image.
     if (int(backend) < int(Backend::Auto) || int(backend) > int(Backend::Cpu))

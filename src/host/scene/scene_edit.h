@@ -102,6 +102,8 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
             bytes += std::size_t(r.vertexCount) * sizeof(vec3);
         }
         PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
+        exec.synchronize();  // the upload ends before the BVH's time starts
+        const auto bvhStart = std::chrono::steady_clock::now();
         bool rebuild = e.bvh == BvhUpdate::Rebuild;
         if (!rebuild) {
             // The cost of the tree as built, measured before its first refit.
@@ -116,6 +118,8 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
             s.bvhCostAtBuild = -1.0;
             st.bvh = st.bvh == "refit" ? "refit, rebuild" : "rebuild";
         }
+        exec.synchronize();
+        st.bvhSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - bvhStart).count();
         // The bounds weigh directional lights (deltaLightWeights) and place the environment's
         // emission disk (SceneView::sceneRadius).
         const Float4 bounds = boundingSphere(scene);

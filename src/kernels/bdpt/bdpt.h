@@ -44,7 +44,7 @@ namespace wavefront {
 
 struct BdptParams {
     int maxDepth = 16;        ///< longest path in segments; each subpath then has at most maxDepth vertices
-    int numPixels = 0;
+    int numPixels = 0;        ///< samples per pass (BDPT: the film's pixels, a crop window's; MLT: the frame's)
     float lightPathCount = 0; ///< light subpaths per pass (= numPixels): t = 1 splats are divided by it
     float imagePlaneDistance = 0;  ///< camera to image plane, in pixels (a pixel has area 1 there)
     int onlyS = -1, onlyT = -1;    ///< >= 0: deposit only strategy (s, t) (per-strategy images)
@@ -142,8 +142,8 @@ WF_CPU_GPU WF_INLINE float cameraPdfW(const BdptParams& p, float cosAtCamera) {
     return toImage * toImage / cosAtCamera;
 }
 
-/// The pixel that direction `dir` (from the camera position, any length) lands in; false when
-/// outside the image.
+/// The full-frame pixel that direction `dir` (from the camera position, any length) lands in;
+/// false when outside the frame (a crop window drops the splat later: FilmView::deposit).
 WF_CPU_GPU inline bool cameraRaster(const SceneView& scene, vec3 dir, int& pixel, float& cosAtCamera) {
     const CameraData& cam = scene.camera;
     cosAtCamera = glm::dot(dir, cam.forward);
@@ -660,12 +660,15 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     return true;
 }
 
-/// Parameters that follow from the render options and the camera.
-inline BdptParams makeBdptParams(const SceneView& scene, int maxDepth, bool cameraConnections = true) {
+/// Parameters that follow from the render options and the camera. `passPixels`: the pixels a pass
+/// samples, 0 for the full frame (a crop window's pass has fewer light subpaths, which t = 1 is
+/// divided by; the image-plane distance stays the full frame's).
+inline BdptParams makeBdptParams(const SceneView& scene, int maxDepth, bool cameraConnections = true,
+                                 int passPixels = 0) {
     BdptParams p;
     p.maxDepth = maxDepth;
     p.cameraConnections = cameraConnections;
-    p.numPixels = scene.width * scene.height;
+    p.numPixels = passPixels > 0 ? passPixels : scene.width * scene.height;
     p.lightPathCount = float(p.numPixels);
     p.imagePlaneDistance = 0.5f * float(scene.height) / scene.camera.tanHalfFovY;
     return p;

@@ -47,6 +47,36 @@ struct FilmSample {
     vec2 raster;  ///< x in [0, width), y in [0, height), rows top to bottom
 };
 
+/// The pixels of the full frame (width x height, the camera's) that the film holds: a crop window
+/// [x0, x0 + cropWidth) x [y0, y0 + cropHeight) (RenderOptions::crop). The camera's raster mapping
+/// and BDPT's image-plane density always use the full frame; only the film and the camera samples
+/// handed out are the window's. Camera samples keep the full frame's numbering (sample index =
+/// pass x width x height + frame pixel), so a window pixel gets exactly the samples the full
+/// frame gives it. Default (cropWidth 0): no window, every mapping is the identity.
+struct FilmWindow {
+    int frameWidth = 0, frameHeight = 0;
+    int x0 = 0, y0 = 0, cropWidth = 0, cropHeight = 0;
+    WF_CPU_GPU bool cropped() const { return cropWidth > 0; }
+    /// The full frame's sample index of the window's camera sample k (k counts passes over the
+    /// window's pixels, rows top to bottom).
+    WF_CPU_GPU std::uint64_t frameSample(std::uint64_t k) const {
+        if (!cropped()) return k;
+        const std::uint64_t pixels = std::uint64_t(cropWidth) * std::uint64_t(cropHeight);
+        const std::uint64_t pass = k / pixels;
+        const int local = int(k - pass * pixels);
+        const int x = x0 + local % cropWidth, y = y0 + local / cropWidth;
+        return pass * (std::uint64_t(frameWidth) * std::uint64_t(frameHeight)) + std::uint64_t(y) * frameWidth + x;
+    }
+    /// The film pixel of full-frame pixel `framePixel`; -1 outside the window (a t = 1 or MLT
+    /// splat there is dropped).
+    WF_CPU_GPU int filmPixel(int framePixel) const {
+        if (!cropped()) return framePixel;
+        const int x = framePixel % frameWidth - x0, y = framePixel / frameWidth - y0;
+        if (unsigned(x) >= unsigned(cropWidth) || unsigned(y) >= unsigned(cropHeight)) return -1;
+        return y * cropWidth + x;
+    }
+};
+
 /// The default sampler: a hash of (seed, sample index, dimension) mapped to [0, 1).
 /// `sampleIndex` is global over the render (pixel and pass folded in by the caller).
 ///
@@ -55,7 +85,9 @@ struct FilmSample {
 /// they do nothing: the numbers are a pure function of (sample, dimension).
 struct HashSampler {
     std::uint64_t seedKey = 0;
-    WF_CPU_GPU explicit HashSampler(std::uint32_t seed = 0) : seedKey(mix64(std::uint64_t(seed) + 0x9e3779b97f4a7c15ull)) {}
+    FilmWindow window;  ///< the camera samples handed out are this window's (startSample)
+    WF_CPU_GPU explicit HashSampler(std::uint32_t seed = 0, FilmWindow w = FilmWindow{})
+        : seedKey(mix64(std::uint64_t(seed) + 0x9e3779b97f4a7c15ull)), window(w) {}
     /// One finaliser per number, of the sample's key plus a Weyl step per dimension (SplitMix64's
     /// construction). The key is the same for every dimension of a sample, so a shading step that
     /// draws several numbers computes it once (two finalisers per number were 12% of the
@@ -78,8 +110,9 @@ struct HashSampler {
     WF_CPU_GPU int pixelIndex(std::uint64_t sampleIndex, int width, int height) const {
         return int(sampleIndex % std::uint64_t(width * height));
     }
-    /// Global sample `index` starts in `slot`: the index the walks read their numbers under.
-    WF_CPU_GPU std::uint64_t startSample(int /*slot*/, std::uint64_t index) const { return index; }
+    /// Work index `index` (the render's samples, passes over the film's pixels) starts in `slot`:
+    /// the global sample index the walks read their numbers under (the full frame's numbering).
+    WF_CPU_GPU std::uint64_t startSample(int /*slot*/, std::uint64_t index) const { return window.frameSample(index); }
     /// BDPT hands out samples in order to whichever slot is free (RegenerateStage); MLT's sampler
     /// hands each chain its own mutations instead (perSlotWork, slotHasWork, claim).
     WF_CPU_GPU bool perSlotWork() const { return false; }

@@ -17,7 +17,7 @@ struct PtParams {
     int maxDepth = 16;       ///< longest path in segments
     int rouletteDepth = 3;   ///< roulette applies from this many segments on
     bool nextEventEstimation = true;  ///< off: no light sampling, emission found by the path has weight 1
-    int numPixels = 0;
+    int numPixels = 0;       ///< samples per pass: the film's pixels (a crop window's)
 };
 
 /// One path in flight, 48 bytes in three 16-byte words (stored SoA by SoaView, kernels/core/stream.h).
@@ -38,8 +38,10 @@ struct PathState {
 };
 static_assert(sizeof(PathState) == 48, "path state is three 16-byte words");
 
-/// Pixel of global sample `sample` under the default sampler (HashSampler::filmSample).
-WF_CPU_GPU WF_INLINE int pixelOfSample(std::uint64_t sample, int numPixels) { return int(sample % std::uint64_t(numPixels)); }
+/// Full-frame pixel of global sample `sample` (HashSampler::filmSample).
+WF_CPU_GPU WF_INLINE int pixelOfSample(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
+    return params.sampler.pixelIndex(sample, scene.width, scene.height);
+}
 
 WF_CPU_GPU inline PathState generateCameraPath(const SceneView& scene, const PtParams& params, std::uint64_t sample) {
     Ray r = cameraRay(scene, params.sampler, sample);
@@ -71,7 +73,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     ShadeOutput out;
     std::uint64_t sample = path.sampleIndex();
     // The pixel (a 64-bit remainder) where a deposit or a shadow ray needs it, not on every bounce.
-    auto pixel = [&] { return pixelOfSample(sample, params.numPixels); };
+    auto pixel = [&] { return pixelOfSample(scene, params, sample); };
     if (hit.prim < 0) {
         // Escaped: the environment, weighted against sampling it at the previous vertex.
         if (scene.environment.present()) {

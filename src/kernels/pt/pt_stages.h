@@ -42,10 +42,12 @@ struct Common {
     SimdCounters simd;
 };
 
-/// The camera path of sample s, counted in its pixel: how every schedule starts a path.
-WF_CPU_GPU WF_INLINE PathState startCameraPath(const Common& c, std::uint64_t s) {
+/// The camera path of work index k (its global sample: HashSampler::startSample), counted in its
+/// pixel: how every schedule starts a path.
+WF_CPU_GPU WF_INLINE PathState startCameraPath(const Common& c, std::uint64_t k) {
+    std::uint64_t s = c.params.sampler.startSample(0, k);
     PathState path = generateCameraPath(c.scene, c.params, s);
-    c.film.countSample(pixelOfSample(s, c.params.numPixels));
+    c.film.countSample(pixelOfSample(c.scene, c.params, s));
     return path;
 }
 

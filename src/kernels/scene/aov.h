@@ -26,7 +26,8 @@ WF_CPU_GPU inline vec3 firstHitAlbedo(const MaterialData& m) {
     return glm::clamp(a, vec3(0.0f), vec3(1.0f));
 }
 
-/// Adds one first-hit sample per pixel: the camera ray of global sample firstSample + pixel, its
+/// Adds one first-hit sample per film pixel: the camera ray of work index firstSample + pixel (its
+/// global sample: Sampler::startSample, the full frame's numbering under a crop window), its
 /// closest hit's albedo, shading normal (world space, turned to face the camera) and distance
 /// from the ray's origin. A ray that hits nothing adds zeros.
 template <class Sampler>
@@ -36,7 +37,7 @@ struct AovStage {
     std::uint64_t firstSample;
     double* sums;  ///< kAovWords per pixel
     WF_CPU_GPU void operator()(int pixel) const {
-        Ray r = cameraRay(scene, sampler, firstSample + std::uint64_t(pixel));
+        Ray r = cameraRay(scene, sampler, sampler.startSample(0, firstSample + std::uint64_t(pixel)));
         Hit h = traverse<false>(scene.bvh, r);
         if (h.prim < 0) return;
         SurfaceHit s = surfaceAt<AllMaterials>(scene, h.prim, r.origin, r.direction, h.t);

@@ -76,7 +76,7 @@ struct SceneView {
     bool textured = true;
     int numTriangles = 0;
     int numSpheres = 0;
-    int width = 0, height = 0;
+    int width = 0, height = 0;  ///< the full frame: the camera's raster (a crop window is the film's: FilmView)
 
     WF_CPU_GPU int materialOf(int prim) const {
         return prim < numTriangles ? triangleMaterial[prim] : sphereMaterial[prim - numTriangles];
@@ -98,17 +98,25 @@ struct FilmView {
     double* sum = nullptr;                 ///< 3 per pixel
     unsigned* sampleCount = nullptr;       ///< per pixel
     unsigned long long* nonFinite = nullptr;
+    /// The part of the frame the film holds. Kernels name pixels of the full frame; the film maps
+    /// them here, the one place, and drops what lands outside a crop window.
+    FilmWindow window;
 
-    /// Counts one more sample in a pixel (once per camera path, when it starts).
-    WF_CPU_GPU WF_INLINE void countSample(int pixel) const { atomicFetchAdd(&sampleCount[pixel], 1u); }
+    /// Counts one more sample in (full-frame) pixel `framePixel` (once per camera path, when it starts).
+    WF_CPU_GPU WF_INLINE void countSample(int framePixel) const {
+        int pixel = window.filmPixel(framePixel);
+        if (pixel >= 0) atomicFetchAdd(&sampleCount[pixel], 1u);
+    }
 
-    /// Adds L to a pixel; NaN or infinite estimates are counted and dropped, never stored.
-    WF_CPU_GPU WF_INLINE void deposit(int pixel, vec3 L) const {
+    /// Adds L to (full-frame) pixel `framePixel`; NaN or infinite estimates are counted and
+    /// dropped, never stored; outside the window, L is dropped.
+    WF_CPU_GPU WF_INLINE void deposit(int framePixel, vec3 L) const {
         if (!isFinite(L)) {
             atomicFetchAdd(nonFinite, 1ull);
             return;
         }
-        if (isBlack(L)) return;
+        int pixel = window.filmPixel(framePixel);
+        if (isBlack(L) || pixel < 0) return;
         atomicAddDouble(&sum[3 * pixel + 0], double(L.x));
         atomicAddDouble(&sum[3 * pixel + 1], double(L.y));
         atomicAddDouble(&sum[3 * pixel + 2], double(L.z));

@@ -1,0 +1,102 @@
+// Per-frame animation (issue 38, item 6): a deforming grid of about --triangles triangles whose
+// vertices move every frame (Renderer::setMeshPositions with --update refit, rebuild or auto), then
+// a 1-spp path-traced render and its resolve at --res. Every figure is measured per frame with a
+// wall clock (the library's calls are synchronous): the edit's upload (its time less the BVH's),
+// the BVH update (EditStats::bvhSeconds), render() (the film's download included), image() (the
+// resolve), and the whole frame from the edit's start to the image; median and worst over the
+// frames after the first (which pays for the first film's stream). The host's own vertex
+// animation is timed apart and is not part of the frame.
+//   animation [--backend cpu|cuda] [--res WxH] [--triangles N] [--frames F] [--update refit|rebuild|auto]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../examples/animated_grid.h"
+#include "bench_args.h"
+
+using namespace wavefront;
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t) {
+    return 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+struct Column {
+    const char* name;
+    std::vector<double> ms;
+    double median() const {
+        std::vector<double> v = ms;
+        std::sort(v.begin(), v.end());
+        const std::size_t n = v.size();
+        return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+    }
+    double worst() const { return ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()); }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string res = "1920x1080", update = "refit";
+    long long triangles = 1000000;
+    int frames = 60;
+    BenchArgs args("animation", "Per-frame times of an animated mesh: vertex upload, BVH refit or rebuild, 1-spp PT "
+                                "render and resolve");
+    args.add("--res", res, "resolution WIDTHxHEIGHT")->check(BenchArgs::validator([](const std::string& r) { parseResolution(r); }));
+    args.add("--triangles", triangles, "triangles of the grid (about)")->check(CLI::Range(2LL, 1LL << 28));
+    args.addAtLeast("--frames", frames, 2, "frames rendered (the first is not counted)");
+    args.add("--update", update, "BVH update per frame: refit, rebuild or auto")
+        ->check(BenchArgs::validator([](const std::string& u) { parseBvhUpdate(u); }));
+    if (auto rc = args.parse(argc, argv)) return *rc;
+    try {
+        const auto [width, height] = parseResolution(res);
+        const BvhUpdate bvhUpdate = parseBvhUpdate(update);
+        const animation::Grid grid = animation::Grid::withTriangles(triangles);
+        RenderOptions o;
+        o.backend = args.backend;
+        o.width = width;
+        o.height = height;
+        o.samplesPerPixel = 1;
+        Renderer renderer(grid.scene(), o);
+        std::printf("animation: %s, grid %dx%d (%lld triangles), %dx%d at 1 spp, --update %s, %d frames (the first "
+                    "not counted)\n",
+                    toString(renderer.backend()), grid.columns, grid.rows, (long long)grid.triangles(), width, height,
+                    update.c_str(), frames);
+        Column host{"host positions", {}}, upload{"upload", {}}, bvh{"bvh update", {}}, render{"render", {}},
+            resolve{"resolve", {}}, frame{"frame", {}};
+        std::vector<glm::vec3> positions;
+        int rebuilds = 0;
+        for (int f = 1; f <= frames; ++f) {
+            auto t = std::chrono::steady_clock::now();
+            grid.positions(f, positions);
+            const double hostMs = msSince(t);
+            const auto frameStart = std::chrono::steady_clock::now();
+            const EditStats e = renderer.setMeshPositions(0, positions, {}, EditMode::ResetFilm, bvhUpdate);
+            t = std::chrono::steady_clock::now();
+            renderer.render();
+            const double renderMs = msSince(t);
+            t = std::chrono::steady_clock::now();
+            const Image image = renderer.image();
+            const double resolveMs = msSince(t), frameMs = msSince(frameStart);
+            if (image.width != width) throw Error("the image has the wrong size");
+            rebuilds += e.bvh.find("rebuild") != std::string::npos;
+            if (f == 1) continue;
+            host.ms.push_back(hostMs);
+            upload.ms.push_back(1e3 * (e.seconds - e.bvhSeconds));
+            bvh.ms.push_back(1e3 * e.bvhSeconds);
+            render.ms.push_back(renderMs);
+            resolve.ms.push_back(resolveMs);
+            frame.ms.push_back(frameMs);
+        }
+        std::printf("device: %s; BVH rebuilt in %d of %d frames\n\n", renderer.stats().backend.c_str(), rebuilds, frames);
+        std::printf("| per frame | median ms | worst ms |\n|---|---|---|\n");
+        for (const Column* c : {&upload, &bvh, &render, &resolve, &frame, &host})
+            std::printf("| %s | %.3f | %.3f |\n", c->name, c->median(), c->worst());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "animation: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
