@@ -22,6 +22,8 @@
 #   MLT's agreement with PT rendered long in many seeds (its noise told from a bias);
 #   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
 #   refit, rebuild and auto) into OUTDIR/animation.md;
+#   host: tests, sanitizers on AOV, crop and MLT renders, the edit benchmark and cancel latency
+#   (issues 37 and 38; HOST_PART=tests or bench runs one half);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
 #   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
@@ -132,6 +134,25 @@ REPORT=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 
         --pyramid 4 --pyramid-spp 16 --flip off)
 REPORT_SIMD=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 1 --spp 16 --res 512x512 --backend cuda
              --reference-spp 16 --reference-seeds 1 --pyramid 0 --flip off)
+# Issue 38's CUDA paths (edits, AOVs, crop window) and issue 37's MLT start-up cancel: every test,
+# sanitizers on AOV, crop and MLT renders, the edit benchmark and the cancel latency.
+# HOST_PART=tests or bench runs one half.
+if [ "$mode" = host ]; then
+  if [ "${HOST_PART:-all}" != bench ]; then
+    all_tests
+    sanitize "cornell-box --integrator pt --aov-files --spp 2" "cornell-box --integrator bdpt --aov-files --spp 2" \
+             "cornell-box --integrator mlt --aov-files --spp 2" "cornell-spheres --integrator pt --crop 5,7,31,29 --spp 2" \
+             "cornell-spheres --integrator bdpt --crop 5,7,31,29 --spp 2" "glass-caustic --integrator mlt --crop 5,7,31,29 --spp 2"
+    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
+  fi
+  if [ "${HOST_PART:-all}" != tests ]; then
+    run "$bin/edits" --backend cuda > "$out/edits.md" 2>&1
+    run "$bin/time_limit" --backend cuda --res 1024x1024 --seconds 1 --repeat 3 > "$out/time_limit.md" 2>&1
+    grep -E "^\| " "$out/edits.md" "$out/time_limit.md" | tee -a "$log"
+  fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
 if [ "$mode" = animation ]; then
     : > "$out/animation.md"
     for update in refit rebuild auto; do
