@@ -130,6 +130,9 @@ int run(const Rank& r, int argc, char** argv) {
     std::unique_ptr<wavefront::Renderer> renderer;
     if (int worst = agreeOn(r, [&] {
             options = wfcli::renderOptions(args, r.rank == 0);
+            // The processes' films are summed; their AOV passes are not (each process has its own).
+            if (options.aovs)
+                throw wavefront::InputError("--aovs and --aov-files are not supported by wavefront-render-mpi (use wavefront-render)");
             share = shareOf(r, options);
             if (r.rank == 0)
                 share.options.progress = [&](std::uint64_t d, std::uint64_t t, double s) { progress(d, t, s); };

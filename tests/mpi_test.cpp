@@ -165,6 +165,9 @@ TEST_CASE("mpi: a failure on any rank is one line, exit 2, every rank stops", "[
         refused(run(dir, mpirun(2) + mpi + args({"--spp", "1", "--backend", "cpu", "--res", "8x8", "--out", out})),
                 "fewer than the 2 processes");
         refused(run(dir, mpirun(2) + mpi + args({"--warp", "--out", out})), "--warp");
+        refused(run(dir, mpirun(2) + mpi + args({"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1",
+                                                 "--aov-files", "--out", out})),
+                "not supported by wavefront-render-mpi");
     }
     SECTION("on one rank (its scene is missing): the others do not wait for it") {
         const auto start = std::chrono::steady_clock::now();
