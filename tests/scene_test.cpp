@@ -379,3 +379,18 @@ TEST_CASE("a camera whose vectors overflow float is refused", "[scene][hardening
     scene.setCamera(camera);
     CHECK_THAT(inputErrorOf([&] { scene.validate(); }), Contains("camera") && Contains("overflow"));
 }
+
+TEST_CASE("a validated scene refuses a camera validate() would refuse and keeps its own", "[scene]") {
+    Scene scene = Scene::builtin("cornell-box");
+    scene.validate();
+    const Camera before = scene.camera();
+    Camera bad = before;
+    bad.target = bad.position;  // no view direction
+    CHECK_THROWS_AS(scene.setCamera(bad), InputError);
+    CHECK(scene.camera().position == before.position);
+    CHECK(scene.camera().target == before.target);
+    Camera good = before;
+    good.verticalFovDegrees = 50.0f;
+    scene.setCamera(good);
+    CHECK(scene.camera().verticalFovDegrees == 50.0f);
+}

@@ -234,7 +234,10 @@ public:
     /// is a directional light), or cone angles outside 0 <= inner <= outer <= 180 degrees with
     /// outer > 0. The direction is stored normalised.
     int addLight(const Light& light);
+    /// Sets the camera; on a validated scene a camera validate() would refuse throws InputError
+    /// (checkCamera) and the scene keeps its camera.
     void setCamera(const Camera& camera) {
+        if (validated_) checkCamera(camera);  // a validated scene keeps a valid camera (validate() checks it once)
         camera_ = camera;
         cameraIsDefault_ = false;
     }
