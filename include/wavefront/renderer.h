@@ -298,7 +298,7 @@ enum class BvhUpdate {
     /// Refit; then rebuild if the refitted tree's surface-area cost exceeds kRefitCostLimit times
     /// the cost of the tree as last built (docs/decisions.md, "Edits": measured).
     Auto,
-    Refit,    ///< keep the topology, recompute the boxes bottom-up (O(n), no sort)
+    Refit,    ///< keep the topology, recompute the boxes bottom-up (O(n), no sort); measures no cost
     Rebuild,  ///< build the tree again with the renderer's builder
 };
 
@@ -307,7 +307,8 @@ struct EditStats {
     std::string what;                 ///< "camera", "material 3", "texture 0", "light 1", "environment", "mesh 2"
     std::uint64_t bytesUploaded = 0;  ///< host-to-device bytes (the CPU backend: bytes copied into its buffers)
     std::string bvh = "none";         ///< "none", "refit", "rebuild" or "refit, rebuild" (Auto over the limit)
-    /// After a refit: the tree's surface-area cost over the cost at its last build (1: as good).
+    /// After an Auto refit: the tree's surface-area cost over the cost at its last build (1: as
+    /// good); 0 when not measured (Refit and Rebuild skip the two passes over the tree it takes).
     double bvhCostRatio = 0.0;
     bool lightsRebuilt = false;       ///< the light distribution was built again
     bool filmReset = true;            ///< EditMode::ResetFilm

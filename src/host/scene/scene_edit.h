@@ -106,12 +106,14 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
         const auto bvhStart = std::chrono::steady_clock::now();
         bool rebuild = e.bvh == BvhUpdate::Rebuild;
         if (!rebuild) {
-            // The cost of the tree as built, measured before its first refit.
-            if (s.bvhCostAtBuild < 0.0) s.bvhCostAtBuild = bvhCost(exec, s.bvh);
+            // Only Auto needs the costs (a plain refit, e.g. once per animation frame, skips them):
+            // the tree's as built, measured before its first refit, and the refitted one's.
+            const bool judge = e.bvh == BvhUpdate::Auto;
+            if (judge && s.bvhCostAtBuild < 0.0) s.bvhCostAtBuild = bvhCost(exec, s.bvh);
             refitBvh(exec, s.bvh, src);
             st.bvh = "refit";
-            st.bvhCostRatio = s.bvhCostAtBuild > 0.0 ? bvhCost(exec, s.bvh) / s.bvhCostAtBuild : 1.0;
-            rebuild = e.bvh == BvhUpdate::Auto && st.bvhCostRatio > kRefitCostLimit;
+            if (judge) st.bvhCostRatio = s.bvhCostAtBuild > 0.0 ? bvhCost(exec, s.bvh) / s.bvhCostAtBuild : 1.0;
+            rebuild = judge && st.bvhCostRatio > kRefitCostLimit;
         }
         if (rebuild) {
             s.bvh = buildBvh(exec, src, builder);
