@@ -8,6 +8,7 @@
 
 #include "host/integrators/registry.h"
 #include "host/render/render_backend.h"
+#include "host/scene/index_check.h"
 #include "wavefront/error.h"
 
 namespace wavefront {
@@ -145,16 +146,6 @@ public:
         return st;
     }
 };
-
-namespace {
-
-void checkIndex(int index, std::size_t size, const char* what) {
-    if (index < 0 || std::size_t(index) >= size)
-        throw InputError(std::string(what) + " " + std::to_string(index) + " is out of range (the scene has " +
-                         std::to_string(size) + ")");
-}
-
-}  // namespace
 
 EditStats Renderer::setCamera(const Camera& camera, EditMode mode) {
     Impl& r = impl();

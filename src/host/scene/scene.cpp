@@ -3,6 +3,7 @@
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
+#include "host/scene/index_check.h"
 #include "host/scene/loaders.h"
 #include "host/scene/material_kinds.h"
 
@@ -240,16 +241,6 @@ int Scene::addMesh(const TriangleMesh& mesh) {
     meshes_.push_back(MeshRange{base, std::uint32_t(vertexCount), mesh.material, hasNormals});
     return int(meshes_.size() - 1);
 }
-
-namespace {
-
-void checkIndex(int index, std::size_t size, const char* what) {
-    if (index < 0 || std::size_t(index) >= size)
-        throw InputError(std::string(what) + " " + std::to_string(index) + " is out of range (the scene has " +
-                         std::to_string(size) + ")");
-}
-
-}  // namespace
 
 void Scene::setMaterial(int index, const Material& material) {
     checkIndex(index, materials_.size(), "material");
