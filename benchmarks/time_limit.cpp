@@ -34,6 +34,15 @@ RenderStats medianRun(const Scene& scene, RenderOptions o, int repeat) {
     return runs[runs.size() / 2];
 }
 
+RenderOptions optionsFor(Backend backend, IntegratorType integrator, int width, int height) {
+    RenderOptions o;
+    o.backend = backend;
+    o.integrator = integrator;
+    o.width = width;
+    o.height = height;
+    return o;
+}
+
 /// Seconds from Renderer::cancel() to render() returning, `repeat` times: a render of 2^20
 /// samples per pixel (far too many to finish) cancelled after `after` seconds.
 std::vector<double> cancelLatencies(const Scene& scene, RenderOptions o, int repeat, double after) {
@@ -74,11 +83,7 @@ int main(int argc, char** argv) {
         for (const std::string& res : resolutions) {
             auto [width, height] = parseResolution(res);
             for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
-                RenderOptions o;
-                o.backend = backend;
-                o.integrator = integrator;
-                o.width = width;
-                o.height = height;
+                RenderOptions o = optionsFor(backend, integrator, width, height);
                 o.samplesPerPixel = 16;
                 Renderer calibrate(scene, o);
                 calibrate.render();
@@ -111,11 +116,7 @@ int main(int argc, char** argv) {
         for (const std::string& res : resolutions) {
             auto [width, height] = parseResolution(res);
             for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
-                RenderOptions o;
-                o.backend = backend;
-                o.integrator = integrator;
-                o.width = width;
-                o.height = height;
+                const RenderOptions o = optionsFor(backend, integrator, width, height);
                 std::vector<double> limited;
                 RenderOptions t = o;
                 t.timeLimitSeconds = 0.5;

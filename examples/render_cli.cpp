@@ -105,18 +105,6 @@ glm::vec3 parseUp(const std::string& v) {
     throw wavefront::InputError("--up '" + v + "' is not y or z");
 }
 
-/// Whether the scene has a point, spot or directional light, or a primitive whose material emits
-/// (before validation: degenerate triangles count too).
-bool hasEmitter(const wavefront::Scene& scene) {
-    if (!scene.lights().empty()) return true;
-    const auto& materials = scene.materials();
-    for (int m : scene.triangleMaterials())
-        if (materials[m].isEmissive()) return true;
-    for (const auto& sphere : scene.spheres())
-        if (materials[sphere.material].isEmissive()) return true;
-    return false;
-}
-
 /// One command-line flag per integrator option of the registry; a flag several integrators share
 /// (--connect-threshold) is declared once, its help naming them.
 void addIntegratorFlags(CLI::App& app, Args& a) {
@@ -351,7 +339,7 @@ wavefront::Scene loadScene(const Args& a, double& loadSeconds) {
         world.setEnvironment(std::move(skyImage));
     if (a.envScaleOpt->count() && a.envmap.empty() && !world.hasEnvironment())
         throw wavefront::InputError("--envmap-scale: scene '" + a.scene + "' has no environment to scale (add --envmap or --sky)");
-    if (a.envmap.empty() && !world.hasEnvironment() && !hasEmitter(world))
+    if (a.envmap.empty() && !world.hasEmitter())
         throw wavefront::InputError("scene '" + a.scene + "' has no light (no emitter, no point, spot or directional light, no environment map): "
                                     "light it with --sky uniform|gradient or --envmap FILE");
     return world;

@@ -3,6 +3,7 @@
 // scenes, CPU vs CUDA, bad input.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -225,18 +226,23 @@ TEST_CASE("MLT's chains option sets the chain count, and the start-up is counted
 }
 
 TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the chains again", "[mlt][render]") {
-    // A time-limited CPU render starts 65536 chains from a pool of 65536 BDPT samples: well over
-    // 0.2 s on any CPU. A cancel 50 ms in lands before the chains' starts are drawn.
+    // A time-limited CPU render starts 65536 chains from a pool of 65536 BDPT samples, all in
+    // flight at once. Cancels every millisecond from the start (render() clears an earlier one)
+    // land while the pool is evaluated, on any machine: the chains' starts are never drawn.
     RenderOptions o = mltOptions(Backend::Cpu, 256, 1, 0);
     o.streamCapacity = 0;
     o.mlt.chains = 1 << 16;
     o.timeLimitSeconds = 30.0;
     Renderer r(Scene::builtin("cornell-box"), o);
+    std::atomic<bool> returned{false};
     std::thread canceller([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        r.cancel();
+        while (!returned.load()) {
+            r.cancel();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
     });
     r.render();
+    returned.store(true);
     canceller.join();
     CHECK(r.stats().cancelled);
     CHECK(r.stats().samples == 0u);

@@ -108,7 +108,6 @@ public:
         if (end / chains >= mltindex::kMaxMutations) throw InputError("too many MLT mutations for one renderer");
         const double mutateStart = budget.elapsed();
         RunVerdict applied = RunVerdict::Continue;
-        auto setEnd = [&](std::uint64_t e) { exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), e}); };
         auto steer = [&](const BdptControl& seen, bool idle) {
             RunVerdict v = budget.check(seen.started);
             if (v == RunVerdict::Stop) {
@@ -197,6 +196,8 @@ public:
     double startupSeconds() const { return startupSeconds_; }
 
 private:
+    /// Moves the end of the running phase's work (no new sample starts at or beyond it).
+    void setEnd(std::uint64_t end) { exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), end}); }
     std::uint64_t startedEnd() {
         Buffer<std::uint64_t> result = exec_.template allocate<std::uint64_t>(1);
         exec_.transformReduceDevice(chains_, std::uint64_t(0), StartedEndOf{c_.nextMutation.data(), std::uint64_t(chains_)},
@@ -293,7 +294,7 @@ private:
         bool cancelled = false;
         auto quiet = [&](const BdptControl&, bool) {
             if (!cancelled && budget.cancelRequested()) {
-                exec_.parallelFor("mlt end", 1, SetEndStage{bdpt_.workRange(), 0});
+                setEnd(0);
                 cancelled = true;
             }
             return false;

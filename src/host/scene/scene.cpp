@@ -417,14 +417,13 @@ void Scene::validate(bool requireEmitter) {
         throw InputError(message);
     }
 
-    std::set<int> used(triangleMaterials_.begin(), triangleMaterials_.end());
-    for (const Sphere& s : spheres_)
-        used.insert(s.material);
-    bool hasEmitter = std::any_of(used.begin(), used.end(), [&](int m) { return materials_[m].isEmissive(); });
-    if (!hasEmitter && lights_.empty() && requireEmitter && !hasEnvironment())
+    if (requireEmitter && !hasEmitter()) {
+        std::set<int> used(triangleMaterials_.begin(), triangleMaterials_.end());
+        for (const Sphere& s : spheres_) used.insert(s.material);
         throw InputError("scene has no emitter: none of the " + std::to_string(used.size()) +
                          " materials used by its primitives has a non-zero emission, and it has no point, spot or "
                          "directional light (and no environment map is given)");
+    }
 
     checkCamera(camera_);
     validated_ = true;
