@@ -40,10 +40,24 @@ for t in .gpu/testing-bins.tar.*; do [ -f "$t" ] && [ ! -x "$bin/wavefront_tests
 export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path does not exist here
 { echo "commit $(cat .gpu/commit)"; date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } | tee -a "$log"
 
-# Every test, with the summary in the log.
+# Every test, with the summary in the log. The suite runs in TEST_SHARDS processes at once (4 unless
+# set; every test name in exactly one shard), which share the GPU: one process takes most of a call.
 all_tests() {
-    run "$bin/wavefront_tests" --order lex > "$out/tests.txt" 2>&1; echo "tests exit $?" | tee -a "$log"
-    tail -3 "$out/tests.txt" | tee -a "$log"
+    local shards=${TEST_SHARDS:-4} i status=0 pids=()
+    # Catch2 reads each line as a test spec: a comma, bracket, backslash or star in a name is escaped.
+    "$bin/wavefront_tests" --list-test-names-only | grep -v '^$' | sed 's/[],[\\*]/\\&/g' > /tmp/test-names.txt
+    echo "+ wavefront_tests: $(wc -l < /tmp/test-names.txt) tests in $shards shards" | tee -a "$log"
+    for ((i = 0; i < shards; ++i)); do
+        awk -v n="$shards" -v i="$i" 'NR % n == i' /tmp/test-names.txt > "/tmp/shard-$i.txt"
+        "$bin/wavefront_tests" --order lex --input-file "/tmp/shard-$i.txt" > "$out/tests-$i.txt" 2>&1 &
+        pids+=($!)
+    done
+    for ((i = 0; i < shards; ++i)); do
+        wait "${pids[$i]}"; local rc=$?; [ $rc -ne 0 ] && status=$rc
+        echo "shard $i exit $rc: $(tail -2 "$out/tests-$i.txt" | tr '\n' ' ')" | tee -a "$log"
+    done
+    cat "$out"/tests-*.txt > "$out/tests.txt"
+    echo "tests exit $status" | tee -a "$log"
 }
 # compute-sanitizer memcheck and racecheck on small renders (40 x 40, a 700-slot stream), one per
 # argument (a wavefront-render argument list), into $out/sanitizer.txt.
