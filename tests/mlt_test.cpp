@@ -225,6 +225,30 @@ TEST_CASE("MLT's chains option sets the chain count, and the start-up is counted
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("chains must be positive"));
 }
 
+TEST_CASE("MLT's pool option sets the start-up pool, and a pool smaller than the chains is refused", "[mlt]") {
+    RenderOptions o = mltOptions(Backend::Cpu, 16, 16, 0);
+    o.streamCapacity = 0;
+    setIntegratorOption(o, "chains", "300");
+    setIntegratorOption(o, "pool", "5000");
+    CHECK(o.mlt.poolSize == 5000);
+    RenderStats st;
+    const Image img = wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+    CHECK(st.mlt.startupSamples == 5000u + 300u);  // the pool, then one start per chain
+    CHECK(wftest::allFinite(img));
+    o.mlt.poolSize = 299;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("smaller than the 300 chains"));
+    o.mlt.poolSize = -1;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("start-up pool must be"));
+    o.mlt.poolSize = 5000;
+    o.mlt.startupResampling = false;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("needs --startup resample"));
+    // The chain policy's count is known only at render time: a pool below it is refused there.
+    o = mltOptions(Backend::Cpu, 16, 16, 0);
+    o.streamCapacity = 0;
+    o.mlt.poolSize = 2;
+    CHECK_THROWS_WITH(wftest::renderImage(Scene::builtin("cornell-box"), o), Catch::Contains("chain policy picked"));
+}
+
 TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the chains again", "[mlt][render]") {
     // A time-limited CPU render starts 65536 chains from a pool of 65536 BDPT samples, all in
     // flight at once. Cancels every millisecond from the start (render() clears an earlier one)

@@ -122,14 +122,17 @@ struct MltOptions : BidirectionalOptions {
     /// Probability that a mutation is a large step (a fresh uniform sample), in (0, 1]; the large
     /// steps also keep refining the normalisation b.
     float largeStepProbability = 0.5f;
-    /// Start the chains from a pool of BDPT samples (max(chains, min(65536, mutations)))
-    /// resampled in proportion to their contribution, so that they start close to the target
-    /// distribution (Veach 1997; the bias left shrinks with the pool); false: each chain starts
-    /// from one uniform sample.
+    /// Start the chains from a pool of BDPT samples (poolSize) resampled in proportion to their
+    /// contribution, so that they start close to the target distribution (Veach 1997; the bias
+    /// left shrinks with the pool); false: each chain starts from one uniform sample.
     bool startupResampling = true;
     /// Markov chains (each one stream slot); 0: the chain policy (MltRunner::chainCount). The
     /// same as streamCapacity, which MLT also reads; give one of the two.
     int chains = 0;
+    /// Start-up pool samples, at least one per chain (up to 2^28); 0: the pool policy
+    /// (mltPoolSize). A pool much larger than the chain count lets fewer chains start from the
+    /// same pool sample, whose mutations are then correlated.
+    int poolSize = 0;
     /// 1 unless set: every chain then makes its mutation in every phase and none falls behind to
     /// leave a tail of stragglers at the end (measured on an H100: docs/decisions.md).
     float connectThresholdOrDefault() const { return connectThreshold.value_or(1.0f); }

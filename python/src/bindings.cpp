@@ -604,6 +604,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("largeStepProbability", &MltOptions::largeStepProbability)
         .def_readwrite("startupResampling", &MltOptions::startupResampling)
         .def_readwrite("chains", &MltOptions::chains)
+        .def_readwrite("poolSize", &MltOptions::poolSize)
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
 
     py::class_<IntegratorOptionInfo>(m, "IntegratorOptionInfo")

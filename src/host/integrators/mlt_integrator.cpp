@@ -24,6 +24,9 @@ IntegratorSpec MltIntegrator::spec() {
         {"chains", "--chains", "Markov chains (0: as many as the chain policy picks)",
          [](RenderOptions& o, const std::string& v) { o.mlt.chains = options::parseInt("--chains", v); },
          [](const RenderOptions& o) { return std::to_string(o.mlt.chains); }},
+        {"pool", "--pool", "start-up pool samples, at least one per chain (0: as many as the pool policy picks)",
+         [](RenderOptions& o, const std::string& v) { o.mlt.poolSize = options::parseInt("--pool", v); },
+         [](const RenderOptions& o) { return std::to_string(o.mlt.poolSize); }},
     };
     for (OptionSpec& shared : bidirectionalOptions<MltOptions, &RenderOptions::mlt>()) s.options.push_back(shared);
     s.validate = [](const RenderOptions& o) {
@@ -35,6 +38,14 @@ IntegratorSpec MltIntegrator::spec() {
         if (o.mlt.chains > 0 && o.streamCapacity > 0 && o.mlt.chains != o.streamCapacity)
             throw InputError("MLT chains " + std::to_string(o.mlt.chains) + " and stream capacity " +
                              std::to_string(o.streamCapacity) + " disagree: give one of the two");
+        if (o.mlt.poolSize < 0 || o.mlt.poolSize > kMaxPool)
+            throw InputError("MLT start-up pool must be 0 (the pool policy) to " + std::to_string(kMaxPool) + " samples");
+        if (o.mlt.poolSize > 0 && !o.mlt.startupResampling)
+            throw InputError("an MLT start-up pool needs --startup resample");
+        const int chains = o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity;
+        if (o.mlt.poolSize > 0 && chains > 0 && o.mlt.poolSize < chains)
+            throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
+                             std::to_string(chains) + " chains (at least one sample per chain)");
         if (o.firstPass > 0)
             throw InputError("MLT renders no pass ranges (first pass must be 0); give each process its own seed instead");
     };

@@ -10,6 +10,8 @@ class MltRunner;
 
 struct MltIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Mlt;
+    /// The largest start-up pool (MltOptions::poolSize): 2 GiB of pool weights.
+    static constexpr int kMaxPool = 1 << 28;
     static IntegratorSpec spec();  ///< mlt_integrator.cpp
     template <class Exec>
     using Runner = MltRunner<Exec>;

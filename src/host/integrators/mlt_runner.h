@@ -34,8 +34,12 @@ public:
     /// mutations (0: time-limited); `lens`: the scene's camera has a lens.
     static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall,
                                       bool lens) {
+        if (o.mlt.poolSize > 0 && o.mlt.poolSize < chains)
+            throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
+                             std::to_string(chains) + " chains the chain policy picked (at least one sample per chain)");
         MltSettings settings{o.mlt.largeStepProbability, o.mlt.startupResampling, o.seed,
-                             mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains)), lens};
+                             o.mlt.poolSize > 0 ? o.mlt.poolSize : mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains)),
+                             lens};
         return MltDriver<Exec>(exec, chains, o.maxDepth, o.mlt.cameraConnections, o.mlt.connectThresholdOrDefault(),
                                o.mlt.coalescedVertexWrites, settings);
     }
