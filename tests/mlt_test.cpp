@@ -234,6 +234,7 @@ TEST_CASE("MLT's pool option sets the start-up pool, and a pool smaller than the
     RenderStats st;
     const Image img = wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
     CHECK(st.mlt.startupSamples == 5000u + 300u);  // the pool, then one start per chain
+    CHECK(st.mlt.poolSamples == 5000u);
     CHECK(wftest::allFinite(img));
     o.mlt.poolSize = 299;
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("smaller than the 300 chains"));
@@ -249,6 +250,36 @@ TEST_CASE("MLT's pool option sets the start-up pool, and a pool smaller than the
     CHECK_THROWS_WITH(wftest::renderImage(Scene::builtin("cornell-box"), o), Catch::Contains("chain policy picked"));
 }
 
+TEST_CASE("the pool policy: 16 samples per chain, at least 65536, within the first call and the cap", "[mlt]") {
+    const std::uint64_t unknown = ~std::uint64_t(0);  // a time-limited render's first call
+    CHECK(mltPoolSize(64, 1 << 20) == 65536);
+    CHECK(mltPoolSize(300, 4096) == 4096);          // no more than the first call's mutations
+    CHECK(mltPoolSize(5000, 4096) == 5000);         // but one sample per chain
+    CHECK(mltPoolSize(1 << 20, unknown) == 16 << 20);
+    CHECK(mltPoolSize(1 << 25, unknown) == 1 << 28);  // the cap
+    CHECK(mltPoolSize(1 << 29, unknown) == 1 << 29);  // chains beyond it still get one sample each
+}
+
+TEST_CASE("a time-limited render ends the policy's start-up pool early, an explicit pool never", "[mlt][render]") {
+    // 131072 chains aim at a pool of 2 M BDPT samples, far more than a quarter of a 0.02 s limit
+    // allows on any CPU: the pool ends once every chain has a sample and the share is spent.
+    RenderOptions o = mltOptions(Backend::Cpu, 64, 1, 0);
+    o.streamCapacity = 0;
+    o.mlt.chains = 1 << 17;
+    o.timeLimitSeconds = 0.02;
+    RenderStats st;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+    CHECK(st.mlt.poolSamples >= (1u << 17));
+    CHECK(st.mlt.poolSamples < 16u * (1u << 17));
+    CHECK(st.mlt.startupSamples == st.mlt.poolSamples + (1u << 17));
+    // A pool the user asked for is evaluated in full.
+    o.mlt.chains = 1 << 10;
+    o.mlt.poolSize = 1 << 17;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+    CHECK(st.mlt.poolSamples == (1u << 17));
+    CHECK(st.mlt.startupSamples == (1u << 17) + (1u << 10));
+}
+
 TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the chains again", "[mlt][render]") {
     // A time-limited CPU render starts 65536 chains from a pool of 65536 BDPT samples, all in
     // flight at once. Cancels every millisecond from the start (render() clears an earlier one)
@@ -256,6 +287,7 @@ TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the cha
     RenderOptions o = mltOptions(Backend::Cpu, 256, 1, 0);
     o.streamCapacity = 0;
     o.mlt.chains = 1 << 16;
+    o.mlt.poolSize = 1 << 16;
     o.timeLimitSeconds = 30.0;
     Renderer r(Scene::builtin("cornell-box"), o);
     std::atomic<bool> returned{false};
@@ -270,7 +302,7 @@ TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the cha
     canceller.join();
     CHECK(r.stats().cancelled);
     CHECK(r.stats().samples == 0u);
-    CHECK(r.stats().mlt.startupSamples < 2u * (1u << 16));  // the pool at most: no chain started
+    CHECK(r.stats().mlt.startupSamples == r.stats().mlt.poolSamples);  // no chain started
     // The next call runs the whole start-up and then mutates.
     r.renderMore(1);
     CHECK_FALSE(r.stats().cancelled);

@@ -285,6 +285,7 @@ struct MltStats {
     std::uint64_t startupSamples = 0;  ///< BDPT samples of the chains' start-up (the pool and the starts)
     double startupSeconds = 0.0;       ///< wall time of the start-up (in the first call)
     double mutationsPerChain = 0.0;    ///< mutations on the film over the chains
+    std::uint64_t poolSamples = 0;     ///< entries of the start-up pool evaluated (part of startupSamples)
 };
 
 /// What an edit of a Renderer's scene does to its film.

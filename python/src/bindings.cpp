@@ -167,6 +167,7 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     d["largeStepFraction"] = s.mlt.largeStepFraction;
     d["normalization"] = s.mlt.normalization;
     d["startupSamples"] = s.mlt.startupSamples;
+    d["poolSamples"] = s.mlt.poolSamples;
     d["startupSeconds"] = s.mlt.startupSeconds;
     d["mutationsPerChain"] = s.mlt.mutationsPerChain;
     d["samplesPerSecond"] = s.samplesPerSecond();

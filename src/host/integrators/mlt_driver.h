@@ -21,13 +21,30 @@ struct MltSettings {
     int poolSize = 0;
     /// The camera has a lens: the chains keep its numbers (MltLayout).
     bool lens = false;
+    /// The pool is the policy's, not the user's: a time-limited render ends it early once it has
+    /// taken kPoolTimeShare of the time limit (with at least one sample per chain evaluated).
+    bool poolFitsTime = false;
 };
 
-/// Start-up pool: at least one sample per chain and up to 65536 (but no more than the first
-/// render's mutations): a pool of one sample per chain leaves a few chains far from the target
-/// distribution (5% dark at 64 chains in a review experiment; none measurable with 65536).
+/// Start-up pool samples per chain the pool policy aims at. Chains resampled from a pool of one
+/// sample per chain often start on the same sample, and at a few hundred mutations per chain they
+/// stay correlated: on an H100 at 512x512 (2.16 M chains, 4 seeds) 16 samples per chain made MLT
+/// 2.6x (door-ajar) and 6.4x (mirror-caustic) as efficient at 1 s, 1.6x and 3.4x at 4 s, 8 per
+/// chain somewhat less (docs/decisions.md).
+constexpr std::uint64_t kPoolPerChain = 16;
+/// The largest pool (MltOptions::poolSize): 2 GiB of pool weights.
+constexpr std::uint64_t kMaxPoolSamples = std::uint64_t(1) << 28;
+/// A time-limited render's policy pool ends once the start-up has taken this share of the limit.
+constexpr double kPoolTimeShare = 0.25;
+
+/// The pool policy: kPoolPerChain samples per chain, at least 65536 (a pool of one sample per
+/// chain left a few chains far from the target distribution: 5% dark at 64 chains in a review
+/// experiment; none measurable with 65536), no more than the first render's mutations
+/// (firstMutations; a time-limited render's is unknown: ~0) nor kMaxPoolSamples, and never
+/// fewer than one sample per chain.
 inline int mltPoolSize(int chains, std::uint64_t firstMutations) {
-    return int(std::max<std::uint64_t>(std::uint64_t(chains), std::min<std::uint64_t>(65536, firstMutations)));
+    const std::uint64_t aim = std::max<std::uint64_t>(kPoolPerChain * std::uint64_t(chains), 65536);
+    return int(std::max<std::uint64_t>(std::uint64_t(chains), std::min({aim, firstMutations, kMaxPoolSamples})));
 }
 
 /// What the replay check found: per chain, the stored I and vertex counts of the current sample,
@@ -193,6 +210,8 @@ public:
     int chainCount() const { return chains_; }
     /// BDPT samples the start-up ran (the pool and the chains' starts), and its wall time.
     std::uint64_t startupSamples() const { return startupSamples_; }
+    /// Entries of the start-up pool that were evaluated (0 before the start-up or without one).
+    std::uint64_t poolSamples() const { return poolSamples_; }
     double startupSeconds() const { return startupSeconds_; }
 
 private:
@@ -291,13 +310,23 @@ private:
     /// chains is 131072 BDPT samples, a second or more on a loaded machine.)
     template <class Budget>
     bool start(const SceneView& scene, const BdptParams& params, const FilmView& film, Budget& budget) {
-        bool cancelled = false;
+        bool cancelled = false, poolEnded = false;
         auto quiet = [&](const BdptControl&, bool) {
             if (!cancelled && budget.cancelRequested()) {
                 setEnd(0);
                 cancelled = true;
             }
             return false;
+        };
+        // The pool's evaluation as `quiet`, but a policy pool of a time-limited render ends
+        // early (no entry past what has started begins; the pool is then the started entries).
+        auto pool = [&](const BdptControl& seen, bool idle) {
+            if (!poolEnded && settings_.poolFitsTime && budget.timeLimited() && seen.started >= std::uint64_t(chains_) &&
+                budget.elapsed() > kPoolTimeShare * budget.timeLimit()) {
+                setEnd(seen.started);
+                poolEnded = true;
+            }
+            return quiet(seen, idle);
         };
         auto abandon = [&] {
             exec_.synchronize();
@@ -306,17 +335,20 @@ private:
             return false;
         };
         DistributionView choice{};
-        Distribution<Exec> pool;
+        Distribution<Exec> poolChoice;
         if (settings_.startupResampling) {
             int size = std::max(settings_.poolSize, chains_);
             poolWeights_ = exec_.template allocate<double>(size);
-            startupSamples_ += runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(size), quiet).started;
+            // Entries start in order: the pool is entries [0, started), whose I are all in b.
+            const std::uint64_t started = runPhase(scene, params, film, MltPhase::Pool, 0, std::uint64_t(size), pool).started;
+            startupSamples_ += started;
+            poolSamples_ = started;
             if (cancelled) return abandon();
             // A pool that found no light at all (a black image so far) leaves each chain on a
             // uniform sample of its own.
             if (normalization() > 0.0) {
-                pool.build(exec_, poolWeights_.data(), size, 1, LightSampler::BinarySearch);
-                choice = pool.view();
+                poolChoice.build(exec_, poolWeights_.data(), int(started), 1, LightSampler::BinarySearch);
+                choice = poolChoice.view();
             }
         }
         weightedStart_ = choice.count == 0;
@@ -341,7 +373,7 @@ private:
     Buffer<float> normalization_;
     Buffer<MltCounters> counters_;
     bool started_ = false;
-    std::uint64_t startupSamples_ = 0;
+    std::uint64_t startupSamples_ = 0, poolSamples_ = 0;
     double startupSeconds_ = 0.0;
     bool weightedStart_ = false;  ///< chains start from uniform samples of their own (MltChains)
     std::uint64_t end_ = 0;  ///< mutation numbers below this are run (the end of the last call)

@@ -56,6 +56,7 @@ IntegratorSpec MltIntegrator::spec() {
                                                          {"normalisation b", st.mlt.normalization},
                                                          {"mutations per chain", st.mlt.mutationsPerChain},
                                                          {"start-up samples", double(st.mlt.startupSamples)},
+                                                         {"pool samples", double(st.mlt.poolSamples)},
                                                          {"start-up seconds", st.mlt.startupSeconds}};
         for (auto& bdpt : bdptFigures(st)) f.push_back(bdpt);
         return f;
@@ -64,10 +65,11 @@ IntegratorSpec MltIntegrator::spec() {
         mergeBdptStats(perDevice, merged);
         // Weighted by each device's mutations.
         double accepted = 0.0, large = 0.0, b = 0.0, mutations = 0.0, chains = 0.0, startup = 0.0;
-        std::uint64_t startupSamples = 0;
+        std::uint64_t startupSamples = 0, poolSamples = 0;
         for (const RenderStats& d : perDevice) {
             chains += double(d.streamCapacity);
             startupSamples += d.mlt.startupSamples;
+            poolSamples += d.mlt.poolSamples;
             startup = std::max(startup, d.mlt.startupSeconds);
             if (d.mlt.acceptanceRate < 0.0) continue;
             accepted += d.mlt.acceptanceRate * double(d.samples);
@@ -77,7 +79,7 @@ IntegratorSpec MltIntegrator::spec() {
         }
         if (mutations > 0.0)
             merged.mlt = MltStats{accepted / mutations, large / mutations, b / mutations, startupSamples, startup,
-                                  chains > 0.0 ? mutations / chains : 0.0};
+                                  chains > 0.0 ? mutations / chains : 0.0, poolSamples};
     };
     return s;
 }

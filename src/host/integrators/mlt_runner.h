@@ -37,9 +37,10 @@ public:
         if (o.mlt.poolSize > 0 && o.mlt.poolSize < chains)
             throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
                              std::to_string(chains) + " chains the chain policy picked (at least one sample per chain)");
+        const bool policy = o.mlt.poolSize == 0;
         MltSettings settings{o.mlt.largeStepProbability, o.mlt.startupResampling, o.seed,
-                             o.mlt.poolSize > 0 ? o.mlt.poolSize : mltPoolSize(chains, firstCall > 0 ? firstCall : std::uint64_t(chains)),
-                             lens};
+                             policy ? mltPoolSize(chains, firstCall > 0 ? firstCall : ~std::uint64_t(0)) : o.mlt.poolSize,
+                             lens, policy && firstCall == 0};
         return MltDriver<Exec>(exec, chains, o.maxDepth, o.mlt.cameraConnections, o.mlt.connectThresholdOrDefault(),
                                o.mlt.coalescedVertexWrites, settings);
     }
@@ -66,6 +67,7 @@ public:
         stats.mlt.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
         stats.mlt.normalization = driver_.normalization();
         stats.mlt.startupSamples = driver_.startupSamples();
+        stats.mlt.poolSamples = driver_.poolSamples();
         stats.mlt.startupSeconds = driver_.startupSeconds();
         stats.mlt.mutationsPerChain = double(k.proposals) / double(driver_.chainCount());
     }
