@@ -75,8 +75,9 @@ enum class ToneMap {
 /// `image` (a film's box-filtered estimate) filtered by `filter`: each output pixel a weighted
 /// mean of its neighbours, each weight the filter integrated over that neighbour's pixel area
 /// (the box image convolved with the filter, sampled at pixel centres), the weights of the
-/// neighbours inside the image normalised to 1, so a constant image stays constant. Box: a copy.
-WAVEFRONT_API Image filterImage(const Image& image, PixelFilter filter);
+/// neighbours inside the image normalised to 1, so a constant image stays constant. Box: `image`
+/// itself (pass a temporary or std::move to skip the copy).
+WAVEFRONT_API Image filterImage(Image image, PixelFilter filter);
 
 /// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure,
 /// then `toneMap`; EXR and PFM ignore both),

@@ -376,16 +376,22 @@ Image Film::resolve(std::uint64_t* clamped) const {
         throw Error("film buffers do not match its size");
     Image image(width, height);
     std::uint64_t changed = 0;
+    const double* in = sum.data();
+    float* out = image.rgb.data();
     for (std::size_t i = 0; i < pixels; ++i) {
         if (samples[i] == 0)
             continue;  // no estimate yet: black
         const double inv = 1.0 / double(samples[i]);
-        for (int c = 0; c < 3; ++c) {
-            // Checked before the conversion: a double beyond the float range has no float value.
-            const double v = sum[3 * i + c] * inv;
-            const bool outside = std::isnan(v) || std::fabs(v) > double(FLT_MAX);
-            changed += outside;
-            image.rgb[3 * i + c] = !outside ? float(v) : std::isnan(v) ? 0.0f : v > 0.0 ? FLT_MAX : -FLT_MAX;
+        for (std::size_t c = 3 * i; c < 3 * i + 3; ++c) {
+            // Checked before the conversion: a double beyond the float range has no float value
+            // (and a NaN fails the test too).
+            const double v = in[c] * inv;
+            if (std::fabs(v) <= double(FLT_MAX)) {
+                out[c] = float(v);
+            } else {
+                ++changed;
+                out[c] = std::isnan(v) ? 0.0f : v > 0.0 ? FLT_MAX : -FLT_MAX;
+            }
         }
     }
     if (clamped)
@@ -412,7 +418,7 @@ double filterProfile(PixelFilter filter, double x) {
 
 }  // namespace
 
-Image filterImage(const Image& image, PixelFilter filter) {
+Image filterImage(Image image, PixelFilter filter) {
     if (int(filter) < int(PixelFilter::Box) || int(filter) > int(PixelFilter::Mitchell))
         throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
     if (filter == PixelFilter::Box) return image;
