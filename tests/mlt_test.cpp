@@ -280,6 +280,23 @@ TEST_CASE("a time-limited render ends the policy's start-up pool early, an expli
     CHECK(st.mlt.startupSamples == (1u << 17) + (1u << 10));
 }
 
+TEST_CASE("the chain policy: the exec's chain count when time-limited, 16 mutations each otherwise", "[mlt][render]") {
+    RenderOptions o = mltOptions(Backend::Cpu, 32, 16, 0);
+    o.streamCapacity = 0;
+    RenderStats st;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+    CHECK(st.streamCapacity == 32 * 32 * 16 / 16);
+    // Time-limited on the CPU: a parallelFor chunk (1024) per thread, at least 4096, at most the
+    // stream's 65536; not the stream itself, so that whole steps end near the limit.
+    o.timeLimitSeconds = 0.05;
+    for (int threads : {2, 8, 128}) {
+        o.cpuThreads = threads;
+        wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+        INFO(threads << " threads");
+        CHECK(st.streamCapacity == std::min(1 << 16, std::max(1 << 12, 1024 * threads)));
+    }
+}
+
 TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the chains again", "[mlt][render]") {
     // A time-limited CPU render starts 65536 chains from a pool of 65536 BDPT samples, all in
     // flight at once. Cancels every millisecond from the start (render() clears an earlier one)

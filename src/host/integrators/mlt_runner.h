@@ -13,11 +13,12 @@ namespace wavefront {
 template <class Exec>
 class MltRunner : public IntegratorRunner<Exec> {
 public:
-    /// Chains: the requested count, or enough to fill the device but at least 16 mutations each
-    /// (a time-limited render fills the device); never more than the first call's mutations (a
-    /// chain that never mutates is wasted) nor than half of the free memory holds.
+    /// Chains: the requested count, or the exec's chain count (defaultChainCount: on a GPU what
+    /// fills it) but at least 16 mutations each (a time-limited render takes the exec's count);
+    /// never more than the first call's mutations (a chain that never mutates is wasted) nor than
+    /// half of the free memory holds.
     static int chainCount(const Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed) {
-        std::uint64_t device = std::uint64_t(exec.defaultStreamCapacity());
+        std::uint64_t device = std::uint64_t(exec.defaultChainCount());
         const int asked = o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity;
         std::uint64_t chains = asked > 0 ? std::uint64_t(asked) : (timed ? device : std::min(device, firstCall / 16));
         if (!timed) chains = std::min(chains, firstCall);
