@@ -250,10 +250,12 @@ TEST_CASE("MLT's pool option sets the start-up pool, and a pool smaller than the
     CHECK_THROWS_WITH(wftest::renderImage(Scene::builtin("cornell-box"), o), Catch::Contains("chain policy picked"));
 }
 
-TEST_CASE("the pool policy: 16 samples per chain, at least 65536, within the first call and the cap", "[mlt]") {
+TEST_CASE("the pool policy: 16 samples per chain, at least 65536, a quarter of the first call, the cap", "[mlt]") {
     const std::uint64_t unknown = ~std::uint64_t(0);  // a time-limited render's first call
     CHECK(mltPoolSize(64, 1 << 20) == 65536);
-    CHECK(mltPoolSize(300, 4096) == 4096);          // no more than the first call's mutations
+    CHECK(mltPoolSize(300, 4096) == 4096);          // a small render: up to its mutations
+    CHECK(mltPoolSize(1 << 20, 1 << 26) == 16 << 20);
+    CHECK(mltPoolSize(1 << 20, 1 << 24) == 1 << 22);  // a quarter of the first call's mutations
     CHECK(mltPoolSize(5000, 4096) == 5000);         // but one sample per chain
     CHECK(mltPoolSize(1 << 20, unknown) == 16 << 20);
     CHECK(mltPoolSize(1 << 25, unknown) == 1 << 28);  // the cap

@@ -39,12 +39,16 @@ constexpr double kPoolTimeShare = 0.25;
 
 /// The pool policy: kPoolPerChain samples per chain, at least 65536 (a pool of one sample per
 /// chain left a few chains far from the target distribution: 5% dark at 64 chains in a review
-/// experiment; none measurable with 65536), no more than the first render's mutations
-/// (firstMutations; a time-limited render's is unknown: ~0) nor kMaxPoolSamples, and never
-/// fewer than one sample per chain.
+/// experiment; none measurable with 65536); no more than a quarter of the first render's
+/// mutations (firstMutations; a time-limited render's is unknown: ~0, and its pool ends at
+/// kPoolTimeShare of the limit instead), except that a small render's pool may be as large as
+/// its mutations up to 65536; no more than kMaxPoolSamples, and never fewer than one sample per
+/// chain. The quarter keeps the start-up of a device's share of a multi-GPU render in
+/// proportion to that share.
 inline int mltPoolSize(int chains, std::uint64_t firstMutations) {
     const std::uint64_t aim = std::max<std::uint64_t>(kPoolPerChain * std::uint64_t(chains), 65536);
-    return int(std::max<std::uint64_t>(std::uint64_t(chains), std::min({aim, firstMutations, kMaxPoolSamples})));
+    const std::uint64_t work = std::max<std::uint64_t>(firstMutations / 4, std::min<std::uint64_t>(65536, firstMutations));
+    return int(std::max<std::uint64_t>(std::uint64_t(chains), std::min({aim, work, kMaxPoolSamples})));
 }
 
 /// What the replay check found: per chain, the stored I and vertex counts of the current sample,
