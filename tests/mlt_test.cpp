@@ -108,6 +108,33 @@ TEST_CASE("MLT is consistent at the default chain count and at 4 mutations per c
     }
 }
 
+TEST_CASE("MLT is consistent with a single chain", "[mlt][statistical]") {
+    // The other end of the chain counts the tests above cover (1024 to 9216): one chain of 16384
+    // mutations, started from a pool of 65536, against BDPT at equal samples; per-pixel Welch
+    // tests over 16 independent renders a side (Sidak-corrected over the image) and the image
+    // means.
+    const Scene scene = Scene::builtin("cornell-box");
+    RenderOptions mlt = mltOptions(Backend::Cpu, 8, 256, 1);
+    RenderOptions bdpt = bdptOptionsLike(mlt);
+    std::vector<Image> mltImages, bdptImages;
+    std::vector<double> mltMeans, bdptMeans;
+    for (unsigned s = 0; s < 16; ++s) {
+        mlt.seed = 2600 + s;
+        bdpt.seed = 2700 + s;
+        RenderStats st;
+        mltImages.push_back(wftest::renderImage(scene, mlt, &st));
+        REQUIRE(st.streamCapacity == 1);
+        bdptImages.push_back(wftest::renderImage(scene, bdpt));
+        mltMeans.push_back(wftest::imageMean(mltImages.back()));
+        bdptMeans.push_back(wftest::imageMean(bdptImages.back()));
+    }
+    const wftest::PixelTest pixels = wftest::pixelTest(wftest::pixelStatsOf(mltImages), wftest::pixelStatsOf(bdptImages));
+    INFO("per-pixel failures " << pixels.failed << " of " << pixels.tested << ", worst p " << pixels.worstP);
+    CHECK(pixels.tested > 150);
+    CHECK(pixels.failed == 0);
+    CHECK(wftest::meanDifferenceZ(mltMeans, bdptMeans) < 4.5);
+}
+
 TEST_CASE("MLT on a caustic and a hard-visibility scene matches BDPT", "[mlt][statistical]") {
     for (const char* name : {"glass-caustic", "door-ajar"}) {
         Scene scene = Scene::builtin(name);
