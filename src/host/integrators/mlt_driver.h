@@ -306,12 +306,12 @@ private:
         });
     }
 
-    /// Chain start-up: a pool of BDPT samples (one per chain), then every chain takes a pool
+    /// Chain start-up: a pool of BDPT samples (MltSettings::poolSize, at least one per chain;
+    /// a time-limited render may end the policy's pool early), then every chain takes a pool
     /// sample chosen in proportion to I; or, without resampling, one uniform sample of its own,
     /// whose I weights everything the chain contributes (MltChains::weightedStart). A cancel
     /// (Renderer::cancel()) stops it at once, leaving no chain started and no sample in b; returns
-    /// whether the chains started. (On the CPU the start-up of a time-limited render's 65536
-    /// chains is 131072 BDPT samples, a second or more on a loaded machine.)
+    /// whether the chains started.
     template <class Budget>
     bool start(const SceneView& scene, const BdptParams& params, const FilmView& film, Budget& budget) {
         bool cancelled = false, poolEnded = false;
