@@ -17,9 +17,11 @@
 #   scenes, blocks of an 8 x 8 grid and every pixel); AGREE_PART=tests or bench runs one half;
 #   identical: tests, sanitizers on every schedule, throughput before/after and the images of the
 #   baseline bundle and this one compared byte for byte (a refactoring that must change nothing);
-#   mlt-eff [wavefront-compare arguments]: issue 36's efficiency table (PT, BDPT, MLT and MLT with
-#   fewer chains from independent seeds on door-ajar and mirror-caustic) into OUTDIR/mlt-eff, and
-#   MLT's agreement with PT rendered long in many seeds (its noise told from a bias);
+#   mlt-eff [wavefront-compare arguments]: issue 36's efficiency table into OUTDIR/mlt-eff, one part
+#   per call (MLT_EFF_PART): table (the default: PT, BDPT, MLT on cornell-box, glass-caustic,
+#   door-ajar and mirror-caustic at 1 and 4 s, 4 seeds, or the arguments given), long (BDPT and
+#   MLT at 16 s on door-ajar and mirror-caustic) or agree (MLT's agreement with PT rendered long
+#   in many seeds, its noise told from a bias);
 #   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
 #   refit, rebuild and auto) into OUTDIR/animation.md;
 #   host: tests, sanitizers on AOV, crop and MLT renders, the edit benchmark and cancel latency
@@ -189,17 +191,24 @@ if [ "$mode" = report ]; then
     exit 0
 fi
 if [ "$mode" = mlt-eff ]; then
-    run "$bin/agreement" --backend cuda --scenes examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr \
-        --res 640x480 --integrators pt:20:4,mlt:80:16 --grid 8 > "$out/agreement-mlt.md" 2>&1
-    run "$bin/agreement" --backend cuda --scenes sun-light --res 256x256 --integrators pt:10:4,mlt:40:16 --grid 8 \
-        >> "$out/agreement-mlt.md" 2>&1
-    grep -E "^### |^\| (pt|bdpt|mlt) " "$out/agreement-mlt.md" | tee -a "$log"
-    if [ $# -gt 2 ]; then
+    # Each part fits one device call (about 150, 370 and 300 s on an H100).
+    part=${MLT_EFF_PART:-table}
+    if [ "$part" = agree ]; then
+        run "$bin/agreement" --backend cuda --scenes examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr \
+            --res 640x480 --integrators pt:20:4,mlt:80:16 --grid 8 > "$out/agreement-mlt.md" 2>&1
+        run "$bin/agreement" --backend cuda --scenes sun-light --res 256x256 --integrators pt:10:4,mlt:40:16 --grid 8 \
+            >> "$out/agreement-mlt.md" 2>&1
+        grep -E "^### |^\| (pt|bdpt|mlt) " "$out/agreement-mlt.md" | tee -a "$log"
+    elif [ $# -gt 2 ]; then
         compare_report mlt-eff "${@:3}"
+    elif [ "$part" = long ]; then
+        compare_report mlt-eff door-ajar mirror-caustic --methods bdpt,mlt --seeds 4 --times 16 --res 512x512 \
+            --backend cuda --reference-method bdpt --reference-seconds 4 --pyramid 0 --flip off
     else
-        compare_report mlt-eff door-ajar mirror-caustic --methods pt,bdpt,mlt,mlt:chains=262144 --seeds 4 --times 1,4 \
-            --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 16 --pyramid 0 --flip off
+        compare_report mlt-eff cornell-box glass-caustic door-ajar mirror-caustic --methods pt,bdpt,mlt --seeds 4 \
+            --times 1,4 --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 16 --pyramid 0 --flip off
     fi
+    rm -f "$out/mlt-eff/images.tgz"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
