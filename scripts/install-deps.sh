@@ -10,6 +10,7 @@ set -euo pipefail
 # that cannot be installed (no network) is reported, and what needs it says it is unavailable.
 PYPI_PACKAGES=(
   flip-evaluator  # HDR-FLIP, a metric of wavefront-compare
+  pyoidn          # Intel Open Image Denoise, wavefront.denoise's preview (Debian has no OIDN)
 )
 
 PACKAGES=(

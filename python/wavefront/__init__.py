@@ -9,6 +9,8 @@ also a ValueError.
 
 wavefront.compare(scenes, ...) measures rendering methods against a reference from independent
 seeds (the harness of the wavefront-compare command; wavefront.metrics holds its definitions).
+wavefront.denoise.denoise(image, aovs) is a denoised preview through Intel Open Image Denoise
+(the optional pyoidn package).
 """
 from ._wavefront import *  # noqa: F401,F403
 from ._wavefront import __version__, HAS_CUDA  # noqa: F401
@@ -17,7 +19,7 @@ from ._wavefront import __version__, HAS_CUDA  # noqa: F401
 def __getattr__(name):
     # wavefront.compare is a module that is also callable; imported on first use, so that
     # `python3 -m wavefront.compare` runs it once, as __main__ alone.
-    if name in ("compare", "metrics", "report"):
+    if name in ("compare", "metrics", "report", "denoise"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
