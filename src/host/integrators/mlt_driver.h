@@ -22,7 +22,7 @@ struct MltSettings {
     /// The camera has a lens: the chains keep its numbers (MltLayout).
     bool lens = false;
     /// The pool is the policy's, not the user's: a time-limited render ends it early once it has
-    /// taken kPoolTimeShare of the time limit (with at least one sample per chain evaluated).
+    /// taken kPoolShare of the time limit (with at least one sample per chain evaluated).
     bool poolFitsTime = false;
 };
 
@@ -34,20 +34,22 @@ struct MltSettings {
 constexpr std::uint64_t kPoolPerChain = 16;
 /// The largest pool (MltOptions::poolSize): 2 GiB of pool weights.
 constexpr std::uint64_t kMaxPoolSamples = std::uint64_t(1) << 28;
-/// A time-limited render's policy pool ends once the start-up has taken this share of the limit.
-constexpr double kPoolTimeShare = 0.25;
+/// The start-up's share of a render the pool policy allows: of a fixed-count render's first
+/// call's mutations, or of a time-limited render's limit (its policy pool ends there).
+constexpr double kPoolShare = 0.25;
 
 /// The pool policy: kPoolPerChain samples per chain, at least 65536 (a pool of one sample per
 /// chain left a few chains far from the target distribution: 5% dark at 64 chains in a review
-/// experiment; none measurable with 65536); no more than a quarter of the first render's
+/// experiment; none measurable with 65536); no more than kPoolShare of the first render's
 /// mutations (firstMutations; a time-limited render's is unknown: ~0, and its pool ends at
-/// kPoolTimeShare of the limit instead), except that a small render's pool may be as large as
+/// kPoolShare of the limit instead), except that a small render's pool may be as large as
 /// its mutations up to 65536; no more than kMaxPoolSamples, and never fewer than one sample per
 /// chain. The quarter keeps the start-up of a device's share of a multi-GPU render in
 /// proportion to that share.
 inline int mltPoolSize(int chains, std::uint64_t firstMutations) {
     const std::uint64_t aim = std::max<std::uint64_t>(kPoolPerChain * std::uint64_t(chains), 65536);
-    const std::uint64_t work = std::max<std::uint64_t>(firstMutations / 4, std::min<std::uint64_t>(65536, firstMutations));
+    const std::uint64_t share = std::uint64_t(double(firstMutations) * kPoolShare);
+    const std::uint64_t work = std::max<std::uint64_t>(share, std::min<std::uint64_t>(65536, firstMutations));
     return int(std::max<std::uint64_t>(std::uint64_t(chains), std::min({aim, work, kMaxPoolSamples})));
 }
 
@@ -326,7 +328,7 @@ private:
         // early (no entry past what has started begins; the pool is then the started entries).
         auto pool = [&](const BdptControl& seen, bool idle) {
             if (!poolEnded && settings_.poolFitsTime && budget.timeLimited() && seen.started >= std::uint64_t(chains_) &&
-                budget.elapsed() > kPoolTimeShare * budget.timeLimit()) {
+                budget.elapsed() > kPoolShare * budget.timeLimit()) {
                 setEnd(seen.started);
                 poolEnded = true;
             }
