@@ -4,6 +4,7 @@
 // with t = 1 and MLT agree in expectation (per-pixel tests over seeds).
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -53,6 +54,18 @@ void requireSameFilm(const Film& crop, const Film& full, const CropWindow& c) {
     CHECK(worst < 1e-9);
 }
 
+/// Renders `o` on the full frame and on kCrop, and requires the crop's film to be the window of
+/// the full one's. Returns both renderers (full, crop) for more calls.
+std::pair<Renderer, Renderer> renderFullAndCrop(const Scene& scene, RenderOptions o) {
+    Renderer full(scene, o);
+    full.render();
+    o.crop = kCrop;
+    Renderer crop(scene, o);
+    crop.render();
+    requireSameFilm(crop.film(), full.film(), kCrop);
+    return {std::move(full), std::move(crop)};
+}
+
 }  // namespace
 
 TEST_CASE("crop: bad windows are refused with one line", "[crop]") {
@@ -85,12 +98,7 @@ TEST_CASE("crop: PT renders the full frame's samples of the window, every schedu
         RenderOptions o = cpuOptions(IntegratorType::PathTracer, 4);
         o.pt.variant = v;
         o.streamCapacity = 256;  // regenerates over several launches
-        Renderer full(scene, o);
-        full.render();
-        o.crop = kCrop;
-        Renderer crop(scene, o);
-        crop.render();
-        requireSameFilm(crop.film(), full.film(), kCrop);
+        auto [full, crop] = renderFullAndCrop(scene, o);
         // Work only on the window: its samples, and fewer rays than the full frame.
         CHECK(crop.stats().samples == 12u * 8u * 4u);
         CHECK(crop.stats().extensionRays < full.stats().extensionRays);
@@ -106,12 +114,7 @@ TEST_CASE("crop: PT with firstPass and AOVs gives the window of the full frame's
     RenderOptions o = cpuOptions(IntegratorType::PathTracer, 2);
     o.firstPass = 3;
     o.aovs = true;
-    Renderer full(scene, o);
-    full.render();
-    o.crop = kCrop;
-    Renderer crop(scene, o);
-    crop.render();
-    requireSameFilm(crop.film(), full.film(), kCrop);
+    auto [full, crop] = renderFullAndCrop(scene, o);
     const AovImages a = crop.aovs(), b = full.aovs();
     REQUIRE(a.albedo.width == 12);
     CHECK(wftest::maxRelativeDifference(a.albedo, window(b.albedo, kCrop)) < 1e-5);
@@ -126,12 +129,7 @@ TEST_CASE("crop: BDPT without camera connections renders the full frame's sample
         RenderOptions o = cpuOptions(IntegratorType::Bdpt, 2);
         o.bdpt.variant = v;
         o.bdpt.cameraConnections = false;
-        Renderer full(scene, o);
-        full.render();
-        o.crop = kCrop;
-        Renderer crop(scene, o);
-        crop.render();
-        requireSameFilm(crop.film(), full.film(), kCrop);
+        auto [full, crop] = renderFullAndCrop(scene, o);
     }
 }
 

@@ -42,7 +42,7 @@ IntegratorSpec MltIntegrator::spec() {
             throw InputError("MLT start-up pool must be 0 (the pool policy) to " + std::to_string(kMaxPool) + " samples");
         if (o.mlt.poolSize > 0 && !o.mlt.startupResampling)
             throw InputError("an MLT start-up pool needs --startup resample");
-        const int chains = o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity;
+        const int chains = askedChains(o);
         if (o.mlt.poolSize > 0 && chains > 0 && o.mlt.poolSize < chains)
             throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
                              std::to_string(chains) + " chains (at least one sample per chain)");

@@ -12,6 +12,9 @@ struct MltIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Mlt;
     /// The largest start-up pool (MltOptions::poolSize): 2 GiB of pool weights.
     static constexpr int kMaxPool = 1 << 28;
+    /// The chains the user asked for: MltOptions::chains or the stream capacity (validate()
+    /// refuses two different counts); 0: the chain policy picks.
+    static int askedChains(const RenderOptions& o) { return o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity; }
     static IntegratorSpec spec();  ///< mlt_integrator.cpp
     template <class Exec>
     using Runner = MltRunner<Exec>;

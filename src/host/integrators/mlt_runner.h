@@ -7,6 +7,7 @@
 
 #include "host/integrators/bdpt_runner.h"
 #include "host/integrators/mlt_driver.h"
+#include "host/integrators/mlt_integrator.h"
 
 namespace wavefront {
 
@@ -19,7 +20,7 @@ public:
     /// half of the free memory holds.
     static int chainCount(const Exec& exec, const RenderOptions& o, std::uint64_t firstCall, bool timed) {
         std::uint64_t device = std::uint64_t(exec.defaultChainCount());
-        const int asked = o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity;
+        const int asked = MltIntegrator::askedChains(o);
         std::uint64_t chains = asked > 0 ? std::uint64_t(asked) : (timed ? device : std::min(device, firstCall / 16));
         if (!timed) chains = std::min(chains, firstCall);
         return std::max(1, std::min(int(std::min<std::uint64_t>(chains, INT_MAX)),
