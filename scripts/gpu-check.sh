@@ -62,7 +62,7 @@ all_tests() {
     echo "tests exit $status" | tee -a "$log"
 }
 # compute-sanitizer memcheck and racecheck on small renders (40 x 40, a 700-slot stream), one per
-# argument (a wavefront-render argument list), into $out/sanitizer.txt.
+# argument (a wavefront-render argument list), into $out/sanitizer.txt; its summary into the log.
 sanitize() {
     local san="$out/sanitizer.txt" tool args
     : > "$san"
@@ -75,6 +75,7 @@ sanitize() {
             echo "exit $?" >> "$san"
         done
     done
+    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 }
 
 # Throughput before/after in the same run: the baseline bundle (scripts/gpu-bundle.sh with
@@ -159,7 +160,6 @@ if [ "$mode" = host ]; then
     sanitize "cornell-box --integrator pt --aov-files --spp 2" "cornell-box --integrator bdpt --aov-files --spp 2" \
              "cornell-box --integrator mlt --aov-files --spp 2" "cornell-spheres --integrator pt --crop 5,7,31,29 --spp 2" \
              "cornell-spheres --integrator bdpt --crop 5,7,31,29 --spp 2" "glass-caustic --integrator mlt --crop 5,7,31,29 --spp 2"
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
   fi
   if [ "${HOST_PART:-all}" != tests ]; then
     run "$bin/edits" --backend cuda > "$out/edits.md" 2>&1
@@ -244,7 +244,6 @@ if [ "$mode" = agree ]; then
              "sun-light --integrator bdpt --bdpt-variant naive --spp 2" "point-light --integrator mlt --spp 2" \
              "examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr --integrator bdpt --spp 2" \
              "examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr --integrator pt --variant megakernel --spp 2"
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
   fi
   if [ "${AGREE_PART:-all}" != tests ]; then
     run "$bin/agreement" --backend cuda --scenes examples/scenes/textured-spheres.gltf --envmap examples/scenes/sky.hdr \
@@ -267,7 +266,6 @@ if [ "$mode" = identical ]; then
     sanitize "cornell-spheres --integrator pt --variant spt-r --spp 2" "cornell-spheres --integrator pt --variant megakernel --spp 2" \
              "cornell-spheres --integrator pt --variant pt-r --spp 2" "hdr-spheres --integrator bdpt --spp 2" \
              "hdr-spheres --integrator bdpt --bdpt-variant naive --spp 2" "glass-caustic --integrator mlt --spp 2"
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
   fi
   if [ "${PART:-all}" != tests ]; then
     for side in "$root"/.gpu/baselines/* "$root/.gpu"; do
@@ -307,7 +305,6 @@ if [ "$mode" = parity ]; then
              "hdr-spheres --integrator bdpt --spp 2" "hdr-spheres --integrator bdpt --bdpt-variant naive --spp 2" \
              "hdr-spheres --integrator mlt --spp 2" "cornell-lens --integrator bdpt --spp 2" \
              "cornell-lens --integrator mlt --spp 2"
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-lens,cornell-spheres,glass-caustic --res 128x128 \
         --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
     grep -E "^\| " "$out/parity.md" | tee -a "$log"
@@ -337,7 +334,6 @@ if [ "$mode" = material-sets ]; then
         compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "[textures]" >> "$san" 2>&1
         echo "exit $?" >> "$san"
     done
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     run "$bin/parity" --backend cuda --scenes hdr-spheres,cornell-spheres,glass-caustic --res 128x128 \
         --spp 256 --seeds 8 --ref-spp 4096 --ref-seeds 4 > "$out/parity.md" 2>&1
     grep -E "^\| " "$out/parity.md" | tee -a "$log"
@@ -358,7 +354,6 @@ if [ "$mode" = scenes ]; then
         compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "[textures]" >> "$out/sanitizer.txt" 2>&1
         echo "exit $?" >> "$out/sanitizer.txt"
     done
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     mkdir -p "$out/images"
     for integrator in pt bdpt mlt; do
         # shellcheck disable=SC2086
@@ -389,7 +384,6 @@ if [ "$mode" = scaling ]; then
     local_san --tool memcheck "$bin/wavefront-render" cornell-box --integrator mlt --res 64x64 --spp 8 --stats
     local_san --tool racecheck "$bin/wavefront-render" cornell-box --integrator pt --res 40x40 --spp 4 --stream-capacity 700
     local_san --tool racecheck "$bin/wavefront-render" cornell-box --integrator mlt --res 40x40 --spp 4 --stream-capacity 700
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     # shellcheck disable=SC2086
     run "$bin/scaling" --backend cuda ${SCALING_ARGS:-} > "$out/scaling.md" 2>&1
     cat "$out/scaling.md" | tee -a "$log" >/dev/null
@@ -403,7 +397,6 @@ if [ "$mode" = rtiow ]; then
     sanitize "rtiow-final --integrator pt --variant megakernel --spp 2 --nee off" \
              "rtiow-final --integrator pt --variant spt-r --spp 2 --nee on" \
              "rtiow-final --integrator bdpt --spp 2"
-    grep -E "^== |^exit|ERROR SUMMARY" "$out/sanitizer.txt" | tee -a "$log"
     run "$bin/rtiow" --backend cuda --frames 20 > "$out/rtiow.md" 2>&1
     grep -E "^\| |^cuda" "$out/rtiow.md" | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
@@ -422,7 +415,7 @@ if [ "$mode" = trust ]; then
     compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/wavefront_tests" \
         "render() again gives the same film and stats count what reached it,renderMore() adds to the film as one longer render would" >> "$san" 2>&1
     echo "exit $?" >> "$san"
-    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+    sed -n '/^== memcheck render again/,$p' "$san" | grep -E "^== |^exit|ERROR SUMMARY" | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
