@@ -135,7 +135,10 @@ constexpr int kLargeStep = 0, kAccept = 1, kStartChoice = 2;
 struct MltSampler {
     HashSampler fresh, perturb, decide;
     HashSampler pool;            ///< the start-up pool's numbers, keyed by pool entry (Pool and Start)
-    float* numbers;              ///< chain * 2 * perSlot + slot * perSlot + offset
+    /// Laid out by number, chains adjacent: (slot * perSlot + offset) * chains + chain. The
+    /// compacted stream's neighbouring threads run neighbouring chains, so their reads of one
+    /// number share memory transactions (a row per chain put them perSlot floats apart).
+    float* numbers;
     int* state;                  ///< mltstate word per chain
     int* proposalEyeBlocks;      ///< vertices the running proposal used so far (Replay: the rebuilt sample)
     int* proposalLightBlocks;
@@ -148,8 +151,8 @@ struct MltSampler {
     /// Start: the pool entries in proportion to their I (count 0: chain k takes pool entry k).
     DistributionView startChoice;
 
-    WF_CPU_GPU float* slotNumbers(int chain, int slot) const {
-        return numbers + (std::size_t(chain) * 2 + slot) * std::size_t(layout.perSlot());
+    WF_CPU_GPU float& number(int chain, int slot, int offset) const {
+        return numbers[(std::size_t(slot) * std::size_t(layout.perSlot()) + std::size_t(offset)) * std::size_t(chains) + std::size_t(chain)];
     }
     /// A fresh number of sample s: the pool's for the start-up, the mutation's otherwise.
     WF_CPU_GPU float draw(std::uint64_t s, int dim) const {
@@ -159,7 +162,7 @@ struct MltSampler {
     WF_CPU_GPU float get(std::uint64_t s, int dim) const {
         int off = layout.offset(dim);
         if (off < 0) return draw(s, dim);
-        return slotNumbers(mltindex::chain(s), mltindex::readSlot(s))[off];
+        return number(mltindex::chain(s), mltindex::readSlot(s), off);
     }
     WF_CPU_GPU vec2 get2(std::uint64_t s, int dim) const { return vec2(get(s, dim), get(s, dim + 1)); }
     /// The camera numbers place the sample anywhere on the film.
@@ -185,11 +188,10 @@ struct MltSampler {
     /// perturbed (a small step on numbers the current sample used) or fresh ones.
     WF_CPU_GPU void propose(std::uint64_t s, int current, int firstDim, int count, bool drawFresh) const {
         int chain = mltindex::chain(s);
-        const float* cur = slotNumbers(chain, current);
-        float* next = slotNumbers(chain, current ^ 1);
         for (int k = 0; k < count; ++k) {
             int dim = firstDim + k, off = layout.offset(dim);
-            next[off] = drawFresh ? draw(s, dim) : kelemenMutate(cur[off], perturb.get(mltindex::key(s), dim));
+            number(chain, current ^ 1, off) =
+                drawFresh ? draw(s, dim) : kelemenMutate(number(chain, current, off), perturb.get(mltindex::key(s), dim));
         }
     }
 
