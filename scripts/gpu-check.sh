@@ -26,6 +26,7 @@
 #   refit, rebuild and auto) into OUTDIR/animation.md;
 #   host: tests, sanitizers on AOV, crop and MLT renders, the edit benchmark and cancel latency
 #   (issues 37 and 38; HOST_PART=tests or bench runs one half);
+#   mlt-speed: the MLT tests, sanitizers on MLT renders, MLT and BDPT throughput before/after;
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
 #   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
@@ -47,7 +48,8 @@ export WAVEFRONT_RENDER_EXE="$bin/wavefront-render"  # the CLI tests' build path
 all_tests() {
     local shards=${TEST_SHARDS:-4} i status=0 pids=()
     # Catch2 reads each line as a test spec: a comma, bracket, backslash or star in a name is escaped.
-    "$bin/wavefront_tests" --list-test-names-only | grep -v '^$' | sed 's/[],[\\*]/\\&/g' > /tmp/test-names.txt
+    # shellcheck disable=SC2086  # TEST_FILTER: a Catch2 test spec, e.g. "[mlt]"
+    "$bin/wavefront_tests" ${TEST_FILTER:-} --list-test-names-only | grep -v '^$' | sed 's/[],[\\*]/\\&/g' > /tmp/test-names.txt
     echo "+ wavefront_tests: $(wc -l < /tmp/test-names.txt) tests in $shards shards" | tee -a "$log"
     for ((i = 0; i < shards; ++i)); do
         awk -v n="$shards" -v i="$i" 'NR % n == i' /tmp/test-names.txt > "/tmp/shard-$i.txt"
@@ -209,6 +211,28 @@ if [ "$mode" = mlt-eff ]; then
             --times 1,4 --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 16 --pyramid 0 --flip off
     fi
     rm -f "$out/mlt-eff/images.tgz"
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+# A change to MLT's kernels: the MLT tests (TEST_FILTER), sanitizers on MLT renders, and MLT and
+# BDPT throughput with per-kernel times against the baseline bundle, alternating, two rounds.
+if [ "$mode" = mlt-speed ]; then
+    TEST_FILTER=${TEST_FILTER:-"[mlt]"} all_tests
+    sanitize "glass-caustic --integrator mlt --spp 2" "cornell-lens --integrator mlt --spp 2" "door-ajar --integrator mlt --spp 2"
+    : > "$out/mlt-speed.md"
+    for round in 1 2; do
+        for side in "$root"/.gpu/baselines/* new; do
+            b="$side/bin"; lib="$side/lib:$root/.gpu/lib"; [ "$side" = new ] && { b="$bin"; lib="$root/.gpu/lib"; }
+            name=$(basename "$side"); [ "$side" = new ] && name="new $(cat .gpu/commit)"
+            for r in "cornell-box --integrator mlt --res 1024x1024 --spp 64" "cornell-box --integrator bdpt --res 1024x1024 --spp 64" \
+                     "door-ajar --integrator mlt --res 512x512 --time 1" "mirror-caustic --integrator mlt --res 512x512 --time 1"; do
+                echo "## round $round $name: $r" >> "$out/mlt-speed.md"
+                # shellcheck disable=SC2086
+                LD_LIBRARY_PATH="$lib" "$b/wavefront-render" $r --backend cuda --stats --out /tmp/speed.pfm >> "$out/mlt-speed.md" 2>&1
+            done
+        done
+    done
+    grep -E "^## |samples in|^bdpt (extend|shade|trace|connect) |^mlt decide" "$out/mlt-speed.md" | cut -c1-120 | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi
