@@ -91,7 +91,7 @@ public:
     }
 
     /// Bytes per chain a driver allocates (film excluded; the paper's Table 6 has 4434 for MLT):
-    /// the BDPT slot, two slots of primary samples, two contribution records and the chain's
+    /// the BDPT slot, the current sample's primary samples, two contribution records and the chain's
     /// decision state; before it exists (planned with the lens numbers, the larger layout).
     static std::size_t plannedBytesPerChain(int maxDepth, bool cameraConnections) {
         SlotAllocator<Exec> plan;
@@ -249,7 +249,7 @@ private:
     }
     /// Every buffer a chain holds besides its BDPT slot.
     struct Chains {
-        Buffer<float> numbers;  ///< two slots of primary samples
+        Buffer<float> numbers;  ///< the current sample's primary samples (MltSampler::numbers)
         Buffer<int> state, proposalEyeBlocks, proposalLightBlocks;
         Buffer<std::uint64_t> nextMutation;
         Records records;
@@ -258,7 +258,7 @@ private:
     };
     static Chains allocateChains(SlotAllocator<Exec>& a, const MltLayout& layout, int maxSplats) {
         Chains c;
-        c.numbers = a.template perSlot<float>(2 * std::size_t(layout.perSlot()));
+        c.numbers = a.template perSlot<float>(std::size_t(layout.perSlot()));
         c.state = a.template perSlot<int>();
         c.proposalEyeBlocks = a.template perSlot<int>();
         c.proposalLightBlocks = a.template perSlot<int>();

@@ -1,10 +1,11 @@
 // Kelemen primary-sample-space MLT on the streaming BDPT sampler (van Antwerpen 2011, section 6):
 // many independent chains, each owning one BDPT sample slot. The BDPT estimator (bdpt.h) runs
-// unchanged; MLT substitutes where its numbers come from (MltSampler: two slots of primary
-// samples per chain, current and proposal) and where its contributions go (ChainSink: a per-chain
-// record of the proposal), and decides after the connect phase (DecideStage).
+// unchanged; MLT substitutes where its numbers come from (MltSampler: the primary samples of each
+// chain's current sample, and its proposal computed from them) and where its contributions go
+// (ChainSink: a per-chain record of the proposal), and decides after the connect phase
+// (DecideStage).
 //
-// Primary samples of one slot, in this order (floats):
+// Primary samples of a chain, in this order (floats):
 //   camera       4  film position u, v, lens u, v (a pinhole never reads the lens numbers)
 //   light start  5  light choice, position u, v, direction u, v (the environment: a point on its
 //                   disk from the position numbers, its direction from the direction numbers)
@@ -13,10 +14,12 @@
 //   light vertex 6  per vertex 0 .. maxDepth - 2: roulette/lobe, direction u, v, reserved (vertices
 //                   0 .. maxDepth - 3 continue), then the lens point u, v of its t = 1 connection
 //                   (read by a thin lens only)
-// Mutation happens during the walk: before a walk shades vertex v it calls useVertex, which reads
-// the current numbers of that vertex, mutates them and writes them to the proposal slot; the
-// walk then reads the proposal slot. A small step perturbs the numbers of the vertices that the
-// current sample also used and draws the others fresh (the paper's symmetric variant).
+// Mutation happens as the walk reads: a proposal's number is a function of the current one and the
+// mutation's key (a hash), so the walk computes each number it reads from the stored current one
+// and stores nothing; only an accepted proposal is written back, by the decision, which runs one
+// thread per chain (neighbouring chains, coalesced). A small step perturbs the numbers of the
+// vertices that the current sample also used and draws the others fresh (the paper's symmetric
+// variant); useVertex records how many vertices the proposal used.
 #pragma once
 #include "kernels/bdpt/bdpt_stages.h"
 #include "kernels/lights/distribution.h"
@@ -37,9 +40,9 @@ WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
     return x < 1.0f ? x : 0.0f;  // x + 1 can round up to 1 for a tiny negative x
 }
 
-/// Where each primary sample of a chain's slot lives. The lens numbers (the camera's lens u, v and
+/// Where each primary sample of a chain lives. The lens numbers (the camera's lens u, v and
 /// each light vertex's t = 1 lens point) are stored only for a thin-lens camera: a pinhole never
-/// reads them, and MLT moves every stored number twice per mutation.
+/// reads them, and an accepted proposal writes back every stored number its vertices used.
 struct MltLayout {
     static constexpr int kCamera = 0;
     static constexpr int kPinholeLightNumbers = 4;  ///< a light vertex's numbers before its lens point
@@ -76,25 +79,26 @@ struct MltLayout {
     }
 };
 
-/// The sample index an MLT walk carries: chain (24 bits), the slot its numbers are read from
-/// (1 bit), and the chain's mutation number k (the rest; start-up: the pool entry).
+/// The sample index an MLT walk carries: chain (24 bits), whether it reads the chain's proposal
+/// (1) or its stored current sample (0, the replay check), and the chain's mutation number k (the
+/// rest; start-up: the pool entry).
 namespace mltindex {
 constexpr int kChainBits = 24;
 constexpr int kMaxChains = 1 << kChainBits;
 /// Mutation numbers a chain can reach.
 constexpr std::uint64_t kMaxMutations = 1ull << (64 - kChainBits - 1);
-WF_CPU_GPU WF_INLINE std::uint64_t pack(std::uint64_t mutation, int readSlot, int chain) {
-    return mutation << (kChainBits + 1) | std::uint64_t(readSlot) << kChainBits | std::uint64_t(chain);
+WF_CPU_GPU WF_INLINE std::uint64_t pack(std::uint64_t mutation, bool proposal, int chain) {
+    return mutation << (kChainBits + 1) | std::uint64_t(proposal ? 1 : 0) << kChainBits | std::uint64_t(chain);
 }
 WF_CPU_GPU WF_INLINE int chain(std::uint64_t s) { return int(s & (kMaxChains - 1)); }
-WF_CPU_GPU WF_INLINE int readSlot(std::uint64_t s) { return int(s >> kChainBits) & 1; }
+WF_CPU_GPU WF_INLINE bool readsProposal(std::uint64_t s) { return (s >> kChainBits) & 1; }
 WF_CPU_GPU WF_INLINE std::uint64_t mutation(std::uint64_t s) { return s >> (kChainBits + 1); }
-/// The key of a chain's mutation for the hashes: (mutation, chain), without the read slot.
+/// The key of a chain's mutation for the hashes: (mutation, chain), without the proposal bit.
 WF_CPU_GPU WF_INLINE std::uint64_t key(std::uint64_t s) { return mutation(s) << kChainBits | std::uint64_t(chain(s)); }
 }  // namespace mltindex
 
-/// Per-chain state word: which slot holds the current sample, whether the running proposal is a
-/// large step, and how many eye / light vertices the current sample used.
+/// Per-chain state word: which of its two contribution records holds the current sample, whether
+/// the running proposal is a large step, and how many eye / light vertices the current sample used.
 namespace mltstate {
 constexpr int kCurrent = 1, kLargeStep = 2;
 WF_CPU_GPU WF_INLINE int eyeBlocks(int st) { return (st >> 8) & 0xff; }
@@ -135,9 +139,8 @@ constexpr int kLargeStep = 0, kAccept = 1, kStartChoice = 2;
 struct MltSampler {
     HashSampler fresh, perturb, decide;
     HashSampler pool;            ///< the start-up pool's numbers, keyed by pool entry (Pool and Start)
-    /// Laid out by number, chains adjacent: (slot * perSlot + offset) * chains + chain. The
-    /// compacted stream's neighbouring threads run neighbouring chains, so their reads of one
-    /// number share memory transactions (a row per chain put them perSlot floats apart).
+    /// The current sample's numbers, laid out by number with chains adjacent (offset * chains +
+    /// chain): the decision's neighbouring threads are neighbouring chains.
     float* numbers;
     int* state;                  ///< mltstate word per chain
     int* proposalEyeBlocks;      ///< vertices the running proposal used so far (Replay: the rebuilt sample)
@@ -151,18 +154,51 @@ struct MltSampler {
     /// Start: the pool entries in proportion to their I (count 0: chain k takes pool entry k).
     DistributionView startChoice;
 
-    WF_CPU_GPU float& number(int chain, int slot, int offset) const {
-        return numbers[(std::size_t(slot) * std::size_t(layout.perSlot()) + std::size_t(offset)) * std::size_t(chains) + std::size_t(chain)];
+    WF_CPU_GPU float& stored(int chain, int offset) const {
+        return numbers[std::size_t(offset) * std::size_t(chains) + std::size_t(chain)];
     }
     /// A fresh number of sample s: the pool's for the start-up, the mutation's otherwise.
     WF_CPU_GPU float draw(std::uint64_t s, int dim) const {
         bool startUp = phase == MltPhase::Pool || phase == MltPhase::Start;
         return startUp ? pool.get(mltindex::mutation(s), dim) : fresh.get(mltindex::key(s), dim);
     }
+    /// Whether number `dim` of the running proposal of a chain in state `st` is drawn fresh (the
+    /// start-up, a large step, a vertex the current sample did not use) rather than perturbed.
+    WF_CPU_GPU bool drawsFresh(int st, int dim) const {
+        if (phase != MltPhase::Mutate || (st & mltstate::kLargeStep)) return true;
+        if (dim >= dims::kLightSubpath) {
+            int d = dim - dims::lightVertex(0, 0);
+            return d >= 0 && d / dims::kPerLightVertex >= mltstate::lightBlocks(st);
+        }
+        int d = dim - dims::vertex(0, 0);
+        return d >= 0 && d / dims::kPerVertex >= mltstate::eyeBlocks(st);
+    }
+    /// Number `dim` (stored at `offset`) of the running proposal of sample s, whose chain is in
+    /// state `st`.
+    WF_CPU_GPU float proposed(std::uint64_t s, int st, int dim, int offset) const {
+        if (drawsFresh(st, dim)) return draw(s, dim);
+        return kelemenMutate(stored(mltindex::chain(s), offset), perturb.get(mltindex::key(s), dim));
+    }
     WF_CPU_GPU float get(std::uint64_t s, int dim) const {
         int off = layout.offset(dim);
         if (off < 0) return draw(s, dim);
-        return number(mltindex::chain(s), mltindex::readSlot(s), off);
+        int chain = mltindex::chain(s);
+        return mltindex::readsProposal(s) ? proposed(s, state[chain], dim, off) : stored(chain, off);
+    }
+    /// Writes the numbers of sample s's proposal that it used over the chain's stored ones (an
+    /// accepted proposal becomes the current sample); `st`: the chain's state while it ran.
+    WF_CPU_GPU void storeProposal(std::uint64_t s, int st, int eyeBlocks, int lightBlocks) const {
+        int chain = mltindex::chain(s);
+        auto store = [&](int firstDim, int count) {
+            for (int k = 0; k < count; ++k) {
+                int dim = firstDim + k, off = layout.offset(dim);
+                stored(chain, off) = proposed(s, st, dim, off);  // reads the number it overwrites
+            }
+        };
+        store(dims::kPixel, layout.cameraCount);
+        store(dims::lightStart(0), dims::kLightStartCount);
+        for (int v = 0; v < eyeBlocks; ++v) store(dims::vertex(v, 0), dims::kPerVertex);
+        for (int v = 0; v < lightBlocks; ++v) store(dims::lightVertex(v, 0), layout.perLightVertex);
     }
     WF_CPU_GPU vec2 get2(std::uint64_t s, int dim) const { return vec2(get(s, dim), get(s, dim + 1)); }
     /// The camera numbers place the sample anywhere on the film.
@@ -184,49 +220,26 @@ struct MltSampler {
     /// Takes chain `slot`'s next mutation number.
     WF_CPU_GPU std::uint64_t claim(int slot) const { return nextMutation[slot]++; }
 
-    /// Writes numbers [first, first + count) of the proposal of sample s: the current ones
-    /// perturbed (a small step on numbers the current sample used) or fresh ones.
-    WF_CPU_GPU void propose(std::uint64_t s, int current, int firstDim, int count, bool drawFresh) const {
-        int chain = mltindex::chain(s);
-        for (int k = 0; k < count; ++k) {
-            int dim = firstDim + k, off = layout.offset(dim);
-            number(chain, current ^ 1, off) =
-                drawFresh ? draw(s, dim) : kelemenMutate(number(chain, current, off), perturb.get(mltindex::key(s), dim));
-        }
-    }
-
     /// Work item g starts in chain `slot` (Pool: pool entry g; Start: the chain's start, g; Mutate:
-    /// the chain's mutation number g): picks the step kind, proposes the camera and light-start
-    /// numbers, and returns the index the walks carry.
+    /// the chain's mutation number g): picks the step kind and returns the index the walks carry.
     WF_CPU_GPU std::uint64_t startSample(int slot, std::uint64_t g) const {
-        int st = state[slot], current = st & mltstate::kCurrent;
         proposalEyeBlocks[slot] = 0;
         proposalLightBlocks[slot] = 0;
-        if (phase == MltPhase::Replay) return mltindex::pack(0, current, slot);
+        if (phase == MltPhase::Replay) return mltindex::pack(0, false, slot);
         std::uint64_t m = g;
-        bool large = true;
         if (phase == MltPhase::Start && startChoice.count > 0)
             m = std::uint64_t(startChoice.sample(0, decide.get(g, mltdims::kStartChoice)).index);
-        std::uint64_t s = mltindex::pack(m, current ^ 1, slot);
-        if (phase == MltPhase::Mutate) large = decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
-        state[slot] = (st & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
-        propose(s, current, dims::kPixel, layout.cameraCount, large);
-        propose(s, current, dims::lightStart(0), dims::kLightStartCount, large);
+        std::uint64_t s = mltindex::pack(m, true, slot);
+        bool large = phase != MltPhase::Mutate || decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
+        state[slot] = (state[slot] & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
         return s;
     }
 
-    /// The walk of the sample `s` is about to shade its vertex `vertex` (eye or light subpath).
+    /// The walk of the sample `s` is about to shade its vertex `vertex` (eye or light subpath):
+    /// the proposal has used the vertex's numbers.
     WF_CPU_GPU void useVertex(bool eye, std::uint64_t s, int vertex) const {
-        int chain = mltindex::chain(s);
-        int blocks = eye ? layout.eyeBlocks : layout.lightBlocks;
-        if (vertex >= blocks) return;  // the walk reads no numbers there
-        (eye ? proposalEyeBlocks : proposalLightBlocks)[chain] = vertex + 1;
-        if (phase == MltPhase::Replay) return;
-        int st = state[chain];
-        int used = eye ? mltstate::eyeBlocks(st) : mltstate::lightBlocks(st);
-        bool drawFresh = (st & mltstate::kLargeStep) || vertex >= used;
-        int first = eye ? dims::vertex(vertex, 0) : dims::lightVertex(vertex, 0);
-        propose(s, st & mltstate::kCurrent, first, eye ? dims::kPerVertex : layout.perLightVertex, drawFresh);
+        if (vertex >= (eye ? layout.eyeBlocks : layout.lightBlocks)) return;  // the walk reads no numbers there
+        (eye ? proposalEyeBlocks : proposalLightBlocks)[mltindex::chain(s)] = vertex + 1;
     }
 };
 
@@ -389,9 +402,11 @@ struct DecideStage {
     C c;  ///< a bdpt::Context over MltSampler and ChainSink
     MltChains chains;
     FilmView film;
-    WF_CPU_GPU void accept(int chain, int st, float I) const {
-        c.sampler.state[chain] = mltstate::make((st & mltstate::kCurrent) ^ 1, c.sampler.proposalEyeBlocks[chain],
-                                                c.sampler.proposalLightBlocks[chain]);
+    /// The proposal of sample s becomes chain `chain`'s current sample: its numbers, record and I.
+    WF_CPU_GPU void accept(int chain, std::uint64_t s, int st, float I) const {
+        int eyeBlocks = c.sampler.proposalEyeBlocks[chain], lightBlocks = c.sampler.proposalLightBlocks[chain];
+        c.sampler.storeProposal(s, st, eyeBlocks, lightBlocks);
+        c.sampler.state[chain] = mltstate::make((st & mltstate::kCurrent) ^ 1, eyeBlocks, lightBlocks);
         chains.currentI[chain] = I;
     }
     WF_CPU_GPU void operator()(int i) const {
@@ -414,7 +429,7 @@ struct DecideStage {
             chains.addToB(i, Iy);
             return;
         case MltPhase::Start:
-            accept(i, st, Iy);
+            accept(i, s, st, Iy);
             chains.currentWeight[i] = 0.0;
             if (chains.weightedStart) chains.startI[i] = Iy;
             if (chains.startCountsTowardsB) chains.addToB(i, Iy);
@@ -443,7 +458,7 @@ struct DecideStage {
         float scale = chains.chainWeight(i, b);
         if (accepted) {
             c.sink.depositTo(film, currentRecord, float(wx) * scale);
-            accept(i, st, Iy);
+            accept(i, s, st, Iy);
             chains.currentWeight[i] = wy;
         } else {
             c.sink.depositTo(film, proposalRecord, wy * scale);
