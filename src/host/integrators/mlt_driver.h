@@ -2,6 +2,8 @@
 // resampling a pool of BDPT samples, mutation, and the replay check. A template over the exec
 // type, like the other drivers.
 #pragma once
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "host/integrators/bdpt_driver.h"
@@ -130,6 +132,15 @@ public:
         std::uint64_t end = first + (timed ? step : count);
         if (end / chains >= mltindex::kMaxMutations) throw InputError("too many MLT mutations for one renderer");
         const double mutateStart = budget.elapsed();
+        // A device of a multi-device render trades its samples of b for the others' every
+        // kShareSeconds, before a decision (the connect phase has just synchronised).
+        double nextShare = 0.0;
+        const std::function<void()> shareB = [&] {
+            if (!budget.sharesNormalization() || budget.elapsed() < nextShare) return;
+            nextShare = budget.elapsed() + kShareSeconds;
+            const std::pair<double, double> others = budget.exchangeNormalization(ownNormalizationSamples());
+            shareNormalizationSamples(others.first, others.second);
+        };
         RunVerdict applied = RunVerdict::Continue;
         auto steer = [&](const BdptControl& seen, bool idle) {
             RunVerdict v = budget.check(seen.started);
@@ -156,7 +167,7 @@ public:
             setEnd(end);
             return true;
         };
-        BdptControl k = runPhase(scene, params, film, MltPhase::Mutate, first, end - first, steer);
+        BdptControl k = runPhase(scene, params, film, MltPhase::Mutate, first, end - first, steer, DistributionView{}, shareB);
         // A cancelled call leaves the chains at different counts; the next call brings them level
         // with the chain furthest ahead rather than to the cancelled call's end.
         end_ = applied == RunVerdict::Stop ? startedEnd() : end;
@@ -289,15 +300,18 @@ private:
     }
 
     /// One phase of the chains on the streaming BDPT schedule over work [first, first + count),
-    /// with the decision after every connect phase; `steer` as for BdptDriver::renderStreaming.
+    /// with the decision after every connect phase; `steer` as for BdptDriver::renderStreaming;
+    /// `beforeDecide` (host) runs before each decision is launched.
     template <class Steer>
     BdptControl runPhase(const SceneView& scene, const BdptParams& params, const FilmView& film, MltPhase phase,
                          std::uint64_t first, std::uint64_t count, const Steer& steer,
-                         const DistributionView& choice = DistributionView{}) {
+                         const DistributionView& choice = DistributionView{},
+                         const std::function<void()>& beforeDecide = nullptr) {
         MltChains ch = chains();
         return withMaterialSet(scene, [&](auto materials) {
             auto c = bdpt_.template context<decltype(materials)>(scene, params, sampler(phase, choice), sink(film));
             return bdpt_.renderStreaming(c, first, count, [&](const auto& ctx) {
+                if (beforeDecide) beforeDecide();
                 if (phase == MltPhase::Mutate) {
                     exec_.transformReduceDevice(chains_, ~std::uint64_t(0), DecidedStepsOf{c_.nextMutation.data()},
                                                 MinOf{}, steps_.data() + 1);
@@ -386,6 +400,9 @@ private:
     /// A time-limited render keeps its end up to this many mutations per chain ahead of what has
     /// started (enough that chains whose paths are short rarely wait for the end to move).
     static constexpr std::uint64_t kTimedStepsAhead = 4;
+    /// How often a device of a multi-device render shares its samples of b (each exchange waits
+    /// for the device once, at a decision, where the connect phase has already synchronised).
+    static constexpr double kShareSeconds = 0.005;
 };
 
 }  // namespace wavefront

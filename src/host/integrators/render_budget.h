@@ -5,6 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "host/integrators/stream_scheduler.h"
 #include "wavefront/renderer.h"
@@ -24,6 +27,31 @@ public:
     virtual void shrunk(int device, std::uint64_t end) = 0;
 };
 
+/// MLT's normalisation b across the devices of one render: each device posts its own samples of
+/// b (sum of I, count) now and then while its chains run and takes the others' latest, so every
+/// device's b averages the samples of all of them without any device waiting for another.
+class NormalizationExchange {
+public:
+    /// Forgets every post (a fresh film: the devices' chains start again).
+    void reset(int devices) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        posted_.assign(std::size_t(devices), {0.0, 0.0});
+    }
+    /// Posts device `device`'s own (sum, count) and returns the sum of the other devices' posts.
+    std::pair<double, double> exchange(int device, std::pair<double, double> own) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        posted_.at(std::size_t(device)) = own;
+        std::pair<double, double> others{0.0, 0.0};
+        for (std::size_t e = 0; e < posted_.size(); ++e)
+            if (e != std::size_t(device)) others.first += posted_[e].first, others.second += posted_[e].second;
+        return others;
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<double, double>> posted_;
+};
+
 /// One call's request: a fresh film or more samples on the existing one, how many (or for how
 /// long), and how the caller can stop it.
 struct RenderCall {
@@ -40,8 +68,10 @@ public:
     RenderBudget(const RenderCall& call, std::uint64_t total) : call_(call), total_(total) {}
     /// One device's budget in a multi-device render: progress, stopping and the split of the
     /// work go through `shared`.
-    RenderBudget(const RenderCall& call, std::uint64_t total, SharedWork& shared, int device)
-        : call_(call), total_(total), shared_(&shared), device_(device) {}
+    /// `normalization`: MLT's b is shared with the other devices there (null: not shared).
+    RenderBudget(const RenderCall& call, std::uint64_t total, SharedWork& shared, int device,
+                 NormalizationExchange* normalization = nullptr)
+        : call_(call), total_(total), shared_(&shared), device_(device), normalization_(normalization) {}
 
     /// Called by the drivers now and then with the work handed out so far in this call (or piece).
     RunVerdict check(std::uint64_t done) {
@@ -75,6 +105,12 @@ public:
     /// After check() said Shrink: where the work should now end, and (from the driver) where it does.
     std::uint64_t shrinkTarget() const { return shrinkTo_; }
     void shrunk(std::uint64_t end) { shared_->shrunk(device_, end); }
+    /// Whether MLT's b is shared with other devices during the render (NormalizationExchange).
+    bool sharesNormalization() const { return normalization_ != nullptr; }
+    /// Posts this device's own samples of b and returns the other devices' (sum, count).
+    std::pair<double, double> exchangeNormalization(std::pair<double, double> own) {
+        return normalization_ ? normalization_->exchange(device_, own) : std::pair<double, double>{0.0, 0.0};
+    }
 
 private:
     const RenderCall& call_;
@@ -84,6 +120,7 @@ private:
     SharedWork* shared_ = nullptr;
     int device_ = 0;
     std::uint64_t shrinkTo_ = 0;
+    NormalizationExchange* normalization_ = nullptr;
 };
 
 }  // namespace wavefront

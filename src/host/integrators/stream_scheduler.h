@@ -11,6 +11,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "host/backends/buffer.h"
@@ -34,6 +35,8 @@ struct NoBudget {
     double timeLimit() const { return 0.0; }
     std::uint64_t shrinkTarget() const { return 0; }
     void shrunk(std::uint64_t) {}
+    bool sharesNormalization() const { return false; }
+    std::pair<double, double> exchangeNormalization(std::pair<double, double>) { return {0.0, 0.0}; }
 };
 
 /// Host side of a verdict: launches EndWorkStage when the verdict asks for more than what was

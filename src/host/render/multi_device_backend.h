@@ -190,53 +190,36 @@ private:
     }
 
     /// MLT: every device runs chains of its own (its own seed) for a share of the mutations in
-    /// proportion to its speed, or until the time limit, in kMltRounds rounds. Between rounds the
-    /// devices exchange their samples of b, so that every device's b averages the start-up pools
-    /// and large steps of all of them (as one device's b would), not its share alone.
+    /// proportion to its speed, or until the time limit, in one round: the devices trade their
+    /// samples of b while they run (NormalizationExchange), so that every device's b averages the
+    /// start-up pools and large steps of all of them (as one device's b would), not its share
+    /// alone, and no device waits for another before the end of the call.
     bool renderChains(const RenderOptions& options, const RenderCall& call, std::uint64_t asked,
-                   std::chrono::steady_clock::time_point start) {
-        constexpr int kMltRounds = 4;
+                      std::chrono::steady_clock::time_point start) {
         const bool timed = call.timeLimitSeconds > 0.0;
         const int n = int(devices_.size());
-        std::uint64_t done = 0;
-        bool accumulate = call.accumulate;
-        for (int round = 0; round < kMltRounds; ++round) {
-            RenderCall roundCall;
-            roundCall.cancel = call.cancel;
-            roundCall.progress = call.progress;
-            WorkSplitter::Settings settings = splitSettings(done, asked, start);
-            settings.splittable = false;
-            if (timed) {
-                const double left = call.timeLimitSeconds -
-                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                if (round > 0 && left <= 0.0) break;
-                roundCall.timeLimitSeconds = std::max(left / double(kMltRounds - round), 1e-3);
-                settings.count = std::uint64_t(n);  // a piece each; the time limit ends them
-            } else {
-                settings.count = asked * (round + 1) / kMltRounds - asked * round / kMltRounds;
-            }
-            WorkSplitter splitter(roundCall, std::move(settings));
-            const bool stopped = runSplit(options, roundCall, accumulate, timed ? 0 : asked / std::uint64_t(n), timed,
-                                          timed, splitter);
-            accumulate = true;
-            for (int d = 0; d < n; ++d) done += splitter.rendered(d);
-            if (stopped) return true;
-            shareNormalizationSamples();
-        }
-        return false;
+        if (!call.accumulate) normalization_.reset(n);
+        WorkSplitter::Settings settings = splitSettings(0, asked, start);
+        settings.splittable = false;
+        settings.count = timed ? std::uint64_t(n) : asked;  // timed: a piece each; the time limit ends them
+        WorkSplitter splitter(call, std::move(settings));
+        const bool stopped = runSplit(options, call, call.accumulate, timed ? 0 : asked / std::uint64_t(n), timed, timed,
+                                      splitter, &normalization_);
+        shareNormalizationSamples();
+        return stopped;
     }
 
-    /// Gives every device the other devices' samples of MLT's b.
+    /// Gives every device the other devices' samples of MLT's b as they stand at the end of a call
+    /// (the next call starts from them).
     void shareNormalizationSamples() {
         std::vector<std::pair<double, double>> own(devices_.size(), {0.0, 0.0});
         onDevices([&](int d) {
             if (devices_[d]->runner()) own[d] = devices_[d]->runner()->normalizationSamples();
         });
+        for (std::size_t d = 0; d < own.size(); ++d) normalization_.exchange(int(d), own[d]);
         onDevices([&](int d) {
-            double sum = 0.0, count = 0.0;
-            for (std::size_t e = 0; e < own.size(); ++e)
-                if (int(e) != d) sum += own[e].first, count += own[e].second;
-            if (devices_[d]->runner()) devices_[d]->runner()->shareNormalizationSamples(sum, count);
+            const std::pair<double, double> others = normalization_.exchange(d, own[std::size_t(d)]);
+            if (devices_[d]->runner()) devices_[d]->runner()->shareNormalizationSamples(others.first, others.second);
         });
     }
 
@@ -245,7 +228,7 @@ private:
     /// runner fills the device (a time-limited call) instead of being sized for `sizedFor`;
     /// `timed`: each piece runs to the call's time limit (MLT).
     bool runSplit(const RenderOptions& options, const RenderCall& call, bool accumulate, std::uint64_t sizedFor,
-                  bool fillDevice, bool timed, WorkSplitter& splitter) {
+                  bool fillDevice, bool timed, WorkSplitter& splitter, NormalizationExchange* normalization = nullptr) {
         const bool chains = !integratorSpec(options.integrator).rendersSampleRanges;
         onDevices([&](int d) {
             try {
@@ -259,7 +242,7 @@ private:
                 while (splitter.next(d, piece)) {
                     if (!begun) devices_[d]->beginCall(o, accumulate, sizedFor, fillDevice);
                     begun = true;
-                    RenderBudget budget(pieceCall, piece.count, splitter, d);
+                    RenderBudget budget(pieceCall, piece.count, splitter, d, normalization);
                     std::uint64_t done = chains ? devices_[d]->renderPart(o, timed ? 0 : piece.count, budget)
                                              : devices_[d]->renderPart(o, piece.count, budget, piece.first);
                     splitter.done(d, done);
@@ -295,6 +278,7 @@ private:
     std::function<void(int)> bind_;
     std::vector<std::unique_ptr<Device>> devices_;
     std::vector<double> speeds_;       ///< samples per second of each device in the last call
+    NormalizationExchange normalization_;  ///< MLT: the devices' samples of b, traded while they run
     std::vector<double> busy_;         ///< this call: seconds each device rendered
     std::vector<double> busyTotal_;    ///< the film's calls: seconds each device rendered
     std::vector<std::uint64_t> rendered_, pieces_;  ///< this call, per device
