@@ -76,13 +76,14 @@ public:
     /// while the complete slots still hold their samples (MLT accepts or rejects there).
     /// `steer(seen, idle)` gets every control snapshot the host reads and may move the end of the
     /// work range (control()->work); `idle`: nothing is running any more, and the render ends
-    /// unless steer returns true, having moved the end forward. Returns the final control block.
+    /// unless steer returns true, having moved the end forward. `threshold`: the connect
+    /// threshold of this render (negative: the driver's). Returns the final control block.
     template <class C, class Decide, class Steer>
     BdptControl renderStreaming(const C& c, std::uint64_t first, std::uint64_t count, const Decide& decide,
-                                const Steer& steer) {
+                                const Steer& steer, float threshold = -1.0f) {
         if (variant_ == BdptVariant::Naive) throw Error("the naive BDPT driver has no streaming schedule");
         scheduler_.reset(startControl(first, count));
-        streamingLoop(c, decide, steer);
+        streamingLoop(c, decide, steer, threshold < 0.0f ? threshold_ : threshold);
         return collectCounters();
     }
 
@@ -193,7 +194,7 @@ private:
     static int walking(const BdptControl& k, int buffer) { return k.eyeCount[buffer] + k.lightCount[buffer]; }
 
     template <class C, class Decide, class Steer>
-    void streamingLoop(const C& c, const Decide& decide, const Steer& steer) {
+    void streamingLoop(const C& c, const Decide& decide, const Steer& steer, float threshold) {
         exec_.fill(s_.status.data(), 0, slots_);  // every slot starts complete, with no connections
         exec_.fill(s_.eyeStored.data(), 0, slots_);
         exec_.fill(s_.lightStored.data(), 0, slots_);
@@ -239,7 +240,7 @@ private:
                 steer(seen, false);
                 eyeBound = std::min(eyeBound, seen.eyeCount[seenBuffer]);
                 lightBound = std::min(lightBound, seen.lightCount[seenBuffer]);
-                if (walking(seen, seenBuffer) == 0 || double(seen.complete) >= double(threshold_) * seen.activeSlots) break;
+                if (walking(seen, seenBuffer) == 0 || double(seen.complete) >= double(threshold) * seen.activeSlots) break;
             }
             now = connectPhase(c, cur, decide);
             steer(now, false);

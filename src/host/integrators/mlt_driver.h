@@ -10,6 +10,7 @@
 #include "host/scene/distribution_builder.h"
 #include "kernels/mlt/mlt.h"
 #include "wavefront/error.h"
+#include "wavefront/renderer.h"
 
 namespace wavefront {
 
@@ -318,7 +319,7 @@ private:
                     exec_.parallelFor("mlt normalisation", 1, NormalizationStage{ch});
                 }
                 exec_.parallelFor("mlt decide", chains_, DecideStage<std::decay_t<decltype(ctx)>>{ctx, ch, film});
-            }, steer);
+            }, steer, phase == MltPhase::Pool ? poolConnectThreshold() : -1.0f);
         });
     }
 
@@ -403,6 +404,10 @@ private:
     /// How often a device of a multi-device render shares its samples of b (each exchange waits
     /// for the device once, at a decision, where the connect phase has already synchronised).
     static constexpr double kShareSeconds = 0.005;
+    /// The start-up pool's entries are independent BDPT samples, which no chain waits for: its
+    /// phase connects at BDPT's default threshold instead of MLT's, so it does not wait for the
+    /// longest path of every round of entries.
+    static float poolConnectThreshold() { return BdptOptions().connectThresholdOrDefault(); }
 };
 
 }  // namespace wavefront

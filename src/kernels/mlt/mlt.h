@@ -30,10 +30,10 @@ namespace wavefront {
 /// in either direction, wrapped to [0, 1).
 WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
     constexpr float s2 = 1.0f / 64.0f;
-    constexpr float logRatio = 2.77258872f;  // log(s2 / s1) = log(16)
+    constexpr float log2Ratio = 4.0f;  // log2(s2 / s1) = log2(16): one exp2, a single GPU instruction
     bool up = u < 0.5f;
     float v = up ? 2.0f * u : 2.0f * u - 1.0f;
-    float dv = s2 * std::exp(-logRatio * v);
+    float dv = s2 * std::exp2(-log2Ratio * v);
     x = up ? x + dv : x - dv;
     if (x >= 1.0f) x -= 1.0f;
     if (x < 0.0f) x += 1.0f;
