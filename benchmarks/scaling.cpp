@@ -1,12 +1,16 @@
 // One image on 1, 2, ... N CUDA devices (RenderOptions::devices): wall time of render() per
 // integrator and resolution, the speed-up over one device, and whether the images agree.
 //   scaling [--backend cuda|cpu] [--scene NAME] [--res 1024x1024,2048x2048] [--seconds S] [--repeat N]
-//           [--z-seeds K] [--devices N] [--integrators pt,bdpt,mlt]
-// The sample count makes one device take about --seconds (from a calibration render). PT and BDPT
+//           [--z-seeds K] [--devices N] [--integrators pt,bdpt,mlt] [--time-limited]
+// The sample count makes one device take about --seconds (from two calibration renders: the
+// second at the first one's estimate, so a fixed start-up such as MLT's does not skew it). PT and BDPT
 // render the same samples on any number of devices: the images must agree to float rounding (the
 // largest relative difference is printed). MLT's chains differ: a per-pixel test over --z-seeds
 // independent renders on each side (Welch's t per pixel and channel) prints the fraction of
 // values beyond |t| = 4 (about 0.15% by chance at 8 seeds a side) and the largest |t|.
+// --time-limited: every render runs for --seconds (RenderOptions::timeLimitSeconds) instead, and
+// the speed-up is the samples rendered per second against one device's (no agreement column:
+// the devices render different sample counts).
 // On the CPU backend the "devices" are workers that share its threads (no speed-up expected).
 #include <algorithm>
 #include <chrono>
@@ -55,6 +59,7 @@ int main(int argc, char** argv) {
     double seconds = 0.5;
     int repeat = 3, zSeeds = 8, maxDevices = 0;
     std::vector<std::string> integrators = {"pt", "bdpt", "mlt"};
+    bool timeLimited = false;
     BenchArgs args("scaling", "One image on 1..N devices: time, speed-up, and agreement with one device");
     args.add("--scene", sceneName, "built-in scene")->check(BenchArgs::validator(checkBuiltinScene));
     args.addList("--res", resolutions, "resolutions WIDTHxHEIGHT", [](const std::string& r) { parseResolution(r); });
@@ -63,6 +68,7 @@ int main(int argc, char** argv) {
     args.addAtLeast("--z-seeds", zSeeds, 2, "MLT: independent renders on each side of the per-pixel test");
     args.addAtLeast("--devices", maxDevices, 0, "most devices to use (0: every CUDA device; the CPU: 2 workers)");
     args.addList("--integrators", integrators, "integrators: pt, bdpt, mlt", [](const std::string& i) { parseIntegrator(i); });
+    args.addFlag("--time-limited", timeLimited, "render for --seconds each; speed-up by samples per second");
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
     try {
@@ -82,13 +88,14 @@ int main(int argc, char** argv) {
                 o.height = height;
                 o.devices = {0};
                 o.samplesPerPixel = 8;  // long enough that set-up (MLT's start-up) does not dominate the rate
-                {
+                for (int pass = 0; pass < 2 && !timeLimited; ++pass) {
                     Renderer calibrate(scene, o);
                     calibrate.render();  // warm-up
                     calibrate.render();
                     double rate = calibrate.stats().samplesPerSecond();
                     o.samplesPerPixel = std::max(1, int(std::lround(seconds * rate / (double(width) * height))));
                 }
+                if (timeLimited) o.timeLimitSeconds = seconds;
                 double oneDevice = 0.0;
                 Image reference;
                 for (int k = 1; k <= most; ++k) {
@@ -105,10 +112,16 @@ int main(int argc, char** argv) {
                     }
                     std::sort(times.begin(), times.end());
                     const double median = times[times.size() / 2];
-                    if (k == 1) oneDevice = median;
+                    std::vector<double> rates;
+                    for (const RenderStats& st : stats) rates.push_back(st.samplesPerSecond());
+                    std::sort(rates.begin(), rates.end());
+                    const double rate = rates[rates.size() / 2];
+                    if (k == 1) oneDevice = timeLimited ? rate : median;
                     std::string agreement = "-";
                     char buf[160];
-                    if (k == 1) {
+                    if (timeLimited) {
+                        // different sample counts on each side: nothing to compare pixel by pixel
+                    } else if (k == 1) {
                         reference = r.image();
                     } else if (integrator != IntegratorType::Mlt) {
                         std::snprintf(buf, sizeof buf, "max relative difference %.2g", wftest::maxRelativeDifference(r.image(), reference));
@@ -142,9 +155,9 @@ int main(int argc, char** argv) {
                         agreement = buf;
                     }
                     const RenderStats& st = stats[0];
-                    std::printf("| %s | %dx%d | %d | %d | %.4f | %.1f | %.2fx | %s |\n", toString(integrator), width, height,
-                                o.samplesPerPixel, k, median, double(st.samples) / median * 1e-6, oneDevice / median,
-                                agreement.c_str());
+                    std::printf("| %s | %dx%d | %s | %d | %.4f | %.1f | %.2fx | %s |\n", toString(integrator), width, height,
+                                timeLimited ? "timed" : std::to_string(o.samplesPerPixel).c_str(), k, median, rate * 1e-6,
+                                timeLimited ? rate / oneDevice : oneDevice / median, agreement.c_str());
                     if (k > 1) {
                         std::printf("|  |  |  |  | per device:");
                         for (const DeviceStats& d : st.devices)

@@ -201,7 +201,12 @@ private:
         if (!call.accumulate) normalization_.reset(n);
         WorkSplitter::Settings settings = splitSettings(0, asked, start);
         settings.splittable = false;
-        settings.count = timed ? std::uint64_t(n) : asked;  // timed: a piece each; the time limit ends them
+        if (timed) {  // a piece each, whatever the devices' speeds; the time limit ends them
+            settings.count = std::uint64_t(n);
+            settings.speeds.assign(std::size_t(n), 1.0);
+        } else {
+            settings.count = asked;
+        }
         WorkSplitter splitter(call, std::move(settings));
         const bool stopped = runSplit(options, call, call.accumulate, timed ? 0 : asked / std::uint64_t(n), timed, timed,
                                       splitter, &normalization_);
