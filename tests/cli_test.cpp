@@ -204,7 +204,7 @@ TEST_CASE("cli: --devices renders on CPU workers and refuses bad lists", "[cli][
 TEST_CASE("cli: mlt renders and reports its chains", "[cli][mlt]") {
     TempDir dir;
     auto r = runCli(dir, {"cornell-box", "--integrator", "mlt", "--backend", "cpu", "--res", "16x16", "--spp", "4",
-                          "--stream-capacity", "64", "--large-step", "0.3", "--startup", "uniform",
+                          "--stream-capacity", "64", "--large-step", "0.5", "--startup", "uniform",
                           "--camera-connections", "off", "--stats", "--out", dir.file("o.pfm")});
     CHECK(r.exitCode == 0);
     CHECK(std::filesystem::exists(dir.file("o.pfm")));

@@ -120,8 +120,9 @@ struct BdptOptions : BidirectionalOptions {
 /// MLT's options (RenderOptions::mlt). MLT runs on the streaming BDPT schedule.
 struct MltOptions : BidirectionalOptions {
     /// Probability that a mutation is a large step (a fresh uniform sample), in (0, 1]; the large
-    /// steps also keep refining the normalisation b.
-    float largeStepProbability = 0.5f;
+    /// steps also keep refining the normalisation b. 0.3 (pbrt's) unless set: on door-ajar and
+    /// mirror-caustic it beat 0.5 (docs/decisions.md).
+    float largeStepProbability = 0.3f;
     /// Start the chains from a pool of BDPT samples (poolSize) resampled in proportion to their
     /// contribution, so that they start close to the target distribution (Veach 1997; the bias
     /// left shrinks with the pool); false: each chain starts from one uniform sample.

@@ -36,15 +36,15 @@ def test_integrator_options_come_from_the_registry():
     assert names[:3] == ["pt", "bdpt", "mlt"]
     mlt = next(i for i in wf.integrators() if i.name == "mlt")
     large = next(o for o in mlt.options if o.name == "large-step")
-    assert large.flag == "--large-step" and float(large.defaultValue) == pytest.approx(0.5)
+    assert large.flag == "--large-step" and float(large.defaultValue) == pytest.approx(0.3)
     o = options(integrator=wf.IntegratorType.Mlt)
-    o.setIntegratorOption("large-step", "0.3")
-    assert o.mlt.largeStepProbability == pytest.approx(0.3) and o.integratorOption("large-step") == "0.3"
+    o.setIntegratorOption("large-step", "0.5")
+    assert o.mlt.largeStepProbability == pytest.approx(0.5) and o.integratorOption("large-step") == "0.5"
     with pytest.raises(ValueError, match="not of integrator mlt"):
         o.setIntegratorOption("variant", "megakernel")
     # An option of another integrator is refused, not ignored.
     p = options()
-    p.mlt.largeStepProbability = 0.3
+    p.mlt.largeStepProbability = 0.5
     with pytest.raises(ValueError, match="does not apply to integrator pt"):
         wf.Renderer(wf.Scene.builtin("cornell-box"), p)
 

@@ -15,7 +15,7 @@
 namespace wavefront {
 
 struct MltSettings {
-    float largeStepProbability = 0.5f;
+    float largeStepProbability = MltOptions().largeStepProbability;
     /// Start every chain from a pool of BDPT samples chosen in proportion to I (Veach 1997), with
     /// b from the pool as well; false: each chain starts from one uniform sample of its own.
     bool startupResampling = true;
