@@ -10,7 +10,10 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
+#include "host/integrators/render_budget.h"
 #include "host/render/work_splitter.h"
 #include "test_support.h"
 
@@ -103,6 +106,32 @@ TEST_CASE("the work splitter covers the range exactly once and a slower device t
     INFO("fast " << perDevice[0] << ", slow " << perDevice[1] << " and " << perDevice[2]);
     CHECK(perDevice[0] > 2 * perDevice[1]);
     CHECK(perDevice[0] > 2 * perDevice[2]);
+}
+
+TEST_CASE("MLT's b exchange: each device gets the others' latest samples, from any thread", "[multidevice][mlt]") {
+    NormalizationExchange exchange;
+    exchange.reset(3);
+    CHECK(exchange.exchange(0, {2.0, 4.0}) == std::pair<double, double>{0.0, 0.0});  // nobody else has posted
+    CHECK(exchange.exchange(1, {1.0, 1.0}) == std::pair<double, double>{2.0, 4.0});
+    CHECK(exchange.exchange(0, {3.0, 5.0}) == std::pair<double, double>{1.0, 1.0});  // its own post replaced, not added
+    CHECK(exchange.exchange(2, {0.5, 2.0}) == std::pair<double, double>{4.0, 6.0});
+    exchange.reset(2);  // a fresh film forgets every post
+    CHECK(exchange.exchange(1, {1.0, 1.0}) == std::pair<double, double>{0.0, 0.0});
+    CHECK_THROWS(exchange.exchange(2, {1.0, 1.0}));  // no such device
+    // Devices post from their own threads while others read: every read is some set of whole posts.
+    exchange.reset(4);
+    std::vector<std::thread> threads;
+    std::atomic<int> torn{0};
+    for (int d = 0; d < 4; ++d)
+        threads.emplace_back([&, d] {
+            for (int k = 1; k <= 2000; ++k) {
+                const std::pair<double, double> others = exchange.exchange(d, {double(k), 2.0 * k});
+                if (others.second != 2.0 * others.first) ++torn;
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    CHECK(torn == 0);
+    CHECK(exchange.exchange(0, {0.0, 0.0}) == std::pair<double, double>{6000.0, 12000.0});
 }
 
 TEST_CASE("PT and BDPT on several devices give the film of one device", "[multidevice][pt][bdpt][gpu]") {
