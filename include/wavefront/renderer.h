@@ -148,6 +148,20 @@ struct CropWindow {
 /// What a render does. The options of one integrator live in its own block (pt, bdpt, mlt); a
 /// block of an integrator other than `integrator` that differs from its defaults is refused by
 /// validate(), as the command line refuses an option that does not apply.
+/// The film's estimate where the backend keeps it (Renderer::deviceImage()): 3 floats per pixel,
+/// linear RGB, rows top to bottom, the film's (crop window's) size.
+struct DeviceImage {
+    const float* rgb = nullptr;
+    int width = 0, height = 0;
+    /// True on the CUDA backend: rgb is device memory of the renderer's device. False on the CPU
+    /// backend: rgb is host memory.
+    bool onDevice = false;
+};
+
+/// A host copy of a DeviceImage (for a host without CUDA code of its own, and for checks): waits
+/// for the device that holds it, then copies.
+WAVEFRONT_API Image copyToHost(const DeviceImage& image);
+
 struct WAVEFRONT_API RenderOptions {
     IntegratorType integrator = IntegratorType::PathTracer;
     Backend backend = Backend::Auto;
@@ -184,6 +198,13 @@ struct WAVEFRONT_API RenderOptions {
     /// device gives; MLT runs chains of its own on every device (the same image in distribution).
     /// The CPU backend reads a list of k entries as k workers sharing its threads.
     std::vector<int> devices;
+    /// A host's CUDA stream (a cudaStream_t) for the renderer to work on instead of a stream of
+    /// its own: the CUDA backend on one device, the calling thread's current one (set `devices`
+    /// to it on a host with several). Every render, edit and deviceImage() is then ordered on
+    /// it, so the host's later work on the stream sees their results without waiting on the
+    /// host. The renderer never destroys it; it must outlive the Renderer. Calls still return
+    /// when their work is done (render() reports its statistics), as without a stream.
+    void* cudaStream = nullptr;
     /// CPU backend: threads that render (0: one per CPU the process may run on). With Backend::Auto,
     /// a count above 0 picks the CPU; with Backend::Cuda it is refused.
     int cpuThreads = 0;
@@ -440,6 +461,15 @@ public:
     const Film& film() const;
     /// The film's estimate, filtered with options().filter.
     Image image() const;
+    /// The film's estimate resolved where the backend keeps the film, with no copy to the host:
+    /// the image film().resolve() gives, in memory the Renderer owns (DeviceImage). Rules:
+    /// - It stays valid until the next deviceImage(), render, renderMore, edit or the Renderer's
+    ///   destruction; each call resolves the film of the last render call again.
+    /// - With RenderOptions::cudaStream it is ready in that stream's order (the call does not
+    ///   wait for it); otherwise it is ready when the call returns.
+    /// - One device, and the box filter only: InputError otherwise (image() applies the other
+    ///   filters, on the host). Error while a render is running.
+    DeviceImage deviceImage();
     /// The AOVs of the film (RenderOptions::aovs; empty images otherwise).
     AovImages aovs() const { return film().resolveAovs(); }
     const RenderStats& stats() const;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "host/integrators/render_budget.h"
+#include "kernels/scene/film_resolve.h"
 #include "kernels/scene/scene_view.h"
 #include "wavefront/error.h"
 #include "wavefront/image.h"
@@ -51,6 +52,9 @@ public:
     /// Fills in the integrator's statistics for the film so far (the backend has set the backend
     /// name, time and kernels, and copied the film out) and the film's sample count.
     virtual void finish(Film& film, RenderStats& stats) = 0;
+    /// How the film's sums become estimates (finish() applies it to the host copy): each
+    /// pixel's own count unless the integrator says otherwise (MLT).
+    virtual FilmScale filmScale() { return FilmScale{}; }
 };
 
 namespace runner {

@@ -61,7 +61,7 @@ public:
     void finish(Film& film, RenderStats& stats) override {
         MltCounters k = driver_.counters();
         stats.samples = k.proposals;
-        normaliseFilm(film, k.proposals, double(options_.width) * double(options_.height));
+        normaliseFilm(film, scaleFor(k.proposals));
         bdptDriverStats(driver_.bdpt(), stats);
         stats.streamCapacity = driver_.chainCount();
         stats.bytesPerSampleSlot = driver_.bytesPerChain();
@@ -74,18 +74,25 @@ public:
         stats.mlt.mutationsPerChain = double(k.proposals) / double(driver_.chainCount());
     }
 
+    FilmScale filmScale() override { return scaleFor(driver_.counters().proposals); }
+
 private:
     /// Every mutation places its sample anywhere on the frame, so a pixel's estimate is its sum
     /// over (mutations / the frame's pixels; a crop's film holds fewer). The film says so with a
     /// whole sample count per pixel; when a cancelled call leaves a count that is not a whole
     /// number of passes, the sums are scaled to match.
-    static void normaliseFilm(Film& film, std::uint64_t mutations, double pixels) {
+    FilmScale scaleFor(std::uint64_t mutations) const {
+        const double pixels = double(options_.width) * double(options_.height);
         std::uint64_t perPixel = std::uint64_t(std::llround(double(mutations) / pixels));
         if (mutations > 0) perPixel = std::max<std::uint64_t>(perPixel, 1);
-        std::fill(film.samples.begin(), film.samples.end(), std::uint32_t(perPixel));
-        if (mutations == 0 || double(perPixel) * pixels == double(mutations)) return;
-        const double scale = double(perPixel) * pixels / double(mutations);
-        for (auto& v : film.sum) v *= scale;
+        FilmScale s{std::uint32_t(perPixel), 1.0};
+        if (mutations > 0 && double(perPixel) * pixels != double(mutations)) s.sumScale = double(perPixel) * pixels / double(mutations);
+        return s;
+    }
+    static void normaliseFilm(Film& film, const FilmScale& s) {
+        std::fill(film.samples.begin(), film.samples.end(), s.samplesPerPixel);
+        if (s.sumScale != 1.0)
+            for (auto& v : film.sum) v *= s.sumScale;
     }
 
     RenderOptions options_;

@@ -8,6 +8,7 @@
 #include <tinyexr.h>
 
 #include "host/io/input_file.h"
+#include "kernels/scene/film_resolve.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -376,24 +377,8 @@ Image Film::resolve(std::uint64_t* clamped) const {
         throw Error("film buffers do not match its size");
     Image image(width, height);
     std::uint64_t changed = 0;
-    const double* in = sum.data();
-    float* out = image.rgb.data();
-    for (std::size_t i = 0; i < pixels; ++i) {
-        if (samples[i] == 0)
-            continue;  // no estimate yet: black
-        const double inv = 1.0 / double(samples[i]);
-        for (std::size_t c = 3 * i; c < 3 * i + 3; ++c) {
-            // Checked before the conversion: a double beyond the float range has no float value
-            // (and a NaN fails the test too).
-            const double v = in[c] * inv;
-            if (std::fabs(v) <= double(FLT_MAX)) {
-                out[c] = float(v);
-            } else {
-                ++changed;
-                out[c] = std::isnan(v) ? 0.0f : v > 0.0 ? FLT_MAX : -FLT_MAX;
-            }
-        }
-    }
+    for (std::size_t i = 0; i < pixels; ++i)
+        changed += std::uint64_t(resolvePixel(sum.data() + 3 * i, samples[i], image.rgb.data() + 3 * i));
     if (clamped)
         *clamped = changed;
     return image;

@@ -13,6 +13,7 @@
 #include "host/render/film_buffers.h"
 #include "host/render/render_backend.h"
 #include "host/scene/scene_upload.h"
+#include "kernels/scene/film_resolve.h"
 #include "wavefront/error.h"
 
 namespace wavefront {
@@ -35,6 +36,15 @@ public:
 
     EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
         return applySceneEdit(exec_, scene_, scene, edit, options.lightSampler, options.bvhBuilder);
+    }
+
+    DeviceImage resolveOnDevice(const RenderOptions& options) override {
+        const int pixels = int(runner::filmPixels(options));
+        if (resolved_.size() != std::size_t(3) * std::size_t(pixels)) resolved_ = exec_.template allocate<float>(std::size_t(3) * pixels);
+        const FilmScale scale = runner_ ? runner_->filmScale() : FilmScale{};
+        exec_.parallelFor("film resolve", pixels, FilmResolveStage{film_.sum.data(), film_.counts.data(), scale, resolved_.data()});
+        if (!options.cudaStream) exec_.synchronize();  // a host stream's own order covers it
+        return DeviceImage{resolved_.data(), options.filmWidth(), options.filmHeight(), Exec::kIsGpu};
     }
 
     void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
@@ -166,6 +176,7 @@ private:
     FilmBuffers<Exec> film_;
     std::unique_ptr<IntegratorRunner<Exec>> runner_;
     std::optional<AovBuffers<Exec>> aov_;  ///< RenderOptions::aovs
+    Buffer<float> resolved_;                ///< deviceImage(): 3 floats per film pixel
     /// What runners keep for the next film (RunnerStart::kept: the path tracer's launch rates).
     std::map<std::string, double> keptByRunners_;
     double seconds_ = 0.0;

@@ -119,6 +119,15 @@ public:
         call.progress(done, asked, seconds);
     }
 
+    DeviceImage resolveOnDevice(const RenderOptions& options) override {
+        if (devices_.size() != 1)
+            throw InputError("deviceImage() needs a single device (this renderer uses " + std::to_string(devices_.size()) +
+                             "); image() adds the devices' films on the host");
+        DeviceImage image;  // one device that is not the caller's: resolved with that device current
+        onDevices([&](int d) { image = devices_[d]->resolveOnDevice(options); });
+        return image;
+    }
+
     EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
         // Every device holds its own copy: the bytes add up, the time is the slowest device's.
         std::vector<EditStats> each(devices_.size());

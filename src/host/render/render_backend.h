@@ -19,9 +19,14 @@ public:
     /// Brings the device's scene in line with `scene`, which `edit` has changed (every device's,
     /// on a multi-device backend).
     virtual EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) = 0;
+    /// Renderer::deviceImage(): the film's estimate in memory the backend owns.
+    virtual DeviceImage resolveOnDevice(const RenderOptions& options) = 0;
 };
 
 std::unique_ptr<RenderBackend> makeCpuRenderBackend(const Scene& scene, const RenderOptions& options);
+/// copyToHost() of device memory: waits for the device that holds `src`, then copies (Error
+/// without the CUDA backend).
+void copyFromCudaDevice(void* dst, const void* src, std::size_t bytes);
 /// Throws InputError when the build has no CUDA backend or no device is present.
 std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const RenderOptions& options);
 

@@ -8,6 +8,20 @@
 
 namespace wavefront {
 
+void copyFromCudaDevice(void* dst, const void* src, std::size_t bytes) {
+    cudaPointerAttributes attributes;
+    WF_CUDA_CHECK(cudaPointerGetAttributes(&attributes, src));
+    if (attributes.type != cudaMemoryTypeDevice) throw InputError("copyToHost: the image's pointer is not device memory");
+    int current = 0;
+    WF_CUDA_CHECK(cudaGetDevice(&current));
+    WF_CUDA_CHECK(cudaSetDevice(attributes.device));
+    // The image may still be in flight on a host's stream (RenderOptions::cudaStream).
+    cudaError_t synced = cudaDeviceSynchronize();
+    cudaError_t copied = synced == cudaSuccess ? cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost) : synced;
+    WF_CUDA_CHECK(cudaSetDevice(current));
+    WF_CUDA_CHECK(copied);
+}
+
 std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const RenderOptions& options) {
     const int available = cudaDeviceCount();
     if (available == 0) throw InputError("the CUDA backend was requested but no CUDA device is available");
@@ -20,7 +34,11 @@ std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene& scene, const R
                              std::to_string(available) + ": 0.." + std::to_string(available - 1) + ")");
     int current = 0;
     WF_CUDA_CHECK(cudaGetDevice(&current));
-    if (ids.size() == 1 && ids[0] == current) return std::make_unique<ExecRenderBackend<CudaExec>>(scene, options);
+    if (ids.size() == 1 && ids[0] == current)
+        return std::make_unique<ExecRenderBackend<CudaExec>>(scene, options, static_cast<cudaStream_t>(options.cudaStream));
+    if (options.cudaStream)
+        throw InputError("a CUDA stream needs the renderer on one device, the calling thread's current one: set devices to {" +
+                         std::to_string(current) + "}");
     // Several devices, or one that is not the caller's: each works on a thread of its own with
     // its device current, so the caller's current device never changes. A device takes part
     // of another's piece only when that saves more than a stream's fill and drain (about a

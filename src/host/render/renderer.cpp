@@ -18,6 +18,9 @@ int cudaDeviceCount() { return 0; }
 std::unique_ptr<RenderBackend> makeCudaRenderBackend(const Scene&, const RenderOptions&) {
     throw InputError("the CUDA backend was requested but this build of wavefront has no CUDA support");
 }
+void copyFromCudaDevice(void*, const void*, std::size_t) {
+    throw Error("a device image to copy, but this build of wavefront has no CUDA support");
+}
 #endif
 
 void RenderOptions::validate() const {
@@ -70,6 +73,9 @@ void RenderOptions::validate() const {
         throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
     if (aovs && devices.size() > 1)
         throw InputError("AOVs are rendered on a single device (devices lists " + std::to_string(devices.size()) + ")");
+    if (cudaStream && backend == Backend::Cpu) throw InputError("a CUDA stream needs the CUDA backend, not the CPU");
+    if (cudaStream && devices.size() > 1)
+        throw InputError("a CUDA stream belongs to one device (devices lists " + std::to_string(devices.size()) + ")");
     if (spec.validate) spec.validate(*this);
     checkOtherIntegratorsAtDefaults(*this);
 }
@@ -225,6 +231,8 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
     impl_->options = options;
     Backend kind = options.backend;
     if (kind == Backend::Auto) kind = cudaDeviceCount() > 0 && options.cpuThreads == 0 ? Backend::Cuda : Backend::Cpu;
+    if (options.cudaStream && kind != Backend::Cuda)
+        throw InputError("a CUDA stream was given but the renderer runs on the CPU (no CUDA device)");
     impl_->kind = kind;
     impl_->backend = kind == Backend::Cuda ? makeCudaRenderBackend(scene, options) : makeCpuRenderBackend(scene, options);
     impl_->scene = std::move(scene);
@@ -260,6 +268,24 @@ void Renderer::renderMore(int samplesPerPixel) {
 void Renderer::cancel() { impl().cancel.store(true); }
 const Film& Renderer::film() const { return impl().film; }
 Image Renderer::image() const { return filterImage(impl().film.resolve(), impl().options.filter); }
+Image copyToHost(const DeviceImage& image) {
+    if (!image.rgb || image.width <= 0 || image.height <= 0) throw InputError("copyToHost: an empty device image");
+    Image out(image.width, image.height);
+    const std::size_t bytes = out.rgb.size() * sizeof(float);
+    if (image.onDevice) copyFromCudaDevice(out.rgb.data(), image.rgb, bytes);
+    else std::copy(image.rgb, image.rgb + out.rgb.size(), out.rgb.begin());
+    return out;
+}
+
+DeviceImage Renderer::deviceImage() {
+    Impl& r = impl();
+    if (r.options.filter != PixelFilter::Box)
+        throw InputError("deviceImage() resolves the box filter only; image() applies the " +
+                         std::string(toString(r.options.filter)) + " filter");
+    r.enter("deviceImage()");
+    Impl::Release release{r.busy};
+    return r.backend->resolveOnDevice(r.options);
+}
 const RenderStats& Renderer::stats() const { return impl().stats; }
 Backend Renderer::backend() const { return impl().kind; }
 const RenderOptions& Renderer::options() const { return impl().options; }

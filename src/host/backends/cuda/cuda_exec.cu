@@ -41,10 +41,10 @@ void CudaExec::freeBytes(void* p, std::size_t bytes) {
     cudaFreeAsync(p, stream_);  // from destructors: not thrown
 }
 
-CudaExec::CudaExec() {
+CudaExec::CudaExec(cudaStream_t external) : stream_(external), ownsStream_(external == nullptr) {
     if (cudaDeviceCount() == 0) throw InputError("the CUDA backend was requested but no CUDA device is available");
     WF_CUDA_CHECK(cudaGetDevice(&device_));
-    WF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (ownsStream_) WF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     WF_CUDA_CHECK(cudaMallocHost(&mailbox_, kMailboxBytes));
     // Stream-ordered allocations from the device's pool, which keeps freed memory for reuse:
     // a build's temporaries then cost no cudaMalloc/cudaFree round trips after the first.
@@ -63,7 +63,7 @@ CudaExec::~CudaExec() {
     cudaStreamSynchronize(stream_);
     if (mailbox_) cudaFreeHost(mailbox_);
     if (mailboxEvent_) cudaEventDestroy(mailboxEvent_);
-    cudaStreamDestroy(stream_);
+    if (ownsStream_) cudaStreamDestroy(stream_);
 }
 
 std::string CudaExec::name() const {

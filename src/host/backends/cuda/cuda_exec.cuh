@@ -112,7 +112,9 @@ public:
     static constexpr bool kIsGpu = true;
     static constexpr int kBlock = 256;
 
-    CudaExec();
+    /// `external`: a host's stream to work on (RenderOptions::cudaStream), which the exec never
+    /// destroys; null: a stream of its own.
+    explicit CudaExec(cudaStream_t external = nullptr);
     ~CudaExec();
     /// Path-state slots per stream: eight times the threads the GPU keeps resident (2.16 M slots,
     /// 330 MB on an H200). The sweep in benchmarks/results/h200.md: 4x -> 8x gains 4% on
@@ -278,6 +280,7 @@ private:
     void resolvePendingEvents();
 
     cudaStream_t stream_ = nullptr;
+    bool ownsStream_ = true;
     KernelTimings timings_;
     struct Pending { int slot; cudaEvent_t start, stop; };
     std::vector<Pending> pending_;
