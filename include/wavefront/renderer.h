@@ -156,6 +156,9 @@ struct DeviceImage {
     /// True on the CUDA backend: rgb is device memory of the renderer's device. False on the CPU
     /// backend: rgb is host memory.
     bool onDevice = false;
+    /// The host's stream the image is ordered on (RenderOptions::cudaStream); null: it was ready
+    /// when deviceImage() returned.
+    void* stream = nullptr;
 };
 
 /// A host copy of a DeviceImage (for a host without CUDA code of its own, and for checks): waits

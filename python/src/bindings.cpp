@@ -659,6 +659,13 @@ PYBIND11_MODULE(_wavefront, m) {
             },
             "crop window (x0, y0, x1, y1): columns x0..x1-1 and rows y0..y1-1 of the frame, or None; the film "
             "and image are the window's size (validate() checks it against the resolution)")
+        .def_property(
+            "cudaStream", [](const RenderOptions& o) { return reinterpret_cast<std::uintptr_t>(o.cudaStream); },
+            [](RenderOptions& o, py::object v) {
+                o.cudaStream = v.is_none() ? nullptr : reinterpret_cast<void*>(v.cast<std::uintptr_t>());
+            },
+            "a host's CUDA stream as an integer handle (e.g. cupy.cuda.Stream().ptr), or 0 / None: the renderer "
+            "works on it instead of a stream of its own (CUDA, one device; RenderOptions::cudaStream)")
         .def("filmWidth", &RenderOptions::filmWidth)
         .def("filmHeight", &RenderOptions::filmHeight)
         .def_readwrite("pt", &RenderOptions::pt)
@@ -676,6 +683,29 @@ PYBIND11_MODULE(_wavefront, m) {
              "Sets an option of the chosen integrator by its registry name (e.g. 'large-step', '0.3')")
         .def("integratorOption", &integratorOption, "name"_a)
         .def("validate", &RenderOptions::validate);
+
+    py::class_<DeviceImage>(m, "DeviceImage",
+                            "The film's estimate where the backend keeps it (Renderer.deviceImage()): owned by the "
+                            "renderer, valid until its next call; CUDA consumers read it through "
+                            "__cuda_array_interface__ (shape (height, width, 3), float32, read-only)")
+        .def_readonly("width", &DeviceImage::width)
+        .def_readonly("height", &DeviceImage::height)
+        .def_readonly("onDevice", &DeviceImage::onDevice)
+        .def_property_readonly("pointer", [](const DeviceImage& d) { return reinterpret_cast<std::uintptr_t>(d.rgb); })
+        .def_property_readonly("__cuda_array_interface__",
+                               [](const DeviceImage& d) {
+                                   if (!d.onDevice) throw py::attribute_error("a CPU renderer's image is host memory");
+                                   py::dict i;
+                                   i["shape"] = py::make_tuple(d.height, d.width, 3);
+                                   i["typestr"] = "<f4";
+                                   i["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(d.rgb), true);
+                                   i["strides"] = py::none();
+                                   i["version"] = 3;
+                                   // A consumer on another stream waits for the host's stream first.
+                                   if (d.stream) i["stream"] = reinterpret_cast<std::uintptr_t>(d.stream);
+                                   return i;
+                               })
+        .def("copyToHost", [](const DeviceImage& d) { return copyToHost(d); }, "An Image on the host (waits for the device)");
 
     py::class_<PyRenderer>(m, "Renderer")
         .def(py::init([](const Scene& scene, py::object optionsObject) {
@@ -701,6 +731,10 @@ PYBIND11_MODULE(_wavefront, m) {
                  return r.locked([](Renderer& x) { return statsDict(x.stats(), x.options().integrator); });
              })
         .def("aovs", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.aovs(); }); })
+        .def("deviceImage", [](PyRenderer& r) { return r.locked([](Renderer& x) { return x.deviceImage(); }); },
+             py::keep_alive<0, 1>(),
+             "The film's estimate where the backend keeps it, without a copy (Renderer::deviceImage()); keeps the "
+             "renderer alive")
         .def("scene", [](PyRenderer& r) { return r.locked([](Renderer& x) { return Scene(x.scene()); }); },
              "A copy of the scene as edited")
         .def("setCamera",

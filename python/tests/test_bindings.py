@@ -213,3 +213,21 @@ def test_images_round_trip_through_exr(tmp_path):
         wf.Image(np.zeros((4, 4)))
     with pytest.raises(ValueError):
         wf.writeImage(str(tmp_path / "image.unknown"), image)
+
+
+def test_device_image_without_a_copy_and_the_cuda_stream_option():
+    r = wf.Renderer(wf.Scene.builtin("cornell-box"), options(integrator=wf.IntegratorType.Mlt))
+    r.render()
+    d = r.deviceImage()
+    assert (d.width, d.height) == (16, 12) and not d.onDevice and d.pointer != 0
+    # On the CPU backend the image is host memory: no CUDA interface, a copy gives the image.
+    with pytest.raises(AttributeError):
+        d.__cuda_array_interface__
+    np.testing.assert_array_equal(np.asarray(d.copyToHost()), np.asarray(r.image()))
+    o = options()
+    assert o.cudaStream == 0
+    o.cudaStream = 12345  # refused on the CPU before it is used
+    with pytest.raises(ValueError, match="CUDA backend"):
+        wf.Renderer(wf.Scene.builtin("cornell-box"), o)
+    o.cudaStream = None
+    assert o.cudaStream == 0

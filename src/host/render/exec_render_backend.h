@@ -44,7 +44,7 @@ public:
         const FilmScale scale = runner_ ? runner_->filmScale() : FilmScale{};
         exec_.parallelFor("film resolve", pixels, FilmResolveStage{film_.sum.data(), film_.counts.data(), scale, resolved_.data()});
         if (!options.cudaStream) exec_.synchronize();  // a host stream's own order covers it
-        return DeviceImage{resolved_.data(), options.filmWidth(), options.filmHeight(), Exec::kIsGpu};
+        return DeviceImage{resolved_.data(), options.filmWidth(), options.filmHeight(), Exec::kIsGpu, options.cudaStream};
     }
 
     void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
