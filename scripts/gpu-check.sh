@@ -24,7 +24,8 @@
 #   in many seeds, its noise told from a bias);
 #   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
 #   refit, rebuild and auto) into OUTDIR/animation.md;
-#   host: tests, sanitizers on AOV, crop and MLT renders, the edit benchmark and cancel latency
+#   host: tests, sanitizers on AOV, crop and MLT renders and on the device-image tests, the edit
+#   benchmark and cancel latency
 #   (issues 37 and 38; HOST_PART=tests or bench runs one half);
 #   mlt-speed: the MLT tests, sanitizers on MLT renders, MLT and BDPT throughput before/after;
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
@@ -162,6 +163,11 @@ if [ "$mode" = host ]; then
     sanitize "cornell-box --integrator pt --aov-files --spp 2" "cornell-box --integrator bdpt --aov-files --spp 2" \
              "cornell-box --integrator mlt --aov-files --spp 2" "cornell-spheres --integrator pt --crop 5,7,31,29 --spp 2" \
              "cornell-spheres --integrator bdpt --crop 5,7,31,29 --spp 2" "glass-caustic --integrator mlt --crop 5,7,31,29 --spp 2"
+    # The device image and a host's stream (no CLI flag reaches them): their tests under memcheck.
+    for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront_tests" "[film][gpu]" > "$out/sanitizer-film-$tool.txt" 2>&1
+        echo "$tool [film][gpu] tests: exit $? $(grep -E "ERROR SUMMARY|passed|failed" "$out/sanitizer-film-$tool.txt" | tr '\n' ' ')" | tee -a "$log"
+    done
   fi
   if [ "${HOST_PART:-all}" != tests ]; then
     run "$bin/edits" --backend cuda > "$out/edits.md" 2>&1
