@@ -2,11 +2,13 @@
 // vertices move every frame (Renderer::setMeshPositions with --update refit, rebuild or auto), then
 // a 1-spp path-traced render and its resolve at --res. Every figure is measured per frame with a
 // wall clock (the library's calls are synchronous): the edit's upload (its time less the BVH's),
-// the BVH update (EditStats::bvhSeconds), render() (the film's download included), image() (the
-// resolve), and the whole frame from the edit's start to the image; median and worst over the
-// frames after the first (which pays for the first film's stream). The host's own vertex
-// animation is timed apart and is not part of the frame.
+// the BVH update (EditStats::bvhSeconds), render() (the film's download included), the resolve
+// (--resolve host: image() on the host; device: deviceImage(), the image left on the GPU for a
+// host that displays it from there), and the whole frame from the edit's start to the image;
+// median and worst over the frames after the first (which pays for the first film's stream).
+// The host's own vertex animation is timed apart and is not part of the frame.
 //   animation [--backend cpu|cuda] [--res WxH] [--triangles N] [--frames F] [--update refit|rebuild|auto]
+//             [--resolve host|device]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,7 +41,7 @@ struct Column {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string res = "1920x1080", update = "refit";
+    std::string res = "1920x1080", update = "refit", resolveOn = "host";
     long long triangles = 1000000;
     int frames = 60;
     BenchArgs args("animation", "Per-frame times of an animated mesh: vertex upload, BVH refit or rebuild, 1-spp PT "
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
     args.addAtLeast("--frames", frames, 2, "frames rendered (the first is not counted)");
     args.add("--update", update, "BVH update per frame: refit, rebuild or auto")
         ->check(BenchArgs::validator([](const std::string& u) { parseBvhUpdate(u); }));
+    args.add("--resolve", resolveOn, "where the image is resolved: host (image()) or device (deviceImage())")
+        ->check(CLI::IsMember({"host", "device"}));
     if (auto rc = args.parse(argc, argv)) return *rc;
     try {
         const auto [width, height] = parseResolution(res);
@@ -61,11 +65,11 @@ int main(int argc, char** argv) {
         o.samplesPerPixel = 1;
         Renderer renderer(grid.scene(), o);
         std::printf("animation: %s, grid %dx%d (%lld triangles), %dx%d at 1 spp, --update %s, %d frames (the first "
-                    "not counted)\n",
+                    "not counted), resolve on the %s\n",
                     toString(renderer.backend()), grid.columns, grid.rows, (long long)grid.triangles(), width, height,
-                    update.c_str(), frames);
+                    update.c_str(), frames, resolveOn.c_str());
         Column host{"host positions", {}}, upload{"upload", {}}, bvh{"bvh update", {}}, render{"render", {}},
-            resolve{"resolve", {}}, frame{"frame", {}};
+            resolve{resolveOn == "device" ? "resolve (device image)" : "resolve (host image)", {}}, frame{"frame", {}};
         std::vector<glm::vec3> positions;
         int rebuilds = 0;
         for (int f = 1; f <= frames; ++f) {
@@ -78,9 +82,11 @@ int main(int argc, char** argv) {
             renderer.render();
             const double renderMs = msSince(t);
             t = std::chrono::steady_clock::now();
-            const Image image = renderer.image();
+            int imageWidth = 0;
+            if (resolveOn == "device") imageWidth = renderer.deviceImage().width;
+            else imageWidth = renderer.image().width;
             const double resolveMs = msSince(t), frameMs = msSince(frameStart);
-            if (image.width != width) throw Error("the image has the wrong size");
+            if (imageWidth != width) throw Error("the image has the wrong size");
             rebuilds += e.bvh.find("rebuild") != std::string::npos;
             if (f == 1) continue;
             host.ms.push_back(hostMs);

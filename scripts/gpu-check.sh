@@ -23,7 +23,7 @@
 #   MLT at 16 s on door-ajar and mirror-caustic) or agree (MLT's agreement with PT rendered long
 #   in many seeds, its noise told from a bias);
 #   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
-#   refit, rebuild and auto) into OUTDIR/animation.md;
+#   refit, rebuild and auto, and refit with the image left on the GPU) into OUTDIR/animation.md;
 #   host: tests, sanitizers on AOV, crop and MLT renders and on the device-image tests, the edit
 #   benchmark and cancel latency
 #   (issues 37 and 38; HOST_PART=tests or bench runs one half);
@@ -183,6 +183,9 @@ if [ "$mode" = animation ]; then
         run "$bin/animation" --backend cuda --res 1920x1080 --triangles 1000000 --frames 120 --update $update \
             >> "$out/animation.md" 2>&1
     done
+    # The image left on the GPU (Renderer::deviceImage()), as a host that displays it would.
+    run "$bin/animation" --backend cuda --res 1920x1080 --triangles 1000000 --frames 120 --update refit --resolve device \
+        >> "$out/animation.md" 2>&1
     grep -E "^animation|^device|^\| " "$out/animation.md" | tee -a "$log"
     echo "gpu-check finished" | tee -a "$log"
     exit 0
