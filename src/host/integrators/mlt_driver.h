@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/integrators/bdpt_driver.h"
+#include "host/integrators/mlt_integrator.h"
 #include "host/scene/distribution_builder.h"
 #include "kernels/mlt/mlt.h"
 #include "wavefront/error.h"
@@ -35,8 +36,8 @@ struct MltSettings {
 /// 2.6x (door-ajar) and 6.4x (mirror-caustic) as efficient at 1 s, 1.6x and 3.4x at 4 s, 8 per
 /// chain somewhat less (docs/decisions.md).
 constexpr std::uint64_t kPoolPerChain = 16;
-/// The largest pool (MltOptions::poolSize): 2 GiB of pool weights.
-constexpr std::uint64_t kMaxPoolSamples = std::uint64_t(1) << 28;
+/// The largest pool, the policy's or the user's (MltOptions::poolSize).
+constexpr std::uint64_t kMaxPoolSamples = std::uint64_t(MltIntegrator::kMaxPool);
 /// The start-up's share of a render the pool policy allows: of a fixed-count render's first
 /// call's mutations, or of a time-limited render's limit (its policy pool ends there).
 constexpr double kPoolShare = 0.25;

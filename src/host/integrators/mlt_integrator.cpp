@@ -6,6 +6,12 @@
 
 namespace wavefront {
 
+void MltIntegrator::checkPoolCoversChains(const RenderOptions& o, int chains, const char* whose) {
+    if (o.mlt.poolSize > 0 && chains > 0 && o.mlt.poolSize < chains)
+        throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
+                         std::to_string(chains) + " chains " + whose + " (at least one sample per chain)");
+}
+
 IntegratorSpec MltIntegrator::spec() {
     IntegratorSpec s{kType, "mlt",
                      "Metropolis light transport: Kelemen's primary-sample-space chains on the streaming BDPT "
@@ -42,10 +48,7 @@ IntegratorSpec MltIntegrator::spec() {
             throw InputError("MLT start-up pool must be 0 (the pool policy) to " + std::to_string(kMaxPool) + " samples");
         if (o.mlt.poolSize > 0 && !o.mlt.startupResampling)
             throw InputError("an MLT start-up pool needs --startup resample");
-        const int chains = askedChains(o);
-        if (o.mlt.poolSize > 0 && chains > 0 && o.mlt.poolSize < chains)
-            throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
-                             std::to_string(chains) + " chains (at least one sample per chain)");
+        checkPoolCoversChains(o, askedChains(o), "asked for");
         if (o.firstPass > 0)
             throw InputError("MLT renders no pass ranges (first pass must be 0); give each process its own seed instead");
     };

@@ -36,9 +36,7 @@ public:
     /// mutations (0: time-limited); `lens`: the scene's camera has a lens.
     static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall,
                                       bool lens) {
-        if (o.mlt.poolSize > 0 && o.mlt.poolSize < chains)
-            throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
-                             std::to_string(chains) + " chains the chain policy picked (at least one sample per chain)");
+        MltIntegrator::checkPoolCoversChains(o, chains, "the chain policy picked");
         const bool policy = o.mlt.poolSize == 0;
         MltSettings settings{o.mlt.largeStepProbability, o.mlt.startupResampling, o.seed,
                              policy ? mltPoolSize(chains, firstCall > 0 ? firstCall : ~std::uint64_t(0)) : o.mlt.poolSize,
