@@ -69,6 +69,13 @@ void reduceToRoot(const Rank& r, T* values, std::size_t count, MPI_Datatype type
 /// This rank's share: PT and BDPT a range of passes, MLT its own chains (a seed of its own). A
 /// time-limited rank starts its range 1/N of the index space after the rank before it, which no
 /// render reaches (2^56 samples); the render checks it all the same.
+/// Whether the integrator renders pass ranges (PT, BDPT) rather than Markov chains (MLT, MMLT).
+bool rendersPassRanges(wavefront::IntegratorType type) {
+    for (const wavefront::IntegratorInfo& info : wavefront::integrators())
+        if (info.type == type) return info.rendersSampleRanges;
+    return true;
+}
+
 struct Share {
     wavefront::RenderOptions options;
     std::uint64_t passLimit = 0;  ///< PT and BDPT: the first pass of the next rank's range
@@ -79,7 +86,7 @@ Share shareOf(const Rank& r, wavefront::RenderOptions o) {
     const std::uint64_t pixels = std::uint64_t(o.width) * std::uint64_t(o.height);
     if (o.timeLimitSeconds > 0.0) {
         const std::uint64_t stride = ((1ull << 56) / pixels) / std::uint64_t(r.size);
-        if (o.integrator != wavefront::IntegratorType::Mlt) o.firstPass = stride * std::uint64_t(r.rank);
+        if (rendersPassRanges(o.integrator)) o.firstPass = stride * std::uint64_t(r.rank);
         share.passLimit = o.firstPass + stride;
     } else {
         const std::uint64_t spp = std::uint64_t(o.samplesPerPixel), n = std::uint64_t(r.size);
@@ -88,11 +95,11 @@ Share shareOf(const Rank& r, wavefront::RenderOptions o) {
                                         " processes (each renders whole passes)");
         const std::uint64_t first = spp * std::uint64_t(r.rank) / n, end = spp * std::uint64_t(r.rank + 1) / n;
         o.samplesPerPixel = int(end - first);
-        if (o.integrator != wavefront::IntegratorType::Mlt) o.firstPass = first;
+        if (rendersPassRanges(o.integrator)) o.firstPass = first;
         share.passLimit = end;
     }
     // Chains of different seeds are independent; seed + rank keeps rank 0 the one-process render.
-    if (o.integrator == wavefront::IntegratorType::Mlt) o.seed += std::uint32_t(r.rank);
+    if (!rendersPassRanges(o.integrator)) o.seed += std::uint32_t(r.rank);
     o.validate();
     share.options = o;
     return share;
@@ -142,7 +149,7 @@ int run(const Rank& r, int argc, char** argv) {
     const int rendered = agreeOn(r, [&] {
         renderer->render();
         const wavefront::Film& film = renderer->film();
-        if (options.integrator != wavefront::IntegratorType::Mlt &&
+        if (rendersPassRanges(options.integrator) &&
             share.options.firstPass + film.samples[0] > share.passLimit)
             throw wavefront::Error("the time-limited render ran into the next rank's passes");
     });

@@ -16,7 +16,9 @@
 namespace wavefront {
 
 enum class Backend { Auto, Cuda, Cpu };
-enum class IntegratorType { PathTracer, Bdpt, Mlt };
+/// Mmlt: multiplexed MLT (Hachisuka, Kaplanyan and Dachsbacher 2014), whose samples each evaluate
+/// one path length and BDPT strategy chosen by the chain; its options are MltOptions too.
+enum class IntegratorType { PathTracer, Bdpt, Mlt, Mmlt };
 
 /// How the path tracer schedules its work; all variants compute the same estimator and converge
 /// to the same image (van Antwerpen 2011, section 4).
@@ -196,6 +198,7 @@ struct WAVEFRONT_API RenderOptions {
     PtOptions pt;
     BdptOptions bdpt;
     MltOptions mlt;
+    MltOptions mmlt;  ///< multiplexed MLT's options: MLT's knobs, a block of its own
     /// CUDA devices (ordinals) that render the image together; empty: every CUDA device. PT and
     /// BDPT split the samples dynamically (a slower device takes less) and give the image one
     /// device gives; MLT runs chains of its own on every device (the same image in distribution).
@@ -260,6 +263,10 @@ struct IntegratorInfo {
     std::string name;         ///< "pt", "bdpt", "mlt": the command line's --integrator
     std::string description;  ///< one line
     std::vector<IntegratorOptionInfo> options;
+    /// True: a render is passes of independent samples, and pass ranges (RenderOptions::firstPass)
+    /// of one seed add up to one image. False (MLT, MMLT): it runs Markov chains; processes that
+    /// share a render take seeds of their own instead.
+    bool rendersSampleRanges = true;
 };
 
 /// Every integrator, in the registry's order.
@@ -382,8 +389,8 @@ struct RenderStats {
     std::vector<DeviceStats> devices;
     /// The edits made between the previous render call and this one, with what each cost.
     std::vector<EditStats> edits;
-    BdptStats bdpt;  ///< BDPT and MLT (which runs on BDPT)
-    MltStats mlt;    ///< MLT
+    BdptStats bdpt;  ///< BDPT, MLT and MMLT (which run on BDPT)
+    MltStats mlt;    ///< MLT and MMLT
     double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
     double raysPerSecond() const { return seconds > 0 ? (extensionRays + shadowRays) / seconds : 0.0; }
 };
@@ -490,7 +497,7 @@ WAVEFRONT_API const char* toString(Backend backend);
 WAVEFRONT_API const char* toString(PtVariant variant);
 WAVEFRONT_API Backend parseBackend(const std::string& name);        ///< throws InputError
 WAVEFRONT_API PtVariant parsePtVariant(const std::string& name);    ///< throws InputError
-WAVEFRONT_API const char* toString(IntegratorType integrator);  ///< "pt", "bdpt" or "mlt"
+WAVEFRONT_API const char* toString(IntegratorType integrator);  ///< "pt", "bdpt", "mlt" or "mmlt"
 WAVEFRONT_API IntegratorType parseIntegrator(const std::string& name);  ///< throws InputError
 WAVEFRONT_API const char* toString(BdptVariant variant);
 WAVEFRONT_API BdptVariant parseBdptVariant(const std::string& name);  ///< throws InputError

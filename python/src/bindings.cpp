@@ -307,7 +307,8 @@ PYBIND11_MODULE(_wavefront, m) {
     py::enum_<IntegratorType>(m, "IntegratorType")
         .value("PathTracer", IntegratorType::PathTracer)
         .value("Bdpt", IntegratorType::Bdpt)
-        .value("Mlt", IntegratorType::Mlt);
+        .value("Mlt", IntegratorType::Mlt)
+        .value("Mmlt", IntegratorType::Mmlt);
     py::enum_<PtVariant>(m, "PtVariant")
         .value("Megakernel", PtVariant::Megakernel)
         .value("PtR", PtVariant::PtR)
@@ -617,7 +618,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readonly("type", &IntegratorInfo::type)
         .def_readonly("name", &IntegratorInfo::name)
         .def_readonly("description", &IntegratorInfo::description)
-        .def_readonly("options", &IntegratorInfo::options);
+        .def_readonly("options", &IntegratorInfo::options)
+        .def_readonly("rendersSampleRanges", &IntegratorInfo::rendersSampleRanges);
     m.def("integrators", &integrators, "Every integrator of the registry, with its options");
 
     // dynamic_attr: the Python progress callable is kept in the object's __dict__ (the C++
@@ -671,6 +673,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("pt", &RenderOptions::pt)
         .def_readwrite("bdpt", &RenderOptions::bdpt)
         .def_readwrite("mlt", &RenderOptions::mlt)
+        .def_readwrite("mmlt", &RenderOptions::mmlt)
         .def_property(
             "progress", [](py::object self) { return progressOf(self); },
             [](py::object self, py::object callable) {

@@ -47,9 +47,17 @@ def test_integrator_options_come_from_the_registry():
     p.mlt.largeStepProbability = 0.5
     with pytest.raises(ValueError, match="does not apply to integrator pt"):
         wf.Renderer(wf.Scene.builtin("cornell-box"), p)
+    # MMLT: MLT's options in a block of its own; a chain integrator, like MLT.
+    mmlt = next(i for i in wf.integrators() if i.name == "mmlt")
+    assert [o.name for o in mmlt.options] == [o.name for o in mlt.options]
+    assert not mmlt.rendersSampleRanges and not mlt.rendersSampleRanges
+    q = options(integrator=wf.IntegratorType.Mmlt)
+    q.setIntegratorOption("chains", "64")
+    assert q.mmlt.chains == 64 and q.mlt.chains == 0
 
 
-@pytest.mark.parametrize("integrator", [wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt])
+@pytest.mark.parametrize("integrator", [wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt,
+                                        wf.IntegratorType.Mmlt])
 def test_render_gives_a_numpy_image_film_and_stats(integrator):
     r = wf.Renderer(wf.Scene.builtin("cornell-box"), options(integrator=integrator))
     r.render()
@@ -193,7 +201,8 @@ def test_a_scene_lit_by_delta_lights_alone_renders_in_every_integrator():
     camera = wf.Camera()
     camera.position, camera.target = (0, 1, 4), (0, 0, 0)
     scene.setCamera(camera)
-    for integrator in (wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt):
+    for integrator in (wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt,
+                       wf.IntegratorType.Mmlt):
         r = wf.Renderer(scene, options(integrator=integrator))
         r.render()
         assert np.asarray(r.image()).mean() > 0

@@ -15,7 +15,7 @@ MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptio
     SceneView view = buffers.view(o.width, o.height);
     const int numPixels = o.width * o.height;
     FilmBuffers<Exec> film(exec, numPixels);
-    BdptParams params = makeBdptParams(view, o.maxDepth, o.mlt.cameraConnections);
+    BdptParams params = makeBdptParams(view, o.maxDepth, metropolisOptions(o).cameraConnections);
     const std::uint64_t mutations = std::uint64_t(numPixels) * std::uint64_t(o.samplesPerPixel);
     // The renderer's own chain policy and driver (the requested chains, bounded by memory).
     MltDriver<Exec> driver =

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "host/integrators/registry.h"
 #include "host/integrators/render_budget.h"
 #include "kernels/scene/film_resolve.h"
 #include "kernels/scene/scene_view.h"
@@ -79,10 +80,11 @@ inline FilmWindow filmWindow(const RenderOptions& o) {
 /// The film's pixels.
 inline std::uint64_t filmPixels(const RenderOptions& o) { return std::uint64_t(o.filmWidth()) * std::uint64_t(o.filmHeight()); }
 
-/// Samples (MLT: mutations) per pass: PT and BDPT sample the film's pixels, MLT's chains the
-/// whole frame (a crop drops what lands outside it).
+/// Samples (MLT, MMLT: mutations) per pass: PT and BDPT sample the film's pixels, the Metropolis
+/// chains the whole frame (a crop drops what lands outside it).
 inline std::uint64_t passSamples(const RenderOptions& o) {
-    return o.integrator == IntegratorType::Mlt ? std::uint64_t(o.width) * std::uint64_t(o.height) : filmPixels(o);
+    return integratorSpec(o.integrator).rendersSampleRanges ? filmPixels(o)
+                                                             : std::uint64_t(o.width) * std::uint64_t(o.height);
 }
 
 /// PT and BDPT: the first work index past the limit, in whole passes. A crop's work index maps to

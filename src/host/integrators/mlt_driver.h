@@ -28,6 +28,8 @@ struct MltSettings {
     /// The pool is the policy's, not the user's: a time-limited render ends it early once it has
     /// taken kPoolShare of the time limit (with at least one sample per chain evaluated).
     bool poolFitsTime = false;
+    /// Multiplexed MLT: each sample evaluates one strategy its numbers choose (mlt.h).
+    bool multiplexed = false;
 };
 
 /// Start-up pool samples per chain the pool policy aims at. Chains resampled from a pool of one
@@ -70,8 +72,8 @@ class MltDriver {
 public:
     MltDriver(Exec& exec, int chains, int maxDepth, bool cameraConnections, float connectThreshold,
               bool coalescedScatter, const MltSettings& settings)
-        : exec_(exec), chains_(chains), settings_(settings), layout_(MltLayout::forDepth(maxDepth, settings.lens)),
-          maxSplats_(cameraConnections ? maxDepth : 0),
+        : exec_(exec), chains_(chains), settings_(settings), layout_(MltLayout::forDepth(maxDepth, settings.lens, settings.multiplexed)),
+          maxSplats_(cameraConnections ? (settings.multiplexed ? 1 : maxDepth) : 0),
           bdpt_(exec, BdptVariant::Streaming, chains, maxDepth, connectThreshold, coalescedScatter) {
         if (chains < 1 || chains > mltindex::kMaxChains)
             throw InputError("MLT needs 1 to " + std::to_string(mltindex::kMaxChains) + " chains");
@@ -96,10 +98,10 @@ public:
 
     /// Bytes per chain a driver allocates (film excluded; the paper's Table 6 has 4434 for MLT):
     /// the BDPT slot, the current sample's primary samples, two contribution records and the chain's
-    /// decision state; before it exists (planned with the lens numbers, the larger layout).
+    /// decision state; before it exists (planned with the lens and strategy numbers, the largest layout).
     static std::size_t plannedBytesPerChain(int maxDepth, bool cameraConnections) {
         SlotAllocator<Exec> plan;
-        allocateChains(plan, MltLayout::forDepth(maxDepth, true), cameraConnections ? maxDepth : 0);
+        allocateChains(plan, MltLayout::forDepth(maxDepth, true, true), cameraConnections ? maxDepth : 0);
         return BdptDriver<Exec>::plannedBytesPerSlot(BdptVariant::Streaming, maxDepth) + plan.bytesPerSlot();
     }
     /// Chains for an MLT render: at most what half of the free memory holds, the chain field of
@@ -185,7 +187,7 @@ public:
         Buffer<unsigned long long> nonFinite = exec_.template allocate<unsigned long long>(1);
         exec_.fill(nonFinite.data(), 0ull, 1);
         ChainSink scratch{scratchRecords.eye.data(), scratchRecords.splats.data(), scratchRecords.splatCount.data(),
-                          maxSplats_, nullptr, nonFinite.data()};
+                          scratchRecords.scale.data(), maxSplats_, nullptr, nonFinite.data()};
         withMaterialSet(scene, [&](auto materials) {
             auto c = bdpt_.template context<decltype(materials)>(scene, params,
                                                                  sampler(MltPhase::Replay, DistributionView{}), scratch);
@@ -252,12 +254,14 @@ private:
     struct Records {
         Buffer<Float4> eye, splats;
         Buffer<int> splatCount;
+        Buffer<float> scale;
     };
     static Records allocateRecords(SlotAllocator<Exec>& a, int maxSplats) {
         Records r;
         r.eye = a.template perSlot<Float4>(2);
         r.splats = a.template perSlot<Float4>(2 * std::size_t(maxSplats));
         r.splatCount = a.template perSlot<int>(2);
+        r.scale = a.template perSlot<float>(2);
         return r;
     }
     /// Every buffer a chain holds besides its BDPT slot.
@@ -292,7 +296,8 @@ private:
     }
     /// Records the proposals of the chains; non-finite contributions are counted on `film`.
     ChainSink sink(const FilmView& film) const {
-        return ChainSink{c_.records.eye.data(), c_.records.splats.data(), c_.records.splatCount.data(), maxSplats_, c_.state.data(), film.nonFinite};
+        return ChainSink{c_.records.eye.data(), c_.records.splats.data(), c_.records.splatCount.data(),
+                         c_.records.scale.data(), maxSplats_, c_.state.data(), film.nonFinite};
     }
     MltChains chains() const {
         return MltChains{c_.currentI.data(), c_.currentWeight.data(), sums_.data(), sharedSums_.data(), stepSums_.data(), steps_.data(),

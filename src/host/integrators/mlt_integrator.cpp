@@ -1,4 +1,4 @@
-// MLT's registry row: its options, rules, figures (mlt_integrator.h).
+// The Metropolis integrators' registry rows, MLT and MMLT: their options, rules, figures (mlt_integrator.h).
 #include "host/integrators/mlt_integrator.h"
 
 #include "host/integrators/bdpt_integrator.h"
@@ -7,50 +7,58 @@
 namespace wavefront {
 
 void MltIntegrator::checkPoolCoversChains(const RenderOptions& o, int chains, const char* whose) {
-    if (o.mlt.poolSize > 0 && chains > 0 && o.mlt.poolSize < chains)
-        throw InputError("MLT start-up pool " + std::to_string(o.mlt.poolSize) + " is smaller than the " +
-                         std::to_string(chains) + " chains " + whose + " (at least one sample per chain)");
+    const MltOptions& m = metropolisOptions(o);
+    if (m.poolSize > 0 && chains > 0 && m.poolSize < chains)
+        throw InputError(std::string(metropolisLabel(o)) + " start-up pool " + std::to_string(m.poolSize) +
+                         " is smaller than the " + std::to_string(chains) + " chains " + whose +
+                         " (at least one sample per chain)");
 }
 
-IntegratorSpec MltIntegrator::spec() {
-    IntegratorSpec s{kType, "mlt",
-                     "Metropolis light transport: Kelemen's primary-sample-space chains on the streaming BDPT "
-                     "(van Antwerpen 2011, 6)"};
+namespace {
+
+/// The row of a Metropolis integrator over its option block Row::kBlock: MLT's options, rules,
+/// figures and device merge.
+template <class Row>
+IntegratorSpec metropolisSpec(const char* name, const char* description) {
+    IntegratorSpec s{Row::kType, name, description};
     s.rendersSampleRanges = false;
     s.options = {
         {"large-step", "--large-step", "large-step probability in (0, 1]",
-         [](RenderOptions& o, const std::string& v) { o.mlt.largeStepProbability = options::parseFloat("--large-step", v); },
-         [](const RenderOptions& o) { return options::number(o.mlt.largeStepProbability); }},
+         [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).largeStepProbability = options::parseFloat("--large-step", v); },
+         [](const RenderOptions& o) { return options::number((o.*Row::kBlock).largeStepProbability); }},
         {"startup", "--startup", "chain start-up: resample (a pool of BDPT samples) or uniform",
          [](RenderOptions& o, const std::string& v) {
              if (v != "resample" && v != "uniform") throw InputError("--startup '" + v + "' is not resample or uniform");
-             o.mlt.startupResampling = v == "resample";
+             (o.*Row::kBlock).startupResampling = v == "resample";
          },
-         [](const RenderOptions& o) { return std::string(o.mlt.startupResampling ? "resample" : "uniform"); }},
+         [](const RenderOptions& o) { return std::string((o.*Row::kBlock).startupResampling ? "resample" : "uniform"); }},
         {"chains", "--chains", "Markov chains (0: as many as the chain policy picks)",
-         [](RenderOptions& o, const std::string& v) { o.mlt.chains = options::parseInt("--chains", v); },
-         [](const RenderOptions& o) { return std::to_string(o.mlt.chains); }},
+         [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).chains = options::parseInt("--chains", v); },
+         [](const RenderOptions& o) { return std::to_string((o.*Row::kBlock).chains); }},
         {"pool", "--pool", "start-up pool samples, at least one per chain (0: as many as the pool policy picks)",
-         [](RenderOptions& o, const std::string& v) { o.mlt.poolSize = options::parseInt("--pool", v); },
-         [](const RenderOptions& o) { return std::to_string(o.mlt.poolSize); }},
+         [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).poolSize = options::parseInt("--pool", v); },
+         [](const RenderOptions& o) { return std::to_string((o.*Row::kBlock).poolSize); }},
     };
-    for (OptionSpec& shared : bidirectionalOptions<MltOptions, &RenderOptions::mlt>()) s.options.push_back(shared);
+    for (OptionSpec& shared : bidirectionalOptions<MltOptions, Row::kBlock>()) s.options.push_back(shared);
     s.validate = [](const RenderOptions& o) {
-        validateBidirectional(o.mlt);
+        const MltOptions& m = o.*Row::kBlock;
+        const std::string label = metropolisLabel(o);
+        validateBidirectional(m);
         // Large steps keep improving b; without them the image scale stays that of the start-up pool.
-        if (!(o.mlt.largeStepProbability > 0.0f && o.mlt.largeStepProbability <= 1.0f))
+        if (!(m.largeStepProbability > 0.0f && m.largeStepProbability <= 1.0f))
             throw InputError("large-step probability must be in (0, 1]");
-        if (o.mlt.chains < 0) throw InputError("MLT chains must be positive (or 0 for the chain policy)");
-        if (o.mlt.chains > 0 && o.streamCapacity > 0 && o.mlt.chains != o.streamCapacity)
-            throw InputError("MLT chains " + std::to_string(o.mlt.chains) + " and stream capacity " +
+        if (m.chains < 0) throw InputError(label + " chains must be positive (or 0 for the chain policy)");
+        if (m.chains > 0 && o.streamCapacity > 0 && m.chains != o.streamCapacity)
+            throw InputError(label + " chains " + std::to_string(m.chains) + " and stream capacity " +
                              std::to_string(o.streamCapacity) + " disagree: give one of the two");
-        if (o.mlt.poolSize < 0 || o.mlt.poolSize > kMaxPool)
-            throw InputError("MLT start-up pool must be 0 (the pool policy) to " + std::to_string(kMaxPool) + " samples");
-        if (o.mlt.poolSize > 0 && !o.mlt.startupResampling)
-            throw InputError("an MLT start-up pool needs --startup resample");
-        checkPoolCoversChains(o, askedChains(o), "asked for");
+        if (m.poolSize < 0 || m.poolSize > MltIntegrator::kMaxPool)
+            throw InputError(label + " start-up pool must be 0 (the pool policy) to " +
+                             std::to_string(MltIntegrator::kMaxPool) + " samples");
+        if (m.poolSize > 0 && !m.startupResampling)
+            throw InputError("an " + label + " start-up pool needs --startup resample");
+        MltIntegrator::checkPoolCoversChains(o, MltIntegrator::askedChains(o), "asked for");
         if (o.firstPass > 0)
-            throw InputError("MLT renders no pass ranges (first pass must be 0); give each process its own seed instead");
+            throw InputError(label + " renders no pass ranges (first pass must be 0); give each process its own seed instead");
     };
     s.figures = [](const RenderStats& st) {
         std::vector<std::pair<std::string, double>> f = {{"chains", double(st.streamCapacity)},
@@ -85,6 +93,20 @@ IntegratorSpec MltIntegrator::spec() {
                                   chains > 0.0 ? mutations / chains : 0.0, poolSamples};
     };
     return s;
+}
+
+}  // namespace
+
+IntegratorSpec MltIntegrator::spec() {
+    return metropolisSpec<MltIntegrator>(
+        "mlt", "Metropolis light transport: Kelemen's primary-sample-space chains on the streaming BDPT "
+               "(van Antwerpen 2011, 6)");
+}
+
+IntegratorSpec MmltIntegrator::spec() {
+    return metropolisSpec<MmltIntegrator>(
+        "mmlt", "multiplexed MLT: chains over path length and BDPT strategy, one connection per mutation "
+                "(Hachisuka, Kaplanyan and Dachsbacher 2014)");
 }
 
 }  // namespace wavefront

@@ -1,4 +1,5 @@
-// MLT's registry row (registry.h).
+// The registry rows of the Metropolis integrators (registry.h): MLT and multiplexed MLT, one
+// runner (MltRunner) and one option table over their own option blocks.
 #pragma once
 #include "wavefront/renderer.h"
 
@@ -8,16 +9,37 @@ struct IntegratorSpec;
 template <class Exec>
 class MltRunner;
 
+/// The option block of the Metropolis integrator `o.integrator` runs (MMLT's or MLT's).
+inline const MltOptions& metropolisOptions(const RenderOptions& o) {
+    return o.integrator == IntegratorType::Mmlt ? o.mmlt : o.mlt;
+}
+/// "MMLT" or "MLT", for messages.
+inline const char* metropolisLabel(const RenderOptions& o) { return o.integrator == IntegratorType::Mmlt ? "MMLT" : "MLT"; }
+
 struct MltIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Mlt;
+    static constexpr MltOptions RenderOptions::*kBlock = &RenderOptions::mlt;
     /// The largest start-up pool (MltOptions::poolSize): 2 GiB of pool weights.
     static constexpr int kMaxPool = 1 << 28;
     /// The chains the user asked for: MltOptions::chains or the stream capacity (validate()
     /// refuses two different counts); 0: the chain policy picks.
-    static int askedChains(const RenderOptions& o) { return o.mlt.chains > 0 ? o.mlt.chains : o.streamCapacity; }
+    static int askedChains(const RenderOptions& o) {
+        const MltOptions& m = metropolisOptions(o);
+        return m.chains > 0 ? m.chains : o.streamCapacity;
+    }
     /// InputError unless an explicit pool (MltOptions::poolSize > 0) has a sample for each of
     /// `chains` chains; `whose` names where the count came from.
     static void checkPoolCoversChains(const RenderOptions& o, int chains, const char* whose);
+    static IntegratorSpec spec();  ///< mlt_integrator.cpp
+    template <class Exec>
+    using Runner = MltRunner<Exec>;
+};
+
+/// Multiplexed MLT (Hachisuka, Kaplanyan and Dachsbacher 2014): MLT's chains, each sample one
+/// path length and strategy (kernels/mlt/mlt.h).
+struct MmltIntegrator {
+    static constexpr IntegratorType kType = IntegratorType::Mmlt;
+    static constexpr MltOptions RenderOptions::*kBlock = &RenderOptions::mmlt;
     static IntegratorSpec spec();  ///< mlt_integrator.cpp
     template <class Exec>
     using Runner = MltRunner<Exec>;

@@ -1,5 +1,6 @@
-// MLT's runner: how many chains a film takes, its driver (the chains persist through renderMore),
-// its statistics, and the film's normalisation (mutations per pixel).
+// The Metropolis integrators' runner (MLT and MMLT): how many chains a film takes, its driver (the
+// chains persist through renderMore), its statistics, and the film's normalisation (mutations per
+// pixel).
 #pragma once
 #include <climits>
 #include <cmath>
@@ -24,7 +25,7 @@ public:
         std::uint64_t chains = asked > 0 ? std::uint64_t(asked) : (timed ? device : std::min(device, firstCall / 16));
         if (!timed) chains = std::min(chains, firstCall);
         return std::max(1, std::min(int(std::min<std::uint64_t>(chains, INT_MAX)),
-                                    MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, o.mlt.cameraConnections)));
+                                    MltDriver<Exec>::chainLimit(exec.freeMemoryBytes(), o.maxDepth, metropolisOptions(o).cameraConnections)));
     }
 
     MltRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
@@ -37,17 +38,18 @@ public:
     static MltDriver<Exec> makeDriver(Exec& exec, const RenderOptions& o, int chains, std::uint64_t firstCall,
                                       bool lens) {
         MltIntegrator::checkPoolCoversChains(o, chains, "the chain policy picked");
-        const bool policy = o.mlt.poolSize == 0;
-        MltSettings settings{o.mlt.largeStepProbability, o.mlt.startupResampling, o.seed,
-                             policy ? mltPoolSize(chains, firstCall > 0 ? firstCall : ~std::uint64_t(0)) : o.mlt.poolSize,
-                             lens, policy && firstCall == 0};
-        return MltDriver<Exec>(exec, chains, o.maxDepth, o.mlt.cameraConnections, o.mlt.connectThresholdOrDefault(),
-                               o.mlt.coalescedVertexWrites, settings);
+        const MltOptions& m = metropolisOptions(o);
+        const bool policy = m.poolSize == 0;
+        MltSettings settings{m.largeStepProbability, m.startupResampling, o.seed,
+                             policy ? mltPoolSize(chains, firstCall > 0 ? firstCall : ~std::uint64_t(0)) : m.poolSize,
+                             lens, policy && firstCall == 0, o.integrator == IntegratorType::Mmlt};
+        return MltDriver<Exec>(exec, chains, o.maxDepth, m.cameraConnections, m.connectThresholdOrDefault(),
+                               m.coalescedVertexWrites, settings);
     }
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
-        BdptParams params = makeBdptParams(scene, options_.maxDepth, options_.mlt.cameraConnections);
+        BdptParams params = makeBdptParams(scene, options_.maxDepth, metropolisOptions(options_).cameraConnections);
         return driver_.render(scene, params, film, asked, budget);
     }
 

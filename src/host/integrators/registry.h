@@ -53,7 +53,7 @@ struct IntegratorList {
         (f(Rows{}), ...);
     }
 };
-using IntegratorRows = IntegratorList<PtIntegrator, BdptIntegrator, MltIntegrator>;
+using IntegratorRows = IntegratorList<PtIntegrator, BdptIntegrator, MltIntegrator, MmltIntegrator>;
 
 /// Every row's spec, in registry order.
 const std::vector<IntegratorSpec>& integratorSpecs();

@@ -82,7 +82,8 @@ public:
     /// followed by the first-hit pass and (PT, BDPT) the film's pass moments.
     std::uint64_t renderPasses(const RenderOptions& options, std::uint64_t asked, RenderBudget& budget) {
         const std::uint64_t pass = runner::passSamples(options), pixels = runner::filmPixels(options);
-        const bool moments = options.integrator != IntegratorType::Mlt;  // MLT's passes are correlated
+        // A Metropolis integrator's passes are correlated: no per-pixel variance from them.
+        const bool moments = integratorSpec(options.integrator).rendersSampleRanges;
         std::uint64_t done = 0;
         while (asked == 0 || done < asked) {
             const std::uint64_t got = renderPart(options, pass, budget);

@@ -263,22 +263,25 @@ WF_CPU_GPU WF_INLINE float weightConnection(float eyeDVCM, float eyeDVC, float l
 /// Where BDPT contributions go: straight to the film. MLT substitutes a per-chain record (mlt.h).
 struct FilmSink {
     FilmView film;
-    /// The sample in `slot` starts, its eye subpath through `pixel`.
-    WF_CPU_GPU void beginSample(int /*slot*/, int pixel) const { film.countSample(pixel); }
+    /// The sample in `slot` starts, its eye subpath through `pixel`; its contributions are worth
+    /// `scale` times their value (StrategyChoice::scale: 1 for BDPT's sampler).
+    WF_CPU_GPU void beginSample(int /*slot*/, int pixel, float /*scale*/) const { film.countSample(pixel); }
     WF_CPU_GPU void deposit(int /*slot*/, int pixel, vec3 L) const { film.deposit(pixel, L); }
 };
 
 // ---- Subpath starts --------------------------------------------------------------------------
 
-/// Eye subpath of global sample `sample` in `slot`.
+/// Eye subpath of global sample `sample` in `slot` (zero throughput, traced nowhere, when the
+/// sample's one strategy has t = 1).
 template <class Sampler>
 WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                          std::uint64_t sample, int slot) {
     Ray r = cameraRay(scene, sampler, sample);
     float cosAtCamera = glm::dot(r.direction, scene.camera.forward);
     float dVCM = p.cameraConnections ? p.lightPathCount / cameraPdfW(p, cosAtCamera) : 0.0f;
+    bool needed = sampler.strategy(sample, p.maxDepth).needsEyeWalk();
     WalkState w;
-    w.set(r.origin, r.direction, vec3(1.0f), dVCM, 0.0f, sample, slot, 0, 0);
+    w.set(r.origin, r.direction, vec3(needed ? 1.0f : 0.0f), dVCM, 0.0f, sample, slot, 0, 0);
     return w;
 }
 
@@ -286,14 +289,19 @@ WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParam
 /// chooses it), or a light chosen by power: an emitter, a uniform point on it and a
 /// cosine-distributed direction on its emitting side; a point light and a direction on the sphere
 /// (a spot: in its cone); a directional light and a point on the disk its light crosses the scene
-/// from. A zero throughput marks a start that failed (grazing).
+/// from. A zero throughput marks a start that failed (grazing) or a walk the sample's one strategy
+/// does not use (s <= 1).
 template <class Materials, class Sampler>
 WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
                                            std::uint64_t sample, int slot) {
+    WalkState w;
+    if (!sampler.strategy(sample, p.maxDepth).needsLightWalk()) {
+        w.set(scene.sceneCenter, vec3(0.0f, 0.0f, 1.0f), vec3(0.0f), 0.0f, 0.0f, sample, slot, 0, 0);
+        return w;
+    }
     float uChoice = sampler.get(sample, dims::lightStart(dims::kLightStartChoice));
     vec2 uPosition = sampler.get2(sample, dims::lightStart(dims::kLightStartPosition));
     vec2 uDirection = sampler.get2(sample, dims::lightStart(dims::kLightStartDirection));
-    WalkState w;
     if (uChoice < scene.environmentSelect) {
         // SmallVCM's infinite light: dVCM = direct / emission density = 1 / pdfPosition, and dVC
         // has no cosine at the light (1 / emission density).
@@ -472,10 +480,11 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     if (isBlack(beta)) return out;
     int depth = w.depth() + 1;  // segments including the ray that made this hit
     std::uint64_t sample = w.sampleIndex();
+    const StrategyChoice choice = sampler.strategy(sample, p.maxDepth);
     if (hit.prim < 0) {
         // s = 0 on the environment: the quantities stay per solid angle (the escape direction is
         // the light vertex), against s = 1 sampling that direction and light subpaths leaving it.
-        if (scene.environment.present() && p.deposits(0, depth + 1)) {
+        if (scene.environment.present() && p.deposits(0, depth + 1) && choice.allows(0, depth + 1)) {
             vec3 d = w.direction.xyz();
             float weight = depth == 1 ? 1.0f
                                       : weightEnvironmentHit(w.dVCM(), w.dVC(),
@@ -494,14 +503,14 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
     int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
 
-    if (m.emissive() && p.deposits(0, depth + 1)) {
+    if (m.emissive() && p.deposits(0, depth + 1) && choice.allows(0, depth + 1)) {
         vec3 Le = emittedRadiance(m, h.ngOutside, h.wo);
         if (!isBlack(Le)) {
             float weight = depth == 1 ? 1.0f : weightEmitterHit(dVCM, dVC, emitterPdfA(scene, hit.prim), h.cosIn);
             sink.deposit(w.slot(), pixel, beta * Le * weight);
         }
     }
-    if (depth >= p.maxDepth) return out;
+    if (depth >= p.maxDepth || choice.eyeEndsAt(depth)) return out;
 
     int vertex = depth - 1;
     if (!isSpecular<Materials>(m)) {
@@ -509,7 +518,8 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
         Frame frame(h.normals().frameNormal());
         vec3 woLocal = frame.toLocal(h.wo);
         // s = 1: a fresh light sample (the environment or a point on an area light).
-        if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1)) {
+        if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1) &&
+            choice.allows(1, depth + 1)) {
             DirectLight dl = sampleDirectLight<Materials>(scene, h.p, sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
                                                sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
             float cosEye = connectionCosine<Materials>(m, h.n, dl.wi);  // geometric: which side, and the density's measure
@@ -529,8 +539,9 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                 }
             }
         }
-        storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
+        if (choice.storesEye(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
     }
+    if (!choice.eyeContinues(depth)) return out;
     WalkState base = w;
     base.mis.w = intAsFloat(out.storedCount);
     out.hasNext = continueWalk<Materials>(scene, m, h, base, dVCM, dVC, sampler, dims::vertex(vertex, dims::kComponent),
@@ -547,6 +558,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     vec3 beta = w.throughput.xyz();
     if (hit.prim < 0 || isBlack(beta)) return out;
     int depth = w.depth() + 1;
+    const StrategyChoice choice = sampler.strategy(w.sampleIndex(), p.maxDepth);
     WalkHit h = walkHitAt<Materials>(scene, w, hit);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
@@ -562,7 +574,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     if (!isSpecular<Materials>(m)) {
         float q = continuationProbability<Materials>(m);
         // t = 1: towards a point on the lens (the pinhole).
-        if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1)) {
+        if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1) && choice.allows(depth + 1, 1)) {
             vec2 uLens = scene.camera.lensRadius > 0.0f
                              ? sampler.get2(w.sampleIndex(), dims::lightVertex(vertex, dims::kCameraLens))
                              : vec2(0.0f);
@@ -588,10 +600,10 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                 }
             }
         }
-        storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
+        if (choice.storesLight(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
     }
     // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
-    if (depth + 2 > p.maxDepth) return out;
+    if (depth + 2 > p.maxDepth || !choice.lightContinues(depth)) return out;
     WalkState base = w;
     base.throughput = Float4(beta, w.throughput.w);
     base.mis.w = intAsFloat(out.storedCount);

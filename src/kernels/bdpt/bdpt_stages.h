@@ -68,8 +68,11 @@ struct Context {
     }
 };
 
+/// A walk with zero throughput (a failed light start, a walk the sample's one strategy does not
+/// use) is not traced: its shading ends it at once.
 template <class C>
 WF_CPU_GPU WF_INLINE Hit traceWalk(const C& c, const WalkState& w, const SimdProbe& probe) {
+    if (isBlack(w.throughput.xyz())) return Hit{0.0f, -1};
     return traverse<false>(c.scene.bvh, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
 }
 
@@ -129,7 +132,8 @@ struct RegenerateStage {
         }
         c.simd.entry(kBdptRegenerate).sample();
         s = c.sampler.startSample(i, s);
-        c.sink.beginSample(i, c.sampler.pixelIndex(s, c.scene.width, c.scene.height));
+        c.sink.beginSample(i, c.sampler.pixelIndex(s, c.scene.width, c.scene.height),
+                           c.sampler.strategy(s, c.params.maxDepth).scale);
         eyeWalks.store(k0.eyeCount[buffer] + k, startEyeWalk(c.scene, c.params, c.sampler, s, i));
         lightWalks.store(k0.lightCount[buffer] + k, startLightWalk<typename C::Materials>(c.scene, c.params, c.sampler, s, i));
         c.slotSample[i] = s;
@@ -183,8 +187,9 @@ struct ExtendStage {
     Hit* hits;
     WF_CPU_GPU void operator()(int i) const {
         c.simd.entry(kBdptExtend).sample();
-        addToCounter(&c.control->extensionRays, 1u);
-        hits[i] = traceWalk(c, walks.load(i), c.simd.steps(kBdptExtend));
+        WalkState w = walks.load(i);
+        if (!isBlack(w.throughput.xyz())) addToCounter(&c.control->extensionRays, 1u);
+        hits[i] = traceWalk(c, w, c.simd.steps(kBdptExtend));
     }
 };
 
@@ -295,7 +300,7 @@ struct NaiveStage {
         for (;;) {
             c.simd.entry(kBdptNaiveWalk).sample();  // lanes whose walk is still alive at this step
             Hit hit = traceWalk(c, w, c.simd.steps(kBdptNaiveWalk));
-            ++extension;
+            if (!isBlack(w.throughput.xyz())) ++extension;
             c.sampler.useVertex(kEye, w.sampleIndex(), w.depth());
             WalkOutput o = kEye ? shadeEyeVertex<typename C::Materials>(c.scene, c.params, c.sampler, c.sink, w, hit)
                                 : shadeLightVertex<typename C::Materials>(c.scene, c.params, c.sampler, w, hit);
@@ -311,7 +316,7 @@ struct NaiveStage {
     WF_CPU_GPU void operator()(int i) const {
         std::uint64_t s = c.sampler.startSample(i, firstSample + std::uint64_t(i));
         int pixel = c.sampler.pixelIndex(s, c.scene.width, c.scene.height);
-        c.sink.beginSample(i, pixel);
+        c.sink.beginSample(i, pixel, c.sampler.strategy(s, c.params.maxDepth).scale);
         unsigned extension = 0, shadowRays = 0, connections = 0;
         int nEye = walk<true>(startEyeWalk(c.scene, c.params, c.sampler, s, i), extension, shadowRays);
         int nLight = walk<false>(startLightWalk<typename C::Materials>(c.scene, c.params, c.sampler, s, i), extension, shadowRays);

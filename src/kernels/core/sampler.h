@@ -34,6 +34,27 @@ WF_CPU_GPU constexpr int lightVertex(int depth, int offset) {
 }
 }  // namespace dims
 
+/// The bidirectional strategies (s light vertices, t eye vertices: bdpt.h) one sample evaluates:
+/// every one (BDPT, MLT), or the single (s, t) that multiplexed MLT chose (Hachisuka, Kaplanyan
+/// and Dachsbacher 2014). With one strategy the walks go just deep enough for it, store only the
+/// vertex its connection needs and deposit nothing else; its contribution is scaled by the
+/// inverse probability of choosing it (`scale`).
+struct StrategyChoice {
+    int s = -1, t = -1;  ///< s < 0: every strategy
+    float scale = 1.0f;
+    WF_CPU_GPU bool all() const { return s < 0; }
+    WF_CPU_GPU bool allows(int si, int ti) const { return s < 0 || (si == s && ti == t); }
+    WF_CPU_GPU bool needsEyeWalk() const { return s < 0 || t >= 2; }
+    WF_CPU_GPU bool needsLightWalk() const { return s < 0 || s >= 2; }
+    /// The eye vertex at `depth` (t = depth + 1) ends the walk once its emission is taken (s = 0).
+    WF_CPU_GPU bool eyeEndsAt(int depth) const { return s >= 0 && (depth > t - 1 || (depth == t - 1 && s == 0)); }
+    WF_CPU_GPU bool storesEye(int depth) const { return s < 0 || (depth == t - 1 && s >= 2); }
+    WF_CPU_GPU bool eyeContinues(int depth) const { return s < 0 || depth < t - 1; }
+    /// The light vertex at `depth` (s = depth + 1).
+    WF_CPU_GPU bool storesLight(int depth) const { return s < 0 || (depth == s - 1 && t >= 2); }
+    WF_CPU_GPU bool lightContinues(int depth) const { return s < 0 || depth < s - 1; }
+};
+
 /// 64-bit finaliser (splitmix64 / Stafford variant 13): every input bit affects every output bit.
 WF_CPU_GPU WF_INLINE std::uint64_t mix64(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -120,6 +141,8 @@ struct HashSampler {
     WF_CPU_GPU std::uint64_t claim(int /*slot*/) const { return 0; }
     /// A walk is about to read the numbers of its vertex `vertex` (eye or light subpath).
     WF_CPU_GPU void useVertex(bool /*eye*/, std::uint64_t /*sampleIndex*/, int /*vertex*/) const {}
+    /// Every strategy (MLT's multiplexed sampler picks one per sample).
+    WF_CPU_GPU StrategyChoice strategy(std::uint64_t /*sampleIndex*/, int /*maxDepth*/) const { return {}; }
 };
 
 // ---- Warping functions -------------------------------------------------------

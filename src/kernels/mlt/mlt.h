@@ -14,12 +14,22 @@
 //   light vertex 6  per vertex 0 .. maxDepth - 2: roulette/lobe, direction u, v, reserved (vertices
 //                   0 .. maxDepth - 3 continue), then the lens point u, v of its t = 1 connection
 //                   (read by a thin lens only)
+//   strategy     1  multiplexed MLT only: the path length and the one (s, t) strategy the sample
+//                   evaluates (multiplexedStrategy)
 // Mutation happens as the walk reads: a proposal's number is a function of the current one and the
 // mutation's key (a hash), so the walk computes each number it reads from the stored current one
 // and stores nothing; only an accepted proposal is written back, by the decision, which runs one
 // thread per chain (neighbouring chains, coalesced). A small step perturbs the numbers of the
 // vertices that the current sample also used and draws the others fresh (the paper's symmetric
 // variant); useVertex records how many vertices the proposal used.
+//
+// Multiplexed MLT (Hachisuka, Kaplanyan and Dachsbacher 2014; pbrt's MLTIntegrator) runs on the
+// same machinery: a sample's strategy number picks a path length and one of its strategies, the
+// walks build just that strategy (StrategyChoice), and its MIS-weighted contribution, divided by
+// the probability of the choice, is the sample's value. The chains then spend their mutations on
+// the lengths and strategies that carry the image, and a mutation costs one connection at most.
+// Unlike pbrt, the length is a primary sample like any other (its Kelemen step rarely crosses to
+// another length), so b, the large steps and the start-up pool are MLT's unchanged.
 #pragma once
 #include "kernels/bdpt/bdpt_stages.h"
 #include "kernels/lights/distribution.h"
@@ -45,14 +55,19 @@ WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
 /// reads them, and an accepted proposal writes back every stored number its vertices used.
 struct MltLayout {
     static constexpr int kCamera = 0;
+    /// The sampler dimension of multiplexed MLT's strategy number: below the light subpath's
+    /// dimensions and above every eye vertex's (maxDepth <= 255).
+    static constexpr int kStrategyDimension = dims::kLightSubpath - 1;
     static constexpr int kPinholeLightNumbers = 4;  ///< a light vertex's numbers before its lens point
     int cameraCount = 2;  ///< film u, v (and lens u, v)
     int perLightVertex = kPinholeLightNumbers;
     int eyeBlocks = 0;    ///< eye vertices that read numbers: maxDepth - 1
     int lightBlocks = 0;  ///< light vertices that read numbers: maxDepth - 2 (a lens: maxDepth - 1, the last one only its lens numbers)
+    int strategyNumbers = 0;  ///< 1: multiplexed MLT's strategy number, stored last
 
-    WF_CPU_GPU static MltLayout forDepth(int maxDepth, bool lens) {
+    WF_CPU_GPU static MltLayout forDepth(int maxDepth, bool lens, bool multiplexed = false) {
         MltLayout l;
+        l.strategyNumbers = multiplexed ? 1 : 0;
         l.cameraCount = lens ? dims::kCameraCount : 2;
         l.perLightVertex = lens ? dims::kPerLightVertex : kPinholeLightNumbers;
         l.eyeBlocks = maxDepth > 1 ? maxDepth - 1 : 0;
@@ -63,7 +78,7 @@ struct MltLayout {
     WF_CPU_GPU int lightStart() const { return cameraCount; }
     WF_CPU_GPU int eyeBase() const { return lightStart() + dims::kLightStartCount; }
     WF_CPU_GPU int lightBase() const { return eyeBase() + eyeBlocks * dims::kPerVertex; }
-    WF_CPU_GPU int perSlot() const { return lightBase() + lightBlocks * perLightVertex; }
+    WF_CPU_GPU int perSlot() const { return lightBase() + lightBlocks * perLightVertex + strategyNumbers; }
     /// Offset of sampler dimension `dim` within a slot; -1 where the layout has none (never read).
     WF_CPU_GPU int offset(int dim) const {
         if (dim >= dims::kLightSubpath) {
@@ -73,6 +88,7 @@ struct MltLayout {
             int block = d / dims::kPerLightVertex, k = d - block * dims::kPerLightVertex;
             return block < lightBlocks && k < perLightVertex ? lightBase() + block * perLightVertex + k : -1;
         }
+        if (dim == kStrategyDimension) return strategyNumbers > 0 ? perSlot() - 1 : -1;
         if (dim < dims::kCameraCount) return dim < cameraCount ? kCamera + dim : -1;
         int d = dim - dims::kCameraCount;
         return d / dims::kPerVertex < eyeBlocks ? eyeBase() + d : -1;
@@ -129,6 +145,19 @@ namespace mltdims {
 constexpr int kLargeStep = 0, kAccept = 1, kStartChoice = 2;
 }
 
+/// Multiplexed MLT's choice from its strategy number u: the path length k (segments) uniform in
+/// 1 .. maxDepth, then one of its k + 1 strategies uniformly (s = 0 .. k, t = k + 1 - s; BDPT's
+/// (1, 1) and, without camera connections, t = 1 contribute nothing, as their MIS weights say);
+/// the contribution is scaled by the inverse of the choice's probability.
+WF_CPU_GPU inline StrategyChoice multiplexedStrategy(float u, int maxDepth) {
+    float x = u * float(maxDepth);
+    int k = glm::min(int(x), maxDepth - 1);
+    float v = x - float(k);  // uniform in [0, 1) given the length
+    k += 1;
+    int s = glm::min(int(v * float(k + 1)), k);
+    return StrategyChoice{s, k + 1 - s, float(maxDepth) * float(k + 1)};
+}
+
 /// The BDPT sampler interface over the chains' primary samples.
 ///
 /// Work is counted, never timed: mutation m = k * chains + c is chain c's k-th, and a render does
@@ -166,6 +195,7 @@ struct MltSampler {
     /// start-up, a large step, a vertex the current sample did not use) rather than perturbed.
     WF_CPU_GPU bool drawsFresh(int st, int dim) const {
         if (phase != MltPhase::Mutate || (st & mltstate::kLargeStep)) return true;
+        if (dim == MltLayout::kStrategyDimension) return false;  // every sample reads it
         if (dim >= dims::kLightSubpath) {
             int d = dim - dims::lightVertex(0, 0);
             return d >= 0 && d / dims::kPerLightVertex >= mltstate::lightBlocks(st);
@@ -199,6 +229,7 @@ struct MltSampler {
         store(dims::lightStart(0), dims::kLightStartCount);
         for (int v = 0; v < eyeBlocks; ++v) store(dims::vertex(v, 0), dims::kPerVertex);
         for (int v = 0; v < lightBlocks; ++v) store(dims::lightVertex(v, 0), layout.perLightVertex);
+        if (layout.strategyNumbers > 0) store(MltLayout::kStrategyDimension, 1);
     }
     WF_CPU_GPU vec2 get2(std::uint64_t s, int dim) const { return vec2(get(s, dim), get(s, dim + 1)); }
     /// The camera numbers place the sample anywhere on the film.
@@ -208,6 +239,11 @@ struct MltSampler {
         return FilmSample{py * width + px, raster};
     }
     WF_CPU_GPU int pixelIndex(std::uint64_t s, int width, int height) const { return filmSample(s, width, height).pixel; }
+    /// Multiplexed MLT: the one strategy sample s evaluates; MLT: every one.
+    WF_CPU_GPU StrategyChoice strategy(std::uint64_t s, int maxDepth) const {
+        if (layout.strategyNumbers == 0) return {};
+        return multiplexedStrategy(get(s, MltLayout::kStrategyDimension), maxDepth);
+    }
 
     /// Mutate: each chain runs its own mutations; the start-up phases hand out pool entries.
     WF_CPU_GPU bool perSlotWork() const { return phase == MltPhase::Mutate; }
@@ -249,15 +285,17 @@ struct ChainSink {
     Float4* eye;           ///< per record: rgb at the sample's pixel; w = that pixel (int bits)
     Float4* splats;        ///< per record: maxSplats entries of rgb, w = pixel
     int* splatCount;       ///< per record
-    int maxSplats;         ///< maxDepth with camera connections (one per light vertex), else 0
+    float* scale;          ///< per record: the factor its contributions carry (StrategyChoice::scale)
+    int maxSplats;         ///< t = 1 connections a sample makes: maxDepth (one per light vertex), multiplexed 1, none 0
     const int* state;      ///< records 2 chain + proposal slot; null: record 2 chain (replay scratch)
     unsigned long long* nonFinite;
 
     WF_CPU_GPU int record(int chain) const { return 2 * chain + (state ? (state[chain] & mltstate::kCurrent) ^ 1 : 0); }
-    WF_CPU_GPU void beginSample(int chain, int pixel) const {
+    WF_CPU_GPU void beginSample(int chain, int pixel, float sampleScale) const {
         int r = record(chain);
         eye[r] = Float4(0.0f, 0.0f, 0.0f, intAsFloat(pixel));
         splatCount[r] = 0;
+        scale[r] = sampleScale;
     }
     WF_CPU_GPU void deposit(int chain, int pixel, vec3 L) const {
         if (!isFinite(L)) {
@@ -286,10 +324,11 @@ struct ChainSink {
     WF_CPU_GPU float luminanceOf(int r) const {
         float I = luminance(eye[r].xyz());
         for (int k = 0, n = splatsIn(r); k < n; ++k) I += luminance(splats[std::size_t(r) * maxSplats + k].xyz());
-        return I;
+        return I * scale[r];
     }
     /// Adds w times the record to the film.
     WF_CPU_GPU void depositTo(const FilmView& film, int r, float w) const {
+        w *= scale[r];
         if (!(w > 0.0f)) return;
         Float4 e = eye[r];
         film.deposit(floatAsInt(e.w), w * e.xyz());
