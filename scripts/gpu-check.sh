@@ -27,7 +27,7 @@
 #   host: tests, sanitizers on AOV, crop and MLT renders and on the device-image tests, the edit
 #   benchmark and cancel latency
 #   (issues 37 and 38; HOST_PART=tests or bench runs one half);
-#   mlt-speed: the MLT tests, sanitizers on MLT renders, MLT and BDPT throughput before/after;
+#   mlt-speed: the MLT and MMLT tests, sanitizers on their renders, MLT and BDPT throughput before/after (MMLT after);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
 #   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
@@ -227,7 +227,8 @@ fi
 # BDPT throughput with per-kernel times against the baseline bundle, alternating, two rounds.
 if [ "$mode" = mlt-speed ]; then
     TEST_FILTER=${TEST_FILTER:-"[mlt]"} all_tests
-    sanitize "glass-caustic --integrator mlt --spp 2" "cornell-lens --integrator mlt --spp 2" "door-ajar --integrator mlt --spp 2"
+    sanitize "glass-caustic --integrator mlt --spp 2" "cornell-lens --integrator mlt --spp 2" "door-ajar --integrator mlt --spp 2" \
+             "glass-caustic --integrator mmlt --spp 2" "cornell-lens --integrator mmlt --spp 2"
     : > "$out/mlt-speed.md"
     for round in 1 2; do
         for side in "$root"/.gpu/baselines/* new; do
@@ -239,6 +240,14 @@ if [ "$mode" = mlt-speed ]; then
                 # shellcheck disable=SC2086
                 LD_LIBRARY_PATH="$lib" "$b/wavefront-render" $r --backend cuda --stats --out /tmp/speed.pfm >> "$out/mlt-speed.md" 2>&1
             done
+            # Multiplexed MLT (the new build only: the baselines have none).
+            if [ "$side" = new ]; then
+                for r in "cornell-box --integrator mmlt --res 1024x1024 --spp 64" "door-ajar --integrator mmlt --res 512x512 --time 1"; do
+                    echo "## round $round $name: $r" >> "$out/mlt-speed.md"
+                    # shellcheck disable=SC2086
+                    LD_LIBRARY_PATH="$lib" "$b/wavefront-render" $r --backend cuda --stats --out /tmp/speed.pfm >> "$out/mlt-speed.md" 2>&1
+                done
+            fi
         done
     done
     grep -E "^## |samples in|^bdpt (extend|shade|trace|connect) |^mlt decide" "$out/mlt-speed.md" | cut -c1-120 | tee -a "$log"
