@@ -468,8 +468,13 @@ public:
     /// dropped). The Renderer keeps this host copy for its edits, besides the device's.
     const Scene& scene() const;
 
+    /// The film of the last render call. A render call leaves the film where the backend keeps
+    /// it (the GPU's memory); the first film(), image() or aovs() after the call copies it to the
+    /// host, once (tens of MB at 1080p), so a host that shows deviceImage() never pays for it.
+    /// Error if it has to copy while a render is running (from another thread or a progress
+    /// callback); the reference stays valid until the next render call.
     const Film& film() const;
-    /// The film's estimate, filtered with options().filter.
+    /// The film's estimate, filtered with options().filter (film() on the host).
     Image image() const;
     /// The film's estimate resolved where the backend keeps the film, with no copy to the host:
     /// the image film().resolve() gives, in memory the Renderer owns (DeviceImage). Rules:

@@ -44,8 +44,8 @@ public:
 
     void seek(std::uint64_t sample) override { next_ = sample; }
 
-    void finish(Film& film, RenderStats& stats) override {
-        stats.samples = runner::filmSamples(film);
+    void finish(std::uint64_t filmSamples, RenderStats& stats) override {
+        stats.samples = filmSamples;
         bdptDriverStats(driver_, stats);
         stats.streamCapacity = driver_.slots();
         stats.bytesPerSampleSlot = driver_.bytesPerSlot();

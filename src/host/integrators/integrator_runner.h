@@ -51,10 +51,11 @@ public:
     virtual std::pair<double, double> normalizationSamples() { return {0.0, 0.0}; }
     virtual void shareNormalizationSamples(double sum, double count) { (void)sum, (void)count; }
     /// Fills in the integrator's statistics for the film so far (the backend has set the backend
-    /// name, time and kernels, and copied the film out) and the film's sample count.
-    virtual void finish(Film& film, RenderStats& stats) = 0;
-    /// How the film's sums become estimates (finish() applies it to the host copy): each
-    /// pixel's own count unless the integrator says otherwise (MLT).
+    /// name, time and kernels); `filmSamples`: the samples the film's pixels counted.
+    virtual void finish(std::uint64_t filmSamples, RenderStats& stats) = 0;
+    /// How the film's sums become estimates (the backend applies it to the film it copies out
+    /// and to the image it resolves): each pixel's own count unless the integrator says
+    /// otherwise (MLT).
     virtual FilmScale filmScale() { return FilmScale{}; }
 };
 
@@ -112,13 +113,6 @@ template <class Exec>
 int streamSlots(const Exec& exec, const RenderOptions& o, std::uint64_t firstCall) {
     int capacity = o.streamCapacity > 0 ? o.streamCapacity : exec.defaultStreamCapacity();
     return int(std::min<std::uint64_t>(std::uint64_t(capacity), std::max<std::uint64_t>(firstCall, 1)));
-}
-
-/// The film's samples: the sum of its per-pixel counts.
-inline std::uint64_t filmSamples(const Film& film) {
-    std::uint64_t n = 0;
-    for (std::uint32_t c : film.samples) n += c;
-    return n;
 }
 
 /// Puts per-kernel SIMD figures (slot 2k: kernel k's occupancy, 2k + 1: per traversal step) on the

@@ -58,10 +58,10 @@ public:
         driver_.shareNormalizationSamples(sum, count);
     }
 
-    void finish(Film& film, RenderStats& stats) override {
+    /// The film's pixel counts are not MLT's sample count: its mutations are.
+    void finish(std::uint64_t /*filmSamples*/, RenderStats& stats) override {
         MltCounters k = driver_.counters();
         stats.samples = k.proposals;
-        normaliseFilm(film, scaleFor(k.proposals));
         bdptDriverStats(driver_.bdpt(), stats);
         stats.streamCapacity = driver_.chainCount();
         stats.bytesPerSampleSlot = driver_.bytesPerChain();
@@ -88,11 +88,6 @@ private:
         FilmScale s{std::uint32_t(perPixel), 1.0};
         if (mutations > 0 && double(perPixel) * pixels != double(mutations)) s.sumScale = double(perPixel) * pixels / double(mutations);
         return s;
-    }
-    static void normaliseFilm(Film& film, const FilmScale& s) {
-        std::fill(film.samples.begin(), film.samples.end(), s.samplesPerPixel);
-        if (s.sumScale != 1.0)
-            for (auto& v : film.sum) v *= s.sumScale;
     }
 
     RenderOptions options_;

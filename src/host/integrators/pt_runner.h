@@ -35,8 +35,8 @@ public:
 
     void seek(std::uint64_t sample) override { next_ = sample; }
 
-    void finish(Film& film, RenderStats& stats) override {
-        stats.samples = runner::filmSamples(film);
+    void finish(std::uint64_t filmSamples, RenderStats& stats) override {
+        stats.samples = filmSamples;
         stats.extensionRays = driver_.extensionRays();
         stats.shadowRays = driver_.shadowRays();
         stats.streamCapacity = driver_.bytesPerSlot() == 0 ? 0 : driver_.capacity();  // megakernel, PT+R: no stream

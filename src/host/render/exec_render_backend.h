@@ -47,7 +47,7 @@ public:
         return DeviceImage{resolved_.data(), options.filmWidth(), options.filmHeight(), Exec::kIsGpu, options.cudaStream};
     }
 
-    void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
+    void render(const RenderOptions& options, const RenderCall& call, RenderStats& stats) override {
         const std::uint64_t pass = runner::passSamples(options);
         const bool timed = call.timeLimitSeconds > 0.0;
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
@@ -57,8 +57,36 @@ public:
         exec_.synchronize();
         const double seconds = budget.elapsed();
         budget.finish(done);
-        collect(options, seconds, film, stats);
+        collect(seconds, stats);
         stats.cancelled = budget.stopped();
+    }
+
+    void downloadFilm(const RenderOptions& options, Film& film) override {
+        exec_.synchronize();
+        film.width = options.filmWidth();
+        film.height = options.filmHeight();
+        film.sum.resize(film_.sum.size());
+        film.samples.resize(film_.counts.size());
+        exec_.download(film.sum.data(), film_.sum.data(), film.sum.size());
+        exec_.download(film.samples.data(), film_.counts.data(), film.samples.size());
+        film.aovSums.clear();
+        film.passMoments.clear();
+        film.aovPasses = film.variancePasses = 0;
+        if (aov_) {
+            film.aovSums.resize(aov_->sums.size());
+            exec_.download(film.aovSums.data(), aov_->sums.data(), film.aovSums.size());
+            film.aovPasses = aov_->passes;
+            if (aov_->momentPasses > 0) {
+                film.passMoments.resize(aov_->moments.size());
+                exec_.download(film.passMoments.data(), aov_->moments.data(), film.passMoments.size());
+                film.variancePasses = aov_->momentPasses;
+            }
+        }
+        // The runner's scale (MLT: one count for every pixel, the sums scaled to match).
+        const FilmScale scale = runner_ ? runner_->filmScale() : FilmScale{};
+        if (scale.samplesPerPixel > 0) std::fill(film.samples.begin(), film.samples.end(), scale.samplesPerPixel);
+        if (scale.sumScale != 1.0)
+            for (auto& v : film.sum) v *= scale.sumScale;
     }
 
     // The pieces of render(), which a multi-device render (multi_device_backend.h) runs on each
@@ -108,30 +136,11 @@ public:
     }
     /// The film's integrator runner (null before the first call).
     IntegratorRunner<Exec>* runner() { return runner_.get(); }
-    /// Waits for the exec, adds `seconds` to the film's time and copies the film and the
-    /// statistics of everything on it out.
-    void collect(const RenderOptions& options, double seconds, Film& film, RenderStats& stats) {
+    /// Waits for the exec, adds `seconds` to the film's time and fills in the statistics of
+    /// everything on the film. The film itself stays on the device (downloadFilm).
+    void collect(double seconds, RenderStats& stats) {
         exec_.synchronize();
         seconds_ += seconds;
-        film.width = options.filmWidth();
-        film.height = options.filmHeight();
-        film.sum.resize(film_.sum.size());
-        film.samples.resize(film_.counts.size());
-        exec_.download(film.sum.data(), film_.sum.data(), film.sum.size());
-        exec_.download(film.samples.data(), film_.counts.data(), film.samples.size());
-        film.aovSums.clear();
-        film.passMoments.clear();
-        film.aovPasses = film.variancePasses = 0;
-        if (aov_) {
-            film.aovSums.resize(aov_->sums.size());
-            exec_.download(film.aovSums.data(), aov_->sums.data(), film.aovSums.size());
-            film.aovPasses = aov_->passes;
-            if (aov_->momentPasses > 0) {
-                film.passMoments.resize(aov_->moments.size());
-                exec_.download(film.passMoments.data(), aov_->moments.data(), film.passMoments.size());
-                film.variancePasses = aov_->momentPasses;
-            }
-        }
         stats = RenderStats{};
         stats.backend = exec_.name();
         stats.seconds = seconds_;
@@ -147,11 +156,28 @@ public:
         stats.bvhBuilder = toString(scene_.bvh.builtWith);
         stats.memoryBytes = exec_.memory().live;
         stats.peakMemoryBytes = exec_.memory().peak;
-        runner_->finish(film, stats);
+        runner_->finish(filmSampleCount(), stats);
         stats.devices = {DeviceStats{stats.backend, stats.samples, seconds_, calls_}};
     }
 
 private:
+    /// The samples the film's pixels counted, summed where the film is (8 bytes come back).
+    std::uint64_t filmSampleCount() {
+        if (!filmSamplesSum_.size()) filmSamplesSum_ = exec_.template allocate<std::uint64_t>(1);
+        exec_.transformReduceDevice(int(film_.counts.size()), std::uint64_t(0), CountOf{film_.counts.data()}, SumOf{},
+                                    filmSamplesSum_.data());
+        std::uint64_t n = 0;
+        exec_.download(&n, filmSamplesSum_.data(), 1);
+        return n;
+    }
+    struct CountOf {
+        const unsigned* counts;
+        WF_CPU_GPU std::uint64_t operator()(int i) const { return counts[i]; }
+    };
+    struct SumOf {
+        WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
+    };
+
     /// A fresh film starts with a fresh runner (MLT: fresh chains), so its counters count it
     /// alone; the runner then stays for every call that adds to the film.
     void startFilm(const RenderOptions& o, std::uint64_t firstCall, bool timed) {
@@ -178,6 +204,7 @@ private:
     std::unique_ptr<IntegratorRunner<Exec>> runner_;
     std::optional<AovBuffers<Exec>> aov_;  ///< RenderOptions::aovs
     Buffer<float> resolved_;                ///< deviceImage(): 3 floats per film pixel
+    Buffer<std::uint64_t> filmSamplesSum_;  ///< filmSampleCount()
     /// What runners keep for the next film (RunnerStart::kept: the path tracer's launch rates).
     std::map<std::string, double> keptByRunners_;
     double seconds_ = 0.0;

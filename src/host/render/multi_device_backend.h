@@ -77,7 +77,7 @@ public:
 
     std::string name() const override { return devices_[0]->name(); }
 
-    void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) override {
+    void render(const RenderOptions& options, const RenderCall& call, RenderStats& stats) override {
         const auto start = std::chrono::steady_clock::now();
         const std::uint64_t pass = runner::passSamples(options);
         const bool timed = call.timeLimitSeconds > 0.0;
@@ -100,10 +100,8 @@ public:
         for (std::size_t d = 0; d < devices_.size(); ++d)
             if (rendered_[d] > 0 && busy_[d] > 0.0) speeds_[d] = double(rendered_[d]) / busy_[d];
 
-        std::vector<Film> films(devices_.size());
         std::vector<RenderStats> perDevice(devices_.size());
-        onDevices([&](int d) { devices_[d]->collect(options, seconds, films[d], perDevice[d]); });
-        multidevice::addFilms(films, film);
+        onDevices([&](int d) { devices_[d]->collect(seconds, perDevice[d]); });
         seconds_ = call.accumulate ? seconds_ + seconds : seconds;
         if (!call.accumulate) busyTotal_.assign(devices_.size(), 0.0), piecesTotal_.assign(devices_.size(), 0);
         for (std::size_t d = 0; d < devices_.size(); ++d) {
@@ -117,6 +115,13 @@ public:
         std::uint64_t done = 0;
         for (std::uint64_t r : rendered_) done += r;
         call.progress(done, asked, seconds);
+    }
+
+    /// Each device's film, normalised by its runner, added on the host.
+    void downloadFilm(const RenderOptions& options, Film& film) override {
+        std::vector<Film> films(devices_.size());
+        onDevices([&](int d) { devices_[d]->downloadFilm(options, films[d]); });
+        multidevice::addFilms(films, film);
     }
 
     DeviceImage resolveOnDevice(const RenderOptions& options) override {

@@ -12,9 +12,11 @@ namespace wavefront {
 class RenderBackend {
 public:
     virtual ~RenderBackend() = default;
-    /// Runs one call into the backend's film (fresh or accumulated), then copies the film and
-    /// the statistics of everything on it out.
-    virtual void render(const RenderOptions& options, const RenderCall& call, Film& film, RenderStats& stats) = 0;
+    /// Runs one call into the backend's film (fresh or accumulated) and fills in the statistics
+    /// of everything on it; the film stays where the backend keeps it.
+    virtual void render(const RenderOptions& options, const RenderCall& call, RenderStats& stats) = 0;
+    /// Copies the film (sums, counts, AOVs) out, as the integrator normalises it.
+    virtual void downloadFilm(const RenderOptions& options, Film& film) = 0;
     virtual std::string name() const = 0;
     /// Brings the device's scene in line with `scene`, which `edit` has changed (every device's,
     /// on a multi-device backend).

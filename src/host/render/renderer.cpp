@@ -85,7 +85,8 @@ public:
     RenderOptions options;
     std::unique_ptr<RenderBackend> backend;
     Backend kind = Backend::Cpu;
-    Film film;
+    Film film;            ///< the host copy, downloaded when asked for (filmOnHost)
+    bool filmStale = false;  ///< the backend's film has changed since `film` was copied
     RenderStats stats;
     std::uint64_t skippedDegenerate = 0;
     std::atomic<bool> cancel{false};
@@ -121,7 +122,8 @@ public:
         cancel.store(false);
         call.cancel = &cancel;
         call.progress = options.progress;
-        backend->render(options, call, film, stats);
+        backend->render(options, call, stats);
+        filmStale = true;
         stats.skippedDegenerateTriangles = skippedDegenerate;
         stats.edits = std::move(pendingEdits);
         pendingEdits.clear();
@@ -266,8 +268,17 @@ void Renderer::renderMore(int samplesPerPixel) {
 }
 
 void Renderer::cancel() { impl().cancel.store(true); }
-const Film& Renderer::film() const { return impl().film; }
-Image Renderer::image() const { return filterImage(impl().film.resolve(), impl().options.filter); }
+const Film& Renderer::film() const {
+    Impl& r = impl();
+    if (r.filmStale) {
+        r.enter("film(), image() and aovs()");
+        Impl::Release release{r.busy};
+        r.backend->downloadFilm(r.options, r.film);
+        r.filmStale = false;
+    }
+    return r.film;
+}
+Image Renderer::image() const { return filterImage(film().resolve(), impl().options.filter); }
 Image copyToHost(const DeviceImage& image) {
     if (!image.rgb || image.width <= 0 || image.height <= 0) throw InputError("copyToHost: an empty device image");
     Image out(image.width, image.height);
