@@ -2,10 +2,11 @@
 // vertices move every frame (Renderer::setMeshPositions with --update refit, rebuild or auto), then
 // a 1-spp path-traced render and its resolve at --res. Every figure is measured per frame with a
 // wall clock (the library's calls are synchronous): the edit's upload (its time less the BVH's),
-// the BVH update (EditStats::bvhSeconds), render() (the film's download included), the resolve
-// (--resolve host: image() on the host; device: deviceImage(), the image left on the GPU for a
-// host that displays it from there), and the whole frame from the edit's start to the image;
-// median and worst over the frames after the first (which pays for the first film's stream).
+// the BVH update (EditStats::bvhSeconds), render() (the film stays on the device), the resolve
+// (--resolve host: image(), which copies the film out and resolves it on the host; device:
+// deviceImage(), the image left on the GPU for a host that displays it from there), and the
+// whole frame from the edit's start to the image; median and worst over the frames after the
+// first (which pays for the first film's stream).
 // The host's own vertex animation is timed apart and is not part of the frame.
 //   animation [--backend cpu|cuda] [--res WxH] [--triangles N] [--frames F] [--update refit|rebuild|auto]
 //             [--resolve host|device]

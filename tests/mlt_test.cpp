@@ -16,18 +16,10 @@ using namespace wavefront;
 namespace {
 
 RenderOptions mltOptions(Backend b = Backend::Cpu, int size = 32, int spp = 16, int chains = 1024) {
-    RenderOptions o = wftest::smallRender(IntegratorType::Mlt, b, size, spp);
-    o.streamCapacity = chains;
-    return o;
+    return wftest::chainRender(IntegratorType::Mlt, b, size, spp, chains);
 }
 
-RenderOptions bdptOptionsLike(const RenderOptions& mlt) {
-    RenderOptions o = mlt;
-    o.integrator = IntegratorType::Bdpt;
-    o.streamCapacity = 0;
-    o.mlt = MltOptions{};
-    return o;
-}
+RenderOptions bdptOptionsLike(const RenderOptions& mlt) { return wftest::bdptLike(mlt); }
 
 /// Root mean square over pixels and channels of (a - b), relative to b's mean.
 double relativeRmse(const Image& a, const Image& b) {

@@ -15,18 +15,10 @@ using namespace wavefront;
 namespace {
 
 RenderOptions mmltOptions(Backend b = Backend::Cpu, int size = 32, int spp = 16, int chains = 1024) {
-    RenderOptions o = wftest::smallRender(IntegratorType::Mmlt, b, size, spp);
-    o.streamCapacity = chains;
-    return o;
+    return wftest::chainRender(IntegratorType::Mmlt, b, size, spp, chains);
 }
 
-RenderOptions bdptOptionsLike(const RenderOptions& mmlt) {
-    RenderOptions o = mmlt;
-    o.integrator = IntegratorType::Bdpt;
-    o.streamCapacity = 0;
-    o.mmlt = MltOptions{};
-    return o;
-}
+RenderOptions bdptOptionsLike(const RenderOptions& mmlt) { return wftest::bdptLike(mmlt); }
 
 }  // namespace
 

@@ -110,6 +110,23 @@ inline wavefront::RenderOptions smallRender(wavefront::IntegratorType integrator
     return o;
 }
 
+/// A Metropolis render (MLT or MMLT) of `chains` chains (0: the chain policy's).
+inline wavefront::RenderOptions chainRender(wavefront::IntegratorType integrator, wavefront::Backend backend, int size,
+                                            int spp, int chains) {
+    wavefront::RenderOptions o = smallRender(integrator, backend, size, spp);
+    o.streamCapacity = chains;
+    return o;
+}
+
+/// BDPT with the size, samples and seed of the Metropolis render `o`, and BDPT's own slots.
+inline wavefront::RenderOptions bdptLike(wavefront::RenderOptions o) {
+    o.integrator = wavefront::IntegratorType::Bdpt;
+    o.streamCapacity = 0;
+    o.mlt = wavefront::MltOptions{};
+    o.mmlt = wavefront::MltOptions{};
+    return o;
+}
+
 /// A copy of `src` scaled by `scale` about the origin and then moved by `offset`: vertex positions,
 /// sphere centres and radii, point and spot lights (their intensity by scale^2, so that the
 /// irradiance they give stays), the camera position, target, lens radius and focus distance
