@@ -18,6 +18,16 @@
 
 namespace wavefront {
 
+/// A film pixel's sample count, and their sum (ExecRenderBackend::filmSampleCount; at namespace
+/// scope, as CUDA kernels' functors must be).
+struct PixelCountOf {
+    const unsigned* counts;
+    WF_CPU_GPU std::uint64_t operator()(int i) const { return counts[i]; }
+};
+struct SumOfCounts {
+    WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
+};
+
 template <class Exec>
 class ExecRenderBackend : public RenderBackend {
 public:
@@ -164,19 +174,12 @@ private:
     /// The samples the film's pixels counted, summed where the film is (8 bytes come back).
     std::uint64_t filmSampleCount() {
         if (!filmSamplesSum_.size()) filmSamplesSum_ = exec_.template allocate<std::uint64_t>(1);
-        exec_.transformReduceDevice(int(film_.counts.size()), std::uint64_t(0), CountOf{film_.counts.data()}, SumOf{},
+        exec_.transformReduceDevice(int(film_.counts.size()), std::uint64_t(0), PixelCountOf{film_.counts.data()}, SumOfCounts{},
                                     filmSamplesSum_.data());
         std::uint64_t n = 0;
         exec_.download(&n, filmSamplesSum_.data(), 1);
         return n;
     }
-    struct CountOf {
-        const unsigned* counts;
-        WF_CPU_GPU std::uint64_t operator()(int i) const { return counts[i]; }
-    };
-    struct SumOf {
-        WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
-    };
 
     /// A fresh film starts with a fresh runner (MLT: fresh chains), so its counters count it
     /// alone; the runner then stays for every call that adds to the film.
