@@ -193,10 +193,10 @@ TEST_CASE("MMLT's options are a block of their own, refused for MLT and checked 
 
 TEST_CASE("CUDA MMLT agrees with the CPU backend and with BDPT", "[mlt][mmlt][gpu]") {
     if (!wftest::haveGpu()) return;
-    // Chains of 4096 mutations (long enough for a 16-seed Welch test, as in the CPU test).
+    // Chains of 2304 mutations (long enough for a 16-seed Welch test, as in the CPU test).
     for (const char* name : {"cornell-box", "glass-caustic", "door-ajar"}) {
         const Scene scene = Scene::builtin(name);
-        RenderOptions cpuOptions = mmltOptions(Backend::Cpu, 16, 4096, 256);
+        RenderOptions cpuOptions = mmltOptions(Backend::Cpu, 12, 2048, 128);
         cpuOptions.maxDepth = 5;
         RenderOptions gpuOptions = cpuOptions;
         gpuOptions.backend = Backend::Cuda;
