@@ -138,6 +138,14 @@ TEST_CASE("MMLT is consistent with BDPT at one, few and many chains", "[mlt][mml
     }
 }
 
+TEST_CASE("MMLT on two devices (CPU workers) is consistent with BDPT", "[mlt][mmlt][multidevice][statistical]") {
+    // Each device runs chains of its own with a seed of its own, and b is shared: MLT's path.
+    RenderOptions o = mmltOptions(Backend::Cpu, 12, 2048, 64);
+    o.maxDepth = 5;
+    o.devices = {0, 1};
+    checkAgainstBdpt("door-ajar", o, 5100);
+}
+
 TEST_CASE("replaying an MMLT chain's stored primary samples reproduces its I and strategy", "[mlt][mmlt][gpu]") {
     // The strategy number is stored with the rest: a chain rebuilt from its numbers alone makes
     // the same path length and strategy, so the same I and the same vertex counts.
