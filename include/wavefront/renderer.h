@@ -472,7 +472,8 @@ public:
     /// it (the GPU's memory); the first film(), image() or aovs() after the call copies it to the
     /// host, once (tens of MB at 1080p), so a host that shows deviceImage() never pays for it.
     /// Error if it has to copy while a render is running (from another thread or a progress
-    /// callback); the reference stays valid until the next render call.
+    /// callback). The reference stays valid while the Renderer lives; the first call after the
+    /// next render call copies that call's film into it.
     const Film& film() const;
     /// The film's estimate, filtered with options().filter (film() on the host).
     Image image() const;

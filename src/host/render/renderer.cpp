@@ -85,7 +85,7 @@ public:
     RenderOptions options;
     std::unique_ptr<RenderBackend> backend;
     Backend kind = Backend::Cpu;
-    Film film;            ///< the host copy, downloaded when asked for (filmOnHost)
+    Film film;               ///< the host copy of the film, made when film() asks for it
     bool filmStale = false;  ///< the backend's film has changed since `film` was copied
     RenderStats stats;
     std::uint64_t skippedDegenerate = 0;
