@@ -361,8 +361,12 @@ void useFileSettings(const wavefront::SceneFileSettings& file, const CLI::App& a
 std::string scheduleName(const wavefront::RenderOptions& options) {
     if (options.integrator == wavefront::IntegratorType::PathTracer) return toString(options.pt.variant);
     std::string name = toString(options.integrator);
-    // MLT runs on the streaming BDPT.
-    return name + " " + (options.integrator == wavefront::IntegratorType::Bdpt ? toString(options.bdpt.variant) : "streaming");
+    if (options.integrator == wavefront::IntegratorType::Bdpt) return name + " " + toString(options.bdpt.variant);
+    // MLT and MMLT run on the streaming BDPT; VCM, BPM and PPM walk one subpath per thread.
+    const bool merging = options.integrator == wavefront::IntegratorType::Vcm ||
+                         options.integrator == wavefront::IntegratorType::Bpm ||
+                         options.integrator == wavefront::IntegratorType::Ppm;
+    return name + (merging ? " (a thread per subpath)" : " streaming");
 }
 
 void printSummary(const std::string& schedule, const wavefront::RenderStats& st, const wavefront::Image& image,

@@ -1,4 +1,4 @@
-// One image, whichever integrator: PT, BDPT and MLT converge to the same image pixel by pixel.
+// One image, whichever integrator: PT, BDPT, MLT and VCM converge to the same image pixel by pixel.
 // Each comparison renders independent seeds of every integrator and runs Welch's t-test on every
 // pixel and channel against the path tracer, Sidak-corrected over the image (a bias confined to a
 // few pixels fails it, where an image or block mean would average it away), and also compares
@@ -132,11 +132,13 @@ TEST_CASE("agreement: every built-in scene", "[agreement][statistical][gpu]") {
             // balls its pixels are not tested one by one (on the GPU at 256x256, 16 seeds, a few of
             // the caustics' pixels failed at p ~ 1e-11 while every block agreed).
             const bool glass = name == "glass-caustic" || name == "cornell-spheres" || name == "cornell-lens" ||
-                               name == "rtiow-final" || name == "mirror-caustic";
+                               name == "rtiow-final" || name == "mirror-caustic" || name == "caustic-behind-glass";
+            // VCM at its default radius (0.003 of the scene's): its merges' bias is below these tests' noise.
             checkAgreement(name, scene, o,
                            {{IntegratorType::Bdpt, 32 * scale / (gpu ? 2 : 1)},
                             {IntegratorType::PathTracer, 1024 * scale / (gpu ? 2 : 1), !glass},
-                            {IntegratorType::Mlt, 32 * scale / (gpu ? 2 : 1)}},
+                            {IntegratorType::Mlt, 32 * scale / (gpu ? 2 : 1)},
+                            {IntegratorType::Vcm, 32 * scale / (gpu ? 2 : 1)}},
                            gpu ? 16 : 8, gpu ? 32 : 4);
         }
     }

@@ -190,6 +190,103 @@ std::vector<double> recursiveWeights(const RandomPath& path, const BdptParams& p
     return w;
 }
 
+/// VCM's direct weights: the connection strategies s = 0..k (as above) and a merge at every inner
+/// vertex x_i, i = 1..k-1 (light subpath x_0..x_i, eye subpath x_k..x_i: the acceptance of the
+/// merge is pi r^2 x the eye's density of x_i, with every one of the light paths a candidate).
+/// Returns k + 1 connection weights, then k - 1 merge weights.
+std::vector<double> directVcmWeights(const RandomPath& path, const BdptParams& params, double eta) {
+    int k = path.k();
+    std::vector<double> pL(k), pE(k);
+    pL[0] = path.pdfA;
+    pL[1] = path.infinite ? path.pdfPosition * absCos(path, 1, 0)
+                          : absCos(path, 0, 1) / kPi * absCos(path, 1, 0) / dist2(path, 0, 1);
+    for (int i = 2; i < k; ++i) pL[i] = bsdfPdf(path, i - 1, i - 2, i) * absCos(path, i, i - 1) / dist2(path, i, i - 1);
+    pE[k - 1] = double(cameraPdfW(params, float(cosAtCamera(path)))) * absCos(path, k - 1, k) / dist2(path, k - 1, k);
+    for (int i = k - 2; i >= 0; --i)
+        pE[i] = bsdfPdf(path, i + 1, i + 2, i) * (path.infinite && i == 0 ? 1.0 : absCos(path, i, i + 1) / dist2(path, i, i + 1));
+    std::vector<double> p;
+    double total = 0.0;
+    auto product = [&](int lightEnd, int eyeStart) {  // pL[0, lightEnd) x pE[eyeStart, k)
+        double v = 1.0;
+        for (int i = 0; i < lightEnd; ++i) v *= pL[i];
+        for (int i = eyeStart; i < k; ++i) v *= pE[i];
+        return v;
+    };
+    for (int s = 0; s <= k; ++s) p.push_back(product(s, s) * (s == k ? double(params.lightPathCount) : 1.0));
+    for (int i = 1; i < k; ++i) p.push_back(product(i + 1, i + 1) * pE[i] * eta);
+    for (double v : p) total += v;
+    for (double& v : p) v /= total;
+    return p;
+}
+
+/// VCM's recursive weights: bdpt.h's walks with dVM (BdptParams::merging), the connection
+/// weights with vmWeight and weightMerge for the merges; in directVcmWeights' order.
+std::vector<double> recursiveVcmWeights(const RandomPath& path, const BdptParams& params) {
+    int k = path.k();
+    auto q = [&](int i) { return continuationProbability(path.x[i].m); };
+    auto pdf = [&](int i, int from, int to) { return float(bsdfPdf(path, i, from, to, false)) * q(i); };
+    auto dist = [&](int a, int b) { return glm::length(path.x[a].p - path.x[b].p); };
+    float cos0 = path.infinite ? 1.0f : absCos(path, 0, 1);
+    float pdfEmit = path.infinite ? path.pdfA * path.pdfPosition : path.pdfA * cos0 * kInvPi;
+    struct Mis {
+        float dVCM, dVC, dVM;
+    };
+    // Eye quantities at x_i after the hit (i = k-1 .. 0), light quantities at x_i after the hit.
+    std::vector<Mis> eye(k), light(k);
+    Mis e{params.lightPathCount / cameraPdfW(params, float(cosAtCamera(path))), 0.0f, 0.0f};
+    for (int i = k - 1; i >= (path.infinite ? 1 : 0); --i) {
+        float c = i == 0 ? cos0 : absCos(path, i, i + 1);
+        misAtHit(e.dVCM, e.dVC, dist(i, i + 1), c);
+        e.dVM /= c;
+        eye[i] = e;
+        if (i > 0) misAfterScatter(e.dVCM, e.dVC, e.dVM, absCos(path, i, i - 1), pdf(i, i + 1, i - 1), pdf(i, i - 1, i + 1), false, params);
+    }
+    Mis l{path.infinite ? 1.0f / path.pdfPosition : path.pdfA / pdfEmit, cos0 / pdfEmit, cos0 / pdfEmit * params.vcWeight};
+    light[0] = l;
+    for (int i = 1; i < k; ++i) {
+        float c = absCos(path, i, i - 1);
+        misAtHit(l.dVCM, l.dVC, path.infinite && i == 1 ? 1.0f : dist(i, i - 1), c);
+        l.dVM /= c;
+        light[i] = l;
+        if (i < k - 1) misAfterScatter(l.dVCM, l.dVC, l.dVM, absCos(path, i, i + 1), pdf(i, i - 1, i + 1), pdf(i, i + 1, i - 1), false, params);
+    }
+    std::vector<double> w;
+    for (int s = 0; s <= k; ++s) {
+        if (s == 0) {
+            // The eye walk's quantities before its last hit (the environment converts nothing).
+            Mis before{params.lightPathCount / cameraPdfW(params, float(cosAtCamera(path))), 0.0f, 0.0f};
+            if (k > 1) {
+                before = eye[1];
+                misAfterScatter(before.dVCM, before.dVC, before.dVM, absCos(path, 1, 0), pdf(1, 2, 0), pdf(1, 0, 2), false, params);
+            }
+            if (path.infinite) {
+                w.push_back(weightEnvironmentHit(before.dVCM, before.dVC, path.pdfA, path.pdfPosition));
+            } else {
+                Mis at = before;
+                misAtHit(at.dVCM, at.dVC, dist(0, 1), cos0);
+                w.push_back(weightEmitterHit(at.dVCM, at.dVC, path.pdfA, cos0));
+            }
+        } else if (s == 1) {
+            float pdfDirect = path.infinite ? path.pdfA : path.pdfA * float(dist2(path, 0, 1)) / cos0;
+            w.push_back(weightLightSample(eye[1].dVCM, eye[1].dVC, pdfDirect, pdfEmit, cos0, absCos(path, 1, 0), pdf(1, 2, 0),
+                                          pdf(1, 0, 2), params.vmWeight));
+        } else if (s == k) {
+            float cameraPdfA = cameraPdfW(params, float(cosAtCamera(path))) * absCos(path, k - 1, k) / float(dist2(path, k - 1, k));
+            w.push_back(weightCameraConnection(light[k - 1].dVCM, light[k - 1].dVC, cameraPdfA, params.lightPathCount,
+                                               pdf(k - 1, k, k - 2), params.vmWeight));
+        } else {
+            float eyeToLight = pdf(s, s + 1, s - 1) * absCos(path, s - 1, s) / float(dist2(path, s, s - 1));
+            float lightToEye = pdf(s - 1, s - 2, s) * absCos(path, s, s - 1) / float(dist2(path, s, s - 1));
+            w.push_back(weightConnection(eye[s].dVCM, eye[s].dVC, light[s - 1].dVCM, light[s - 1].dVC, eyeToLight, lightToEye,
+                                         pdf(s, s - 1, s + 1), pdf(s - 1, s, s - 2), params.vmWeight));
+        }
+    }
+    for (int i = 1; i < k; ++i)
+        w.push_back(weightMerge(eye[i].dVCM, eye[i].dVM, light[i].dVCM, light[i].dVM, pdf(i, i + 1, i - 1),
+                                pdf(i, i - 1, i + 1), params.vcWeight));
+    return w;
+}
+
 BdptParams testParams() {
     BdptParams p;
     p.numPixels = 64 * 64;
@@ -240,4 +337,38 @@ TEST_CASE("the MIS comparison detects a recursion that forgets Russian roulette"
         detected += worst > 1e-3;
     }
     CHECK(detected > paths / 2);
+}
+
+TEST_CASE("VCM's recursive weights of connections and merges equal the direct ones and sum to one", "[vcm][mis]") {
+    for (bool infinite : {false, true})
+        for (double radius : {0.002, 0.05}) {
+            std::mt19937 rng(infinite ? 4242 : 2012);
+            BdptParams params = testParams();
+            const float eta = float(kPi * radius * radius * params.lightPathCount);
+            params.merging = true;
+            params.vmWeight = eta;
+            params.vcWeight = 1.0f / eta;
+            double worst = 0.0, worstSum = 0.0, mergeShare = 0.0;
+            int paths = 0;
+            while (paths < 2000) {
+                RandomPath path;
+                if (!makePath(rng, 2 + paths % 6, infinite, path)) continue;
+                ++paths;
+                std::vector<double> direct = directVcmWeights(path, params, eta), recursive = recursiveVcmWeights(path, params);
+                REQUIRE(direct.size() == recursive.size());
+                double sum = 0.0;
+                for (std::size_t i = 0; i < direct.size(); ++i) {
+                    worst = std::max(worst, std::fabs(direct[i] - recursive[i]) / std::max(direct[i], 1e-3));
+                    sum += recursive[i];
+                    if (i > std::size_t(path.k())) mergeShare += recursive[i];
+                }
+                worstSum = std::max(worstSum, std::fabs(sum - 1.0));
+            }
+            INFO((infinite ? "environment" : "area light") << ", radius " << radius << ": worst relative weight difference "
+                                                           << worst << ", worst |sum - 1| " << worstSum
+                                                           << ", mean merge share " << mergeShare / paths);
+            CHECK(worst < 1e-3);
+            CHECK(worstSum < 1e-4);
+            CHECK(mergeShare / paths > (radius > 0.01 ? 0.05 : 1e-5));  // the merges do take part
+        }
 }

@@ -18,7 +18,9 @@ namespace wavefront {
 enum class Backend { Auto, Cuda, Cpu };
 /// Mmlt: multiplexed MLT (Hachisuka, Kaplanyan and Dachsbacher 2014), whose samples each evaluate
 /// one path length and BDPT strategy chosen by the chain; its options are MltOptions too.
-enum class IntegratorType { PathTracer, Bdpt, Mlt, Mmlt };
+/// Vcm: vertex connection and merging (Georgiev et al. 2012); Bpm and Ppm: its merging-only
+/// special cases (bidirectional and progressive photon mapping); their options are VcmOptions.
+enum class IntegratorType { PathTracer, Bdpt, Mlt, Mmlt, Vcm, Bpm, Ppm };
 
 /// How the path tracer schedules its work; all variants compute the same estimator and converge
 /// to the same image (van Antwerpen 2011, section 4).
@@ -141,6 +143,21 @@ struct MltOptions : BidirectionalOptions {
     float connectThresholdOrDefault() const { return connectThreshold.value_or(1.0f); }
 };
 
+/// Vertex connection and merging's options (RenderOptions::vcm, and ::bpm, ::ppm for its
+/// merging-only special cases). Every iteration traces `lightPaths` light subpaths, merges eye
+/// vertices with their vertices within the iteration's radius, and (VCM) connects each eye
+/// subpath to one of them as BDPT does.
+struct VcmOptions {
+    /// The first iteration's merge radius, as a fraction of the radius of the scene's bounding
+    /// sphere (SmallVCM's default 0.003), in (0, 1].
+    float radiusFactor = 0.003f;
+    /// The radius of iteration i (from 0) is r0 / (i + 1)^((1 - alpha) / 2) (Knaus and Zwicker
+    /// 2011), alpha in (0, 1): smaller shrinks faster.
+    float alpha = 0.75f;
+    /// Light subpaths per iteration (the photons); 0: one per pixel of the pass, as SmallVCM.
+    int lightPaths = 0;
+};
+
 /// A crop window (RenderOptions::crop): columns [x0, x1) and rows [y0, y1) of the full frame,
 /// rows top to bottom.
 struct CropWindow {
@@ -199,6 +216,9 @@ struct WAVEFRONT_API RenderOptions {
     BdptOptions bdpt;
     MltOptions mlt;
     MltOptions mmlt;  ///< multiplexed MLT's options: MLT's knobs, a block of its own
+    VcmOptions vcm;   ///< vertex connection and merging's options
+    VcmOptions bpm;   ///< bidirectional photon mapping's (VCM without connections)
+    VcmOptions ppm;   ///< progressive photon mapping's (merges at the first diffuse eye vertex)
     /// CUDA devices (ordinals) that render the image together; empty: every CUDA device. PT and
     /// BDPT split the samples dynamically (a slower device takes less) and give the image one
     /// device gives; MLT runs chains of its own on every device (the same image in distribution).
@@ -320,6 +340,15 @@ struct MltStats {
     std::uint64_t poolSamples = 0;     ///< entries of the start-up pool evaluated (part of startupSamples)
 };
 
+/// Vertex connection and merging's counters (VCM, BPM, PPM).
+struct VcmStats {
+    std::uint64_t iterations = 0;    ///< iterations run (each: the light pass, the grid, the eye pass)
+    std::uint64_t lightPaths = 0;    ///< light subpaths traced
+    std::uint64_t merges = 0;        ///< light vertices merged with eye vertices
+    std::uint64_t connections = 0;   ///< eye/light vertex pairs connected (VCM)
+    double lastRadius = 0.0;         ///< the merge radius of the last iteration, in scene units
+};
+
 /// What an edit of a Renderer's scene does to its film.
 enum class EditMode {
     ResetFilm,   ///< the next renderMore() starts a fresh film (render() always does)
@@ -391,6 +420,7 @@ struct RenderStats {
     std::vector<EditStats> edits;
     BdptStats bdpt;  ///< BDPT, MLT and MMLT (which run on BDPT)
     MltStats mlt;    ///< MLT and MMLT
+    VcmStats vcm;    ///< VCM, BPM and PPM
     double samplesPerSecond() const { return seconds > 0 ? samples / seconds : 0.0; }
     double raysPerSecond() const { return seconds > 0 ? (extensionRays + shadowRays) / seconds : 0.0; }
 };

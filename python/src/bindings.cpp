@@ -308,7 +308,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .value("PathTracer", IntegratorType::PathTracer)
         .value("Bdpt", IntegratorType::Bdpt)
         .value("Mlt", IntegratorType::Mlt)
-        .value("Mmlt", IntegratorType::Mmlt);
+        .value("Mmlt", IntegratorType::Mmlt)
+        .value("Vcm", IntegratorType::Vcm)
+        .value("Bpm", IntegratorType::Bpm)
+        .value("Ppm", IntegratorType::Ppm);
     py::enum_<PtVariant>(m, "PtVariant")
         .value("Megakernel", PtVariant::Megakernel)
         .value("PtR", PtVariant::PtR)
@@ -608,6 +611,11 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("chains", &MltOptions::chains)
         .def_readwrite("poolSize", &MltOptions::poolSize)
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
+    py::class_<VcmOptions>(m, "VcmOptions")
+        .def(py::init<>())
+        .def_readwrite("radiusFactor", &VcmOptions::radiusFactor)
+        .def_readwrite("alpha", &VcmOptions::alpha)
+        .def_readwrite("lightPaths", &VcmOptions::lightPaths);
 
     py::class_<IntegratorOptionInfo>(m, "IntegratorOptionInfo")
         .def_readonly("name", &IntegratorOptionInfo::name)
@@ -674,6 +682,9 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("bdpt", &RenderOptions::bdpt)
         .def_readwrite("mlt", &RenderOptions::mlt)
         .def_readwrite("mmlt", &RenderOptions::mmlt)
+        .def_readwrite("vcm", &RenderOptions::vcm)
+        .def_readwrite("bpm", &RenderOptions::bpm)
+        .def_readwrite("ppm", &RenderOptions::ppm)
         .def_property(
             "progress", [](py::object self) { return progressOf(self); },
             [](py::object self, py::object callable) {

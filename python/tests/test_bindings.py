@@ -54,10 +54,20 @@ def test_integrator_options_come_from_the_registry():
     q = options(integrator=wf.IntegratorType.Mmlt)
     q.setIntegratorOption("chains", "64")
     assert q.mmlt.chains == 64 and q.mlt.chains == 0
+    # VCM, BPM, PPM: one option table, a block each; sample ranges like BDPT.
+    vcm = next(i for i in wf.integrators() if i.name == "vcm")
+    assert [o.name for o in vcm.options] == ["radius", "alpha", "light-paths"] and vcm.rendersSampleRanges
+    v = options(integrator=wf.IntegratorType.Bpm)
+    v.setIntegratorOption("radius", "0.01")
+    assert v.bpm.radiusFactor == pytest.approx(0.01) and v.vcm.radiusFactor == pytest.approx(0.003)
+    v.ppm.alpha = 0.5
+    with pytest.raises(ValueError, match="does not apply to integrator bpm"):
+        wf.Renderer(wf.Scene.builtin("cornell-box"), v)
 
 
 @pytest.mark.parametrize("integrator", [wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt,
-                                        wf.IntegratorType.Mmlt])
+                                        wf.IntegratorType.Mmlt, wf.IntegratorType.Vcm, wf.IntegratorType.Bpm,
+                                        wf.IntegratorType.Ppm])
 def test_render_gives_a_numpy_image_film_and_stats(integrator):
     r = wf.Renderer(wf.Scene.builtin("cornell-box"), options(integrator=integrator))
     r.render()
@@ -202,7 +212,7 @@ def test_a_scene_lit_by_delta_lights_alone_renders_in_every_integrator():
     camera.position, camera.target = (0, 1, 4), (0, 0, 0)
     scene.setCamera(camera)
     for integrator in (wf.IntegratorType.PathTracer, wf.IntegratorType.Bdpt, wf.IntegratorType.Mlt,
-                       wf.IntegratorType.Mmlt):
+                       wf.IntegratorType.Mmlt, wf.IntegratorType.Vcm, wf.IntegratorType.Bpm):
         r = wf.Renderer(scene, options(integrator=integrator))
         r.render()
         assert np.asarray(r.image()).mean() > 0

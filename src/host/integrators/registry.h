@@ -11,6 +11,7 @@
 #include "host/integrators/bdpt_integrator.h"
 #include "host/integrators/mlt_integrator.h"
 #include "host/integrators/pt_integrator.h"
+#include "host/integrators/vcm_integrator.h"
 #include "wavefront/renderer.h"
 
 namespace wavefront {
@@ -53,7 +54,8 @@ struct IntegratorList {
         (f(Rows{}), ...);
     }
 };
-using IntegratorRows = IntegratorList<PtIntegrator, BdptIntegrator, MltIntegrator, MmltIntegrator>;
+using IntegratorRows =
+    IntegratorList<PtIntegrator, BdptIntegrator, MltIntegrator, MmltIntegrator, VcmIntegrator, BpmIntegrator, PpmIntegrator>;
 
 /// Every row's spec, in registry order.
 const std::vector<IntegratorSpec>& integratorSpecs();

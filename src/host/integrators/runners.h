@@ -7,6 +7,7 @@
 #include "host/integrators/mlt_runner.h"
 #include "host/integrators/pt_runner.h"
 #include "host/integrators/registry.h"
+#include "host/integrators/vcm_runner.h"
 
 namespace wavefront {
 

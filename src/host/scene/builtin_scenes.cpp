@@ -211,6 +211,28 @@ Scene glassCaustic() {
     return scene;
 }
 
+// The glass-caustic room seen through a pane of glass across its open side (3 cm thick, wider
+// than the view), built for VCM: the caustic on the floor is reached by camera - glass - glass -
+// floor - ball - ball - light paths (E S S D S S L), specular on both sides of the one diffuse
+// vertex. No connection can make them (every edge but one touches a specular vertex); BDPT and
+// the path tracer find them only by hitting the small light through the ball, while merging
+// at the floor takes the light subpaths' photons.
+Scene causticBehindGlass() {
+    Scene scene = glassCaustic();
+    TriangleMesh pane;
+    pane.material = scene.addMaterial(Material::dielectric(1.5f));
+    const glm::vec3 lo(-0.1f, -0.1f, 1.05f), size(1.2f, 1.2f, 0.03f);
+    const glm::vec3 x(size.x, 0, 0), y(0, size.y, 0), z(0, 0, size.z);
+    addQuad(pane, lo, x, y, -z);
+    addQuad(pane, lo + z, x, y, z);
+    addQuad(pane, lo, x, z, -y);
+    addQuad(pane, lo + y, x, z, y);
+    addQuad(pane, lo, y, z, -x);
+    addQuad(pane, lo + x, y, z, x);
+    scene.addMesh(pane);
+    return scene;
+}
+
 // A caustic seen only in a mirror, built for MLT: the glass-caustic room (a small light focused
 // near the floor by a glass ball) with a mirror for a ceiling, and a camera outside the room's
 // open side, just above the floor, looking up at the mirror, so that the floor and its caustic
@@ -611,7 +633,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"cornell-box", cornellBox},   {"cornell-spheres", cornellSpheres}, {"cornell-glossy", cornellGlossy},
     {"rtiow-final", rtiowFinal},   {"mesh-1m", mesh1m},                 {"furnace", furnace},
     {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
-    {"door-ajar", doorAjar},       {"mirror-caustic", mirrorCaustic},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
+    {"door-ajar", doorAjar},       {"mirror-caustic", mirrorCaustic}, {"caustic-behind-glass", causticBehindGlass},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
     {"point-light", pointLight},   {"spot-light", spotLight},           {"sun-light", sunLight},
 };
 

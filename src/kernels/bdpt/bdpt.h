@@ -51,10 +51,27 @@ struct BdptParams {
     /// t = 1 (light vertices connected to the camera, splatted anywhere on the film). Off, the
     /// other strategies' weights leave it out and still sum to one (the camera vertex's dVCM is 0).
     bool cameraConnections = true;
-    /// Vertices a subpath stores for the connect phase: depths 1 .. maxDepth - 2 (deeper vertices
-    /// can only take part in the s = 0, s = 1 and t = 1 strategies, evaluated during the walk).
-    WF_CPU_GPU int storedVertices() const { return maxDepth > 2 ? maxDepth - 2 : 0; }
-    WF_CPU_GPU bool deposits(int s, int t) const { return (onlyS < 0 || onlyS == s) && (onlyT < 0 || onlyT == t); }
+    // Vertex merging (VCM, kernels/vcm/vcm.h; BDPT leaves all four at their defaults). The MIS
+    // constants of Georgiev et al. 2012 in the notation of SmallVCM: vmWeight = eta_VCM = pi r^2
+    // x light paths when merging (0: no merging strategy), vcWeight = 1 / eta_VCM when connecting
+    // (0: no connection strategy); dVM is tracked when `merging`.
+    float vmWeight = 0.0f, vcWeight = 0.0f;
+    bool merging = false;
+    /// Vertex connection: s = 1, t = 1 and the connect phase (off: BPM and PPM merge only).
+    bool connecting = true;
+    /// Emission found by an eye walk counts only when seen directly or through specular vertices
+    /// alone (BPM and PPM: merging estimates every other path; SmallVCM's rule).
+    bool emissionSpecularOnly = false;
+    /// Vertices a subpath stores for connections: depths 1 .. maxDepth - 2 (deeper vertices
+    /// can only take part in the s = 0, s = 1 and t = 1 strategies, evaluated during the walk);
+    /// merging also keeps depth maxDepth - 1 (a light vertex there merges with a first eye hit).
+    WF_CPU_GPU int storedVertices() const {
+        int deepest = merging ? maxDepth - 1 : maxDepth - 2;
+        return deepest > 0 ? deepest : 0;
+    }
+    WF_CPU_GPU bool deposits(int s, int t) const {
+        return (onlyS < 0 || onlyS == s) && (onlyT < 0 || onlyT == t) && (connecting || s == 0);
+    }
 };
 
 /// One step of a walk in flight (stream item, 64 bytes).
@@ -62,29 +79,38 @@ struct WalkState {
     Float4 origin;      ///< xyz; w = sample slot (int bits)
     Float4 direction;   ///< xyz; w = low 32 bits of the global sample index
     Float4 throughput;  ///< xyz; w = dVCM
-    Float4 mis;         ///< x = dVC; y = high bits of the sample index; z = segments so far (int bits, with
-                        ///< kInfiniteLight); w = vertices stored
+    Float4 mis;         ///< x = dVC; y = high bits of the sample index; z = segments so far | vertices
+                        ///< stored << 8 | flags (int bits); w = dVM (merging only)
 
-    /// Flag in the segment count of a light walk that leaves an infinite light (the environment):
-    /// its first hit converts the MIS quantities without the distance (its start is a direction).
-    /// The next segment drops it.
+    /// Flag of a light walk that leaves an infinite light (the environment): its first hit
+    /// converts the MIS quantities without the distance (its start is a direction). The next
+    /// segment drops it.
     static constexpr int kInfiniteLight = 1 << 30;
+    /// Flag of an eye walk whose every scattering so far was specular (BdptParams::emissionSpecularOnly).
+    static constexpr int kSpecularPath = 1 << 29;
+    static constexpr int kCountMask = 0xff;  ///< segments and stored vertices: 8 bits each (max depth 255)
 
     WF_CPU_GPU int slot() const { return floatAsInt(origin.w); }
     WF_CPU_GPU std::uint64_t sampleIndex() const {
         return std::uint64_t(floatAsUint(direction.w)) | (std::uint64_t(floatAsUint(mis.y)) << 32);
     }
-    WF_CPU_GPU int depth() const { return floatAsInt(mis.z) & ~kInfiniteLight; }
+    WF_CPU_GPU int depth() const { return floatAsInt(mis.z) & kCountMask; }
     WF_CPU_GPU bool fromInfiniteLight() const { return (floatAsInt(mis.z) & kInfiniteLight) != 0; }
-    WF_CPU_GPU int stored() const { return floatAsInt(mis.w); }
+    WF_CPU_GPU bool specularPath() const { return (floatAsInt(mis.z) & kSpecularPath) != 0; }
+    WF_CPU_GPU int stored() const { return (floatAsInt(mis.z) >> 8) & kCountMask; }
     WF_CPU_GPU float dVCM() const { return throughput.w; }
     WF_CPU_GPU float dVC() const { return mis.x; }
+    WF_CPU_GPU float dVM() const { return mis.w; }
+    /// `depth`: segments so far, with the flags above.
     WF_CPU_GPU void set(vec3 o, vec3 d, vec3 beta, float dVCM, float dVC, std::uint64_t sample, int slot, int depth,
-                        int stored) {
+                        int stored, float dVM = 0.0f) {
         origin = Float4(o, intAsFloat(slot));
         direction = Float4(d, uintAsFloat(std::uint32_t(sample)));
         throughput = Float4(beta, dVCM);
-        mis = Float4(dVC, uintAsFloat(std::uint32_t(sample >> 32)), intAsFloat(depth), intAsFloat(stored));
+        mis = Float4(dVC, uintAsFloat(std::uint32_t(sample >> 32)), intAsFloat(depth | (stored << 8)), dVM);
+    }
+    WF_CPU_GPU void setStored(int stored) {
+        mis.z = intAsFloat((floatAsInt(mis.z) & ~(kCountMask << 8)) | (stored << 8));
     }
 };
 static_assert(sizeof(WalkState) == 64, "walk state is four 16-byte words");
@@ -201,15 +227,25 @@ WF_CPU_GPU WF_INLINE void misAtHit(float& dVCM, float& dVC, float dist, float co
 }
 
 /// After sampling the next direction with (continuation-weighted) forward and reverse pdfs.
-WF_CPU_GPU WF_INLINE void misAfterScatter(float& dVCM, float& dVC, float cosOut, float pdfForward, float pdfReverse,
-                                          bool specular) {
+/// Merging (p.vmWeight, p.vcWeight) adds its terms to dVC and updates dVM (SmallVCM's
+/// SampleScattering); without it dVM stays as it is.
+WF_CPU_GPU WF_INLINE void misAfterScatter(float& dVCM, float& dVC, float& dVM, float cosOut, float pdfForward,
+                                          float pdfReverse, bool specular, const BdptParams& p) {
     if (specular) {  // forward and reverse densities are the same delta: they cancel
         dVCM = 0.0f;
         dVC *= cosOut;
+        if (p.merging) dVM *= cosOut;
     } else {
-        dVC = cosOut / pdfForward * (dVC * pdfReverse + dVCM);
+        dVC = cosOut / pdfForward * (dVC * pdfReverse + dVCM + p.vmWeight);
+        if (p.merging) dVM = cosOut / pdfForward * (dVM * pdfReverse + dVCM * p.vcWeight + 1.0f);
         dVCM = 1.0f / pdfForward;
     }
+}
+/// BDPT's (no merging).
+WF_CPU_GPU WF_INLINE void misAfterScatter(float& dVCM, float& dVC, float cosOut, float pdfForward, float pdfReverse,
+                                          bool specular) {
+    float dVM = 0.0f;
+    misAfterScatter(dVCM, dVC, dVM, cosOut, pdfForward, pdfReverse, specular, BdptParams{});
 }
 
 /// Selection probability per unit area of the emitter `prim` (light choice and position).
@@ -234,18 +270,19 @@ WF_CPU_GPU WF_INLINE float weightEnvironmentHit(float dVCM, float dVC, float pdf
 /// direction; the environment: direction x disk, cosLight = 1); cosEye: the geometric cosine at the
 /// eye vertex; bsdfForward / bsdfReverse at the eye vertex towards the light / back along the eye
 /// path.
+/// vmWeight: BdptParams::vmWeight (merging at the eye vertex is another strategy of the path).
 WF_CPU_GPU WF_INLINE float weightLightSample(float dVCM, float dVC, float pdfDirect, float pdfEmit, float cosLight,
-                                             float cosEye, float bsdfForward, float bsdfReverse) {
+                                             float cosEye, float bsdfForward, float bsdfReverse, float vmWeight = 0.0f) {
     float wLight = bsdfForward / pdfDirect;
-    float wCamera = pdfEmit * cosEye / (pdfDirect * cosLight) * (dVCM + dVC * bsdfReverse);
+    float wCamera = pdfEmit * cosEye / (pdfDirect * cosLight) * (dVCM + vmWeight + dVC * bsdfReverse);
     return 1.0f / (wLight + 1.0f + wCamera);
 }
 
 /// t = 1 weight: light vertex to the camera. cameraPdfA: the camera's density of the vertex per
 /// unit pixel area; bsdfReverse at the light vertex back along the light path.
 WF_CPU_GPU WF_INLINE float weightCameraConnection(float dVCM, float dVC, float cameraPdfA, float lightPathCount,
-                                                  float bsdfReverse) {
-    float wLight = cameraPdfA / lightPathCount * (dVCM + dVC * bsdfReverse);
+                                                  float bsdfReverse, float vmWeight = 0.0f) {
+    float wLight = cameraPdfA / lightPathCount * (dVCM + vmWeight + dVC * bsdfReverse);
     return 1.0f / (wLight + 1.0f);
 }
 
@@ -254,9 +291,19 @@ WF_CPU_GPU WF_INLINE float weightCameraConnection(float dVCM, float dVC, float c
 /// continue each subpath backwards.
 WF_CPU_GPU WF_INLINE float weightConnection(float eyeDVCM, float eyeDVC, float lightDVCM, float lightDVC,
                                             float eyeToLightPdfA, float lightToEyePdfA, float eyeReverse,
-                                            float lightReverse) {
-    float wLight = eyeToLightPdfA * (lightDVCM + lightDVC * lightReverse);
-    float wCamera = lightToEyePdfA * (eyeDVCM + eyeDVC * eyeReverse);
+                                            float lightReverse, float vmWeight = 0.0f) {
+    float wLight = eyeToLightPdfA * (lightDVCM + vmWeight + lightDVC * lightReverse);
+    float wCamera = lightToEyePdfA * (eyeDVCM + vmWeight + eyeDVC * eyeReverse);
+    return 1.0f / (wLight + 1.0f + wCamera);
+}
+
+/// Merge weight (VCM, vcm.h): eye vertex and light vertex at (nearly) one point. pdfForward:
+/// the eye BSDF sampling the light vertex's incoming direction; pdfReverse: that BSDF sampling
+/// the eye's direction from it, with the light vertex's roulette (SmallVCM's RangeQuery).
+WF_CPU_GPU WF_INLINE float weightMerge(float eyeDVCM, float eyeDVM, float lightDVCM, float lightDVM, float pdfForward,
+                                       float pdfReverse, float vcWeight) {
+    float wLight = lightDVCM * vcWeight + lightDVM * pdfForward;
+    float wCamera = eyeDVCM * vcWeight + eyeDVM * pdfReverse;
     return 1.0f / (wLight + 1.0f + wCamera);
 }
 
@@ -281,7 +328,7 @@ WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParam
     float dVCM = p.cameraConnections ? p.lightPathCount / cameraPdfW(p, cosAtCamera) : 0.0f;
     bool needed = sampler.strategy(sample, p.maxDepth).needsEyeWalk();
     WalkState w;
-    w.set(r.origin, r.direction, vec3(needed ? 1.0f : 0.0f), dVCM, 0.0f, sample, slot, 0, 0);
+    w.set(r.origin, r.direction, vec3(needed ? 1.0f : 0.0f), dVCM, 0.0f, sample, slot, WalkState::kSpecularPath, 0);
     return w;
 }
 
@@ -312,7 +359,7 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
             return w;
         }
         w.set(e.origin, e.direction, e.Le / pdfEmit, 1.0f / e.pdfPosition, 1.0f / pdfEmit, sample, slot,
-              WalkState::kInfiniteLight, 0);
+              WalkState::kInfiniteLight, 0, p.vcWeight / pdfEmit);
         return w;
     }
     DistributionSample choice =
@@ -351,7 +398,7 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
         return w;
     }
     w.set(offsetRayOrigin(ls.p, ls.error, ls.n), dir, ls.Le * (cosLight / pdfEmit), ls.pdfArea / pdfEmit,
-          cosLight / pdfEmit, sample, slot, 0, 0);
+          cosLight / pdfEmit, sample, slot, 0, 0, cosLight / pdfEmit * p.vcWeight);
     return w;
 }
 
@@ -368,6 +415,7 @@ struct WalkOutput {
     int slot = 0;
     int vertexIndex = 0;  ///< where `vertex` goes in its subpath (the walk's stored count before it)
     int storedCount = 0;  ///< the subpath's stored vertices after this one
+    float vertexDVM = 0.0f;  ///< `vertex`'s dVM (merging; the PathVertex has no room for it)
     WF_CPU_GPU bool active(int stream) const { return stream == kNext ? hasNext : hasShadow; }
 };
 
@@ -412,9 +460,9 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
 /// walk (as in the path tracer). Light walks take the leaving half of the adjoint correction,
 /// |wi.ng| / |wi.ns|; the MIS quantities take the geometric cosine (a change of measure).
 template <class Materials, class Sampler>
-WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& m, const WalkHit& h, const WalkState& w,
-                                    float dVCM, float dVC, const Sampler& sampler, int componentDim, int directionDim,
-                                    TransportMode mode, WalkState& next) {
+WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const BdptParams& p, const MaterialData& m, const WalkHit& h,
+                                    const WalkState& w, float dVCM, float dVC, float dVM, const Sampler& sampler,
+                                    int componentDim, int directionDim, TransportMode mode, WalkState& next) {
     float q = continuationProbability<Materials>(m);
     std::uint64_t sample = w.sampleIndex();
     float uc = sampler.get(sample, componentDim);
@@ -432,10 +480,11 @@ WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const MaterialData& 
     vec3 weight = bs.weight;
     if (mode == TransportMode::Importance) weight *= cosOut / cosShading;
     float pdfReverse = bs.specular ? 0.0f : pdfBsdf<Materials>(m, bs.wi, woLocal) * q;
-    misAfterScatter(dVCM, dVC, cosOut, bs.pdf * q, pdfReverse, bs.specular);
+    misAfterScatter(dVCM, dVC, dVM, cosOut, bs.pdf * q, pdfReverse, bs.specular, p);
     vec3 side = glm::dot(wi, h.ngOutside) > 0.0f ? h.ngOutside : -h.ngOutside;
+    int flags = w.specularPath() && bs.specular ? WalkState::kSpecularPath : 0;
     next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * weight / q, dVCM, dVC, w.sampleIndex(),
-             w.slot(), w.depth() + 1, w.stored());
+             w.slot(), (w.depth() + 1) | flags, w.stored(), dVM);
     return true;
 }
 
@@ -462,11 +511,17 @@ WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dV
 /// (depth <= maxDepth - 2).
 template <class Materials>
 WF_CPU_GPU WF_INLINE void storeVertex(WalkOutput& out, const BdptParams& p, const WalkHit& h, vec3 beta, float dVCM,
-                                      float dVC, int depth) {
+                                      float dVC, float dVM, int depth) {
     if (depth > p.storedVertices()) return;
     out.vertex = makeVertex<Materials>(h, beta, dVCM, dVC, depth);
+    out.vertexDVM = dVM;
     out.hasVertex = true;
     out.storedCount++;
+}
+
+/// Whether emission the eye walk `w` finds at `depth` segments counts (BdptParams::emissionSpecularOnly).
+WF_CPU_GPU WF_INLINE bool countsEmission(const BdptParams& p, const WalkState& w, int depth) {
+    return !p.emissionSpecularOnly || depth == 1 || w.specularPath();
 }
 
 /// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0, an
@@ -484,7 +539,8 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     if (hit.prim < 0) {
         // s = 0 on the environment: the quantities stay per solid angle (the escape direction is
         // the light vertex), against s = 1 sampling that direction and light subpaths leaving it.
-        if (scene.environment.present() && p.deposits(0, depth + 1) && choice.allows(0, depth + 1)) {
+        if (scene.environment.present() && p.deposits(0, depth + 1) && choice.allows(0, depth + 1) &&
+            countsEmission(p, w, depth)) {
             vec3 d = w.direction.xyz();
             float weight = depth == 1 ? 1.0f
                                       : weightEnvironmentHit(w.dVCM(), w.dVC(),
@@ -499,11 +555,12 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, hit.t, h.cosIn);
+    float dVM = p.merging ? w.dVM() / h.cosIn : 0.0f;
     MaterialData textured;
     const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
     int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
 
-    if (m.emissive() && p.deposits(0, depth + 1) && choice.allows(0, depth + 1)) {
+    if (m.emissive() && p.deposits(0, depth + 1) && choice.allows(0, depth + 1) && countsEmission(p, w, depth)) {
         vec3 Le = emittedRadiance(m, h.ngOutside, h.wo);
         if (!isBlack(Le)) {
             float weight = depth == 1 ? 1.0f : weightEmitterHit(dVCM, dVC, emitterPdfA(scene, hit.prim), h.cosIn);
@@ -530,7 +587,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                     // BSDF sampling never finds a delta light: its density there is 0.
                     float bsdfForward = dl.delta ? 0.0f : pdfBsdf<Materials>(m, woLocal, wiLocal) * q;
                     float weight = weightLightSample(dVCM, dVC, dl.pdfDirect, dl.pdfEmit, dl.cosLight, cosEye, bsdfForward,
-                                                     pdfBsdf<Materials>(m, wiLocal, woLocal) * q);
+                                                     pdfBsdf<Materials>(m, wiLocal, woLocal) * q, p.vmWeight);
                     vec3 contribution = beta * f * dl.Le * (std::fabs(wiLocal.z) * weight / dl.pdfDirect);
                     RayEnd here = RayEnd::surface(h.p, h.n, h.error);
                     out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel, contribution, w.slot())
@@ -539,12 +596,12 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                 }
             }
         }
-        if (choice.storesEye(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
+        if (choice.storesEye(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, dVM, depth);
     }
     if (!choice.eyeContinues(depth)) return out;
     WalkState base = w;
-    base.mis.w = intAsFloat(out.storedCount);
-    out.hasNext = continueWalk<Materials>(scene, m, h, base, dVCM, dVC, sampler, dims::vertex(vertex, dims::kComponent),
+    base.setStored(out.storedCount);
+    out.hasNext = continueWalk<Materials>(scene, p, m, h, base, dVCM, dVC, dVM, sampler, dims::vertex(vertex, dims::kComponent),
                                dims::vertex(vertex, dims::kDirection), TransportMode::Radiance, out.next);
     return out;
 }
@@ -563,6 +620,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
     misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : hit.t, h.cosIn);
+    float dVM = p.merging ? w.dVM() / h.cosIn : 0.0f;
     MaterialData textured;
     const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
     // The arriving half of the adjoint correction, |wo.ns| / |wo.ng|: every use of this vertex
@@ -590,7 +648,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                     float cameraPdfA = cameraPdfW(p, cc.cosAtCamera) * cosVertex / (cc.dist * cc.dist);
                     if (!isBlack(f) && cameraPdfA > 0.0f) {
                         float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount,
-                                                              pdfBsdf<Materials>(m, wiLocal, woLocal) * q);
+                                                              pdfBsdf<Materials>(m, wiLocal, woLocal) * q, p.vmWeight);
                         // The lens is not scene geometry: only the vertex end is offset.
                         out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error), RayEnd::point(cc.lensPoint),
                                                       cc.pixel, beta * f * (weight * cameraPdfA / p.lightPathCount),
@@ -600,14 +658,14 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                 }
             }
         }
-        if (choice.storesLight(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, depth);
+        if (choice.storesLight(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, dVM, depth);
     }
     // A vertex at depth d + 1 is useful only if it can still reach the camera: d + 2 <= maxDepth.
     if (depth + 2 > p.maxDepth || !choice.lightContinues(depth)) return out;
     WalkState base = w;
     base.throughput = Float4(beta, w.throughput.w);
-    base.mis.w = intAsFloat(out.storedCount);
-    out.hasNext = continueWalk<Materials>(scene, m, h, base, dVCM, dVC, sampler, dims::lightVertex(vertex, dims::kComponent),
+    base.setStored(out.storedCount);
+    out.hasNext = continueWalk<Materials>(scene, p, m, h, base, dVCM, dVC, dVM, sampler, dims::lightVertex(vertex, dims::kComponent),
                                dims::lightVertex(vertex, dims::kDirection), TransportMode::Importance, out.next);
     return out;
 }
@@ -627,7 +685,7 @@ struct Connection {
 
 template <class Materials = AllMaterials>
 WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const MaterialData& ml, const PathVertex& e,
-                                                const PathVertex& l) {
+                                                const PathVertex& l, float vmWeight = 0.0f) {
     Connection c;
     vec3 d = l.position.xyz() - e.position.xyz();
     float dist2 = glm::dot(d, d);
@@ -648,7 +706,7 @@ WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const Ma
     float eyeToLightPdfA = pdfBsdf<Materials>(me, woE, wiE) * qe * cosL / dist2;
     float lightToEyePdfA = pdfBsdf<Materials>(ml, woL, wiL) * ql * cosE / dist2;
     c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
-                                pdfBsdf<Materials>(me, wiE, woE) * qe, pdfBsdf<Materials>(ml, wiL, woL) * ql);
+                                pdfBsdf<Materials>(me, wiE, woE) * qe, pdfBsdf<Materials>(ml, wiL, woL) * ql, vmWeight);
     c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (std::fabs(wiE.z) * cosL / dist2);
     c.valid = true;
     return c;
@@ -666,7 +724,8 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
                            RayEnd::surface(l.position.xyz(), l.ng(), l.error()), pixel, vec3(0.0f), slot);
     MaterialData texturedE, texturedL;
     Connection c = evaluateConnection<Materials>(materialAt<Materials>(scene, e.material(), e.uv(), texturedE),
-                                                 materialAt<Materials>(scene, l.material(), l.uv(), texturedL), e, l);
+                                                 materialAt<Materials>(scene, l.material(), l.uv(), texturedL), e, l,
+                                                 p.vmWeight);
     if (!c.valid) return false;
     out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));
     return true;

@@ -1,0 +1,172 @@
+// VCM's driver (kernels/vcm): iterations of one pass each (a light subpath per pixel, or
+// VcmOptions::lightPaths of them), launched as four stages: the light pass, the grid's keys,
+// their sort and bucket ranges, and the eye pass. A template over the exec type; instantiated
+// for CpuExec and CudaExec.
+//
+// One thread walks a whole subpath (the naive BDPT's schedule, not the streaming one's): a
+// first version that is correct on both backends; the streaming schedule with compacted walks
+// is the next step for speed (docs/decisions.md, "VCM: one thread per subpath first").
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "host/backends/buffer.h"
+#include "host/integrators/stream_scheduler.h"
+#include "kernels/vcm/vcm_stages.h"
+#include "wavefront/error.h"
+
+namespace wavefront {
+
+/// What one render call of the driver runs under: the mode, the radius schedule and the
+/// BDPT parameters of the pass (numPixels: the eye samples of a pass).
+struct VcmSetup {
+    VcmMode mode = VcmMode::Vcm;
+    BdptParams params;
+    float baseRadius = 0.0f;  ///< in scene units
+    float alpha = 0.75f;
+};
+
+template <class Exec>
+class VcmDriver {
+public:
+    VcmDriver(Exec& exec, int lightPaths, int maxDepth) : exec_(exec), lightPaths_(lightPaths) {
+        stride_ = std::max(1, mergingParams(maxDepth).storedVertices());
+        const std::size_t entries = std::size_t(lightPaths_) * std::size_t(stride_);
+        if (entries > std::size_t(INT32_MAX))
+            throw InputError("VCM's light vertex cache of " + std::to_string(entries) +
+                             " entries is too large: lower --light-paths or --max-depth");
+        entries_ = int(entries);
+        for (tableSize_ = 1024; tableSize_ < std::uint32_t(lightPaths_); tableSize_ *= 2) {
+        }
+        vertices_ = exec_.template allocate<PathVertex>(entries);
+        dVM_ = exec_.template allocate<float>(entries);
+        keys_ = exec_.template allocate<std::uint64_t>(entries);
+        values_ = exec_.template allocate<std::uint32_t>(entries);
+        count_ = exec_.template allocate<int>(std::size_t(lightPaths_));
+        begin_ = exec_.template allocate<std::uint32_t>(tableSize_);
+        end_ = exec_.template allocate<std::uint32_t>(tableSize_);
+        counters_ = exec_.template allocate<VcmCounters>(1);
+        simd_ = exec_.template allocate<unsigned long long>(2 * kSimdSlots);
+        exec_.fill(counters_.data(), VcmCounters{}, 1);
+        exec_.fill(simd_.data(), 0ull, simd_.size());
+    }
+
+    /// Device bytes a driver of `lightPaths` light subpaths and this depth allocates.
+    static std::size_t plannedBytes(std::uint64_t lightPaths, int maxDepth) {
+        const std::uint64_t entries = lightPaths * std::uint64_t(std::max(1, mergingParams(maxDepth).storedVertices()));
+        return std::size_t(entries * (sizeof(PathVertex) + sizeof(float) + sizeof(std::uint64_t) + sizeof(std::uint32_t)) +
+                           lightPaths * (sizeof(int) + 2 * sizeof(std::uint32_t)));
+    }
+
+    /// Renders eye samples [first, first + count) into the film, iteration by iteration
+    /// (iteration k: samples [kN, (k + 1)N), N = setup.params.numPixels), asking the budget
+    /// after each; a part of an iteration traces all its light subpaths but splats only the
+    /// t = 1 connections its own samples own, so ranges that tile an iteration add up to it.
+    template <class Budget>
+    std::uint64_t render(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler, const FilmView& film,
+                         std::uint64_t first, std::uint64_t count, Budget& budget) {
+        return withMaterialSet(scene, [&](auto materials) -> std::uint64_t {
+            using Materials = decltype(materials);
+            const std::uint64_t pass = std::uint64_t(setup.params.numPixels);
+            std::uint64_t end = count, done = 0;
+            while (done < end) {
+                const std::uint64_t at = first + done, iteration = at / pass;
+                const std::uint64_t n = std::min((iteration + 1) * pass, first + end) - at;
+                runIteration<Materials>(scene, setup, sampler, film, iteration, at, n);
+                exec_.synchronize();  // the budget must see finished work
+                done += n;
+                RunVerdict v = budget.check(done);
+                if (v == RunVerdict::Stop) end = done;
+                else if (v == RunVerdict::Shrink) {
+                    const std::uint64_t target = budget.shrinkTarget() > first ? budget.shrinkTarget() - first : 0;
+                    end = std::clamp(target, done, end);
+                    budget.shrunk(first + end);
+                } else if (v == RunVerdict::FinishPass)
+                    end = std::min(end, (first + done + pass - 1) / pass * pass - first);
+            }
+            return done;
+        });
+    }
+
+    VcmCounters counters() {
+        VcmCounters k{};
+        exec_.download(&k, counters_.data(), 1);
+        return k;
+    }
+    std::uint64_t iterations() const { return iterations_; }
+    std::uint64_t lightPathsTraced() const { return lightPathsTraced_; }
+    float lastRadius() const { return lastRadius_; }
+    int lightPaths() const { return lightPaths_; }
+    std::vector<double> simdEfficiency() {
+        std::vector<unsigned long long> raw(simd_.size());
+        exec_.download(raw.data(), simd_.data(), raw.size());
+        std::vector<double> f(kSimdSlots);
+        for (int k = 0; k < kSimdSlots; ++k) f[k] = simdFraction(raw, {k});
+        return f;
+    }
+
+private:
+    static BdptParams mergingParams(int maxDepth) {
+        BdptParams p;
+        p.maxDepth = maxDepth;
+        p.merging = true;
+        return p;
+    }
+
+    template <class Materials>
+    void runIteration(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler, const FilmView& film,
+                      std::uint64_t iteration, std::uint64_t at, std::uint64_t n) {
+        BdptParams p = setup.params;
+        p.lightPathCount = float(lightPaths_);
+        const float radius = vcmRadius(setup.baseRadius, setup.alpha, iteration);
+        setVcmWeights(p, setup.mode, radius);
+        using C = bdpt::Context<HashSampler, FilmSink, Materials>;
+        C c{scene, p, sampler, FilmSink{film}, nullptr, SimdCounters{simd_.data()}, nullptr, nullptr,
+            nullptr, nullptr, nullptr, vertices_.data()};
+        const vcm::LightCache cache{vertices_.data(), dVM_.data(), count_.data(), stride_};
+        const std::uint64_t firstEye = iteration * std::uint64_t(p.numPixels);
+        exec_.parallelFor("vcm light pass", lightPaths_,
+                          vcm::LightStage<C>{c, cache, counters_.data(), iteration * std::uint64_t(lightPaths_), firstEye,
+                                             at, at + n});
+        MergeGrid grid{};
+        grid.lower = scene.sceneCenter - vec3(scene.sceneRadius);
+        grid.invCellSize = 1.0f / (2.0f * radius);
+        grid.radius2 = radius * radius;
+        grid.tableMask = tableSize_ - 1;
+        grid.begin = begin_.data();
+        grid.end = end_.data();
+        grid.entries = values_.data();
+        grid.normalization = 1.0f / (kPi * radius * radius * p.lightPathCount);
+        grid.firstHitOnly = setup.mode == VcmMode::Ppm;
+        const std::uint64_t unused = tableSize_;
+        exec_.fill(begin_.data(), std::uint32_t(0), tableSize_);
+        exec_.fill(end_.data(), std::uint32_t(0), tableSize_);
+        exec_.parallelFor("vcm grid keys", entries_, vcm::GridKeyStage{cache, grid, unused, keys_.data(), values_.data()});
+        int keyBits = 1;
+        while ((std::uint64_t(1) << keyBits) <= unused) ++keyBits;
+        exec_.sortPairs(keys_.data(), values_.data(), entries_, keyBits);
+        exec_.parallelFor("vcm grid buckets", entries_,
+                          vcm::BucketRangeStage{keys_.data(), entries_, unused, begin_.data(), end_.data()});
+        exec_.parallelFor("vcm eye pass", int(n),
+                          vcm::EyeStage<C>{c, cache, grid, counters_.data(), firstEye, at, lightPaths_});
+        ++iterations_;
+        lightPathsTraced_ += std::uint64_t(lightPaths_);
+        lastRadius_ = radius;
+    }
+
+    Exec& exec_;
+    int lightPaths_ = 0, stride_ = 1, entries_ = 0;
+    std::uint32_t tableSize_ = 1024;
+    Buffer<PathVertex> vertices_;
+    Buffer<float> dVM_;
+    Buffer<std::uint64_t> keys_;
+    Buffer<std::uint32_t> values_, begin_, end_;
+    Buffer<int> count_;
+    Buffer<VcmCounters> counters_;
+    Buffer<unsigned long long> simd_;
+    std::uint64_t iterations_ = 0, lightPathsTraced_ = 0;
+    float lastRadius_ = 0.0f;
+};
+
+}  // namespace wavefront
