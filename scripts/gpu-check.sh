@@ -22,6 +22,8 @@
 #   door-ajar and mirror-caustic at 1 and 4 s, 4 seeds, or the arguments given), long (BDPT and
 #   MLT at 16 s on door-ajar and mirror-caustic) or agree (MLT's agreement with PT rendered long
 #   in many seeds, its noise told from a bias);
+#   vcm: issue 39's VCM tests and sanitizers (VCM_PART=tests) or its speed, SIMD figures, bias
+#   against the radius and efficiency table (VCM_PART=bench);
 #   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
 #   refit, rebuild and auto, and refit with the image left on the GPU) into OUTDIR/animation.md;
 #   host: tests, sanitizers on AOV, crop and MLT renders and on the device-image tests, the edit
@@ -174,6 +176,54 @@ if [ "$mode" = host ]; then
     run "$bin/time_limit" --backend cuda --res 1024x1024 --seconds 1 --repeat 3 > "$out/time_limit.md" 2>&1
     grep -E "^\| " "$out/edits.md" "$out/time_limit.md" | tee -a "$log"
   fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = vcm ]; then
+    # Issue 39 (VCM_PART=tests or bench). tests: the VCM and MIS tests, then memcheck and racecheck
+    # on VCM, BPM and PPM renders. bench: throughput with per-kernel times (the grid's build:
+    # "vcm grid keys", "sort pairs", "vcm grid buckets"), lanes per instruction of the light and
+    # eye passes (ncu), PPM's and BPM's bias against BDPT at fixed radii, and the efficiency
+    # table of BDPT, VCM and MLT (wavefront-compare, independent seeds).
+    if [ "${VCM_PART:-tests}" = tests ]; then
+        TEST_FILTER="[vcm],[mis]" TEST_SHARDS=2 all_tests
+        san="$out/sanitizer.txt"; : > "$san"
+        for tool in memcheck racecheck; do
+            for args in "cornell-box --integrator vcm" "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm"; do
+                echo "== $tool $args" >> "$san"
+                # shellcheck disable=SC2086  # $args is a list of words on purpose
+                compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda --spp 2 \
+                    --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
+                echo "exit $?" >> "$san"
+            done
+        done
+        grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+    else
+        : > "$out/vcm-speed.md"
+        for integrator in bdpt vcm bpm ppm; do
+            run "$bin/wavefront-render" cornell-box --backend cuda --integrator $integrator --res 1024x1024 --spp 16 \
+                --stats --out /tmp/vcm.pfm >> "$out/vcm-speed.md" 2>&1
+        done
+        run "$bin/wavefront-render" caustic-behind-glass --backend cuda --integrator vcm --res 512x512 --spp 64 --stats \
+            --out "$out/caustic-behind-glass-vcm.png" >> "$out/vcm-speed.md" 2>&1
+        ncu --kernel-name-base demangled --kernel-name regex:"vcm::(LightStage|EyeStage)" --launch-count 4 \
+            --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+            "$bin/wavefront-render" cornell-box --backend cuda --integrator vcm --res 1024x1024 --spp 2 --out /tmp/ncu.pfm \
+            > "$out/vcm-ncu.txt" 2>&1
+        grep -E "Stage|thread_inst|duration" "$out/vcm-ncu.txt" | cut -c1-160 | tee -a "$log"
+        # The merging bias against the radius: fixed radii (alpha near 1), 128 x 128, 1024 iterations.
+        run "$bin/wavefront-render" cornell-box --backend cuda --integrator bdpt --res 128x128 --spp 8192 --out "$out/bias-bdpt.pfm"
+        for integrator in ppm bpm; do
+            for r in 0.04 0.02 0.01 0.005; do
+                run "$bin/wavefront-render" cornell-box --backend cuda --integrator $integrator --radius $r --alpha 0.9999 \
+                    --light-paths 65536 --res 128x128 --spp 1024 --out "$out/bias-$integrator-$r.pfm"
+            done
+        done
+        python3 scripts/image_bias.py "$out/bias-bdpt.pfm" "$out"/bias-ppm-*.pfm "$out"/bias-bpm-*.pfm | tee "$out/vcm-bias.md" | tee -a "$log"
+        grep -E "samples in|iterations|merges|vcm (light|eye)|grid|sort pairs" "$out/vcm-speed.md" | cut -c1-140 | tee -a "$log"
+        compare_report vcm-eff caustic-behind-glass glass-caustic door-ajar --methods bdpt,vcm,mlt --seeds 4 --times 4 \
+            --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 4 --pyramid 0 --flip off
+    fi
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi

@@ -149,6 +149,9 @@ TEST_CASE("VCM's options: validated, a block per integrator, in the registry", "
     o = mergingOptions(IntegratorType::Ppm);
     o.ppm.lightPaths = -1;
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("light paths per iteration"));
+    o = mergingOptions(IntegratorType::Ppm);
+    o.streamCapacity = 4096;
+    CHECK_THROWS_WITH(o.validate(), Catch::Contains("stream capacity does not apply to ppm"));
     o = mergingOptions(IntegratorType::Bpm);
     o.vcm.radiusFactor = 0.01f;  // VCM's block, not BPM's
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("does not apply to integrator bpm"));

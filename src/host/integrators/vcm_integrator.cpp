@@ -33,6 +33,9 @@ IntegratorSpec mergingSpec(const char* name, const char* description) {
         if (v.lightPaths < 0 || v.lightPaths > VcmIntegrator::kMaxLightPaths)
             throw InputError("light paths per iteration must be 0 (one per pixel) to " +
                              std::to_string(VcmIntegrator::kMaxLightPaths));
+        if (o.streamCapacity > 0)
+            throw InputError("stream capacity does not apply to " + std::string(integratorSpec(o.integrator).name) +
+                             ": it walks one subpath per thread (--light-paths sets the light pass's size)");
     };
     s.figures = [](const RenderStats& st) {
         return std::vector<std::pair<std::string, double>>{{"iterations", double(st.vcm.iterations)},
