@@ -613,7 +613,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
     py::class_<VcmOptions>(m, "VcmOptions")
         .def(py::init<>())
-        .def_readwrite("radiusFactor", &VcmOptions::radiusFactor)
+        .def_readwrite("radius", &VcmOptions::radius)
         .def_readwrite("alpha", &VcmOptions::alpha)
         .def_readwrite("lightPaths", &VcmOptions::lightPaths);
 

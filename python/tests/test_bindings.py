@@ -58,8 +58,8 @@ def test_integrator_options_come_from_the_registry():
     vcm = next(i for i in wf.integrators() if i.name == "vcm")
     assert [o.name for o in vcm.options] == ["radius", "alpha", "light-paths"] and vcm.rendersSampleRanges
     v = options(integrator=wf.IntegratorType.Bpm)
-    v.setIntegratorOption("radius", "0.01")
-    assert v.bpm.radiusFactor == pytest.approx(0.01) and v.vcm.radiusFactor == pytest.approx(0.003)
+    v.setIntegratorOption("radius", "0.5")
+    assert v.bpm.radius == pytest.approx(0.5) and v.vcm.radius == pytest.approx(1.0)
     v.ppm.alpha = 0.5
     with pytest.raises(ValueError, match="does not apply to integrator bpm"):
         wf.Renderer(wf.Scene.builtin("cornell-box"), v)

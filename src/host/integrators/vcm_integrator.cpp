@@ -15,9 +15,9 @@ template <class Row>
 IntegratorSpec mergingSpec(const char* name, const char* description) {
     IntegratorSpec s{Row::kType, name, description, true, {}};
     s.options = {
-        {"radius", "--radius", "first merge radius, a fraction of the scene's bounding-sphere radius, in (0, 1]",
-         [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).radiusFactor = options::parseFloat("--radius", v); },
-         [](const RenderOptions& o) { return options::number((o.*Row::kBlock).radiusFactor); }},
+        {"radius", "--radius", "first merge radius in pixels (at the camera's target distance), in (0, 1000]",
+         [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).radius = options::parseFloat("--radius", v); },
+         [](const RenderOptions& o) { return options::number((o.*Row::kBlock).radius); }},
         {"alpha", "--alpha", "radius schedule: r_i = r_0 / (i + 1)^((1 - alpha) / 2), alpha in (0, 1)",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).alpha = options::parseFloat("--alpha", v); },
          [](const RenderOptions& o) { return options::number((o.*Row::kBlock).alpha); }},
@@ -27,8 +27,7 @@ IntegratorSpec mergingSpec(const char* name, const char* description) {
     };
     s.validate = [](const RenderOptions& o) {
         const VcmOptions& v = o.*Row::kBlock;
-        if (!(v.radiusFactor > 0.0f && v.radiusFactor <= 1.0f))
-            throw InputError("merge radius must be in (0, 1] (a fraction of the scene's radius)");
+        if (!(v.radius > 0.0f && v.radius <= 1000.0f)) throw InputError("merge radius must be in (0, 1000] pixels");
         if (!(v.alpha > 0.0f && v.alpha < 1.0f)) throw InputError("radius alpha must be in (0, 1)");
         if (v.lightPaths < 0 || v.lightPaths > VcmIntegrator::kMaxLightPaths)
             throw InputError("light paths per iteration must be 0 (one per pixel) to " +

@@ -21,7 +21,9 @@ public:
         VcmSetup setup;
         setup.mode = vcmMode(options_.integrator);
         setup.params = makeBdptParams(scene, options_.maxDepth, true, int(runner::filmPixels(options_)));
-        setup.baseRadius = vcmOptions(options_).radiusFactor * scene.sceneRadius;
+        // Pixels at the camera's target distance, in scene units (the full frame's pixels).
+        const float pixel = 2.0f * scene.camera.targetDistance * scene.camera.tanHalfFovY / float(scene.height);
+        setup.baseRadius = vcmOptions(options_).radius * pixel;
         setup.alpha = vcmOptions(options_).alpha;
         std::uint64_t count = runner::sampleCount(next_, asked, runner::sampleLimit(options_), budget.timeLimited());
         std::uint64_t done = driver_.render(scene, setup, HashSampler(options_.seed, runner::filmWindow(options_)), film,

@@ -52,6 +52,7 @@ CameraData makeCamera(const Camera& c) {
     d.aspect = 1.0f;
     d.lensRadius = c.lensRadius;
     d.focusDistance = c.focusDistance;
+    d.targetDistance = glm::length(c.target - c.position);
     return d;
 }
 

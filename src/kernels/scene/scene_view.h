@@ -19,6 +19,7 @@ struct CameraData {
     float aspect;
     float lensRadius;
     float focusDistance;
+    float targetDistance;  ///< from the position to the camera's target (VCM's radius is in pixels there)
 };
 
 /// A point, spot or directional light (Scene::addLight): no extent, never hit, only sampled.
