@@ -5,7 +5,7 @@
 // The sample count makes one device take about --seconds (from two calibration renders: the
 // second at the first one's estimate, so a fixed start-up such as MLT's does not skew it). PT and BDPT
 // render the same samples on any number of devices: the images must agree to float rounding (the
-// largest relative difference is printed). MLT's chains differ: a per-pixel test over --z-seeds
+// largest relative difference is printed). MLT's and MMLT's chains differ: a per-pixel test over --z-seeds
 // independent renders on each side (Welch's t per pixel and channel) prints the fraction of
 // values beyond |t| = 4 (about 0.15% by chance at 8 seeds a side) and the largest |t|.
 // --time-limited: every render runs for --seconds (RenderOptions::timeLimitSeconds) instead, and
@@ -51,6 +51,13 @@ struct PixelMoments {
     }
 };
 
+/// PT, BDPT and VCM render sample ranges (the image of one device); MLT and MMLT run chains.
+bool rendersSampleRanges(IntegratorType type) {
+    for (const IntegratorInfo& info : integrators())
+        if (info.type == type) return info.rendersSampleRanges;
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,7 +74,7 @@ int main(int argc, char** argv) {
     args.addAtLeast("--repeat", repeat, 1, "timed renders per row; the row is the median");
     args.addAtLeast("--z-seeds", zSeeds, 2, "MLT: independent renders on each side of the per-pixel test");
     args.addAtLeast("--devices", maxDevices, 0, "most devices to use (0: every CUDA device; the CPU: 2 workers)");
-    args.addList("--integrators", integrators, "integrators: pt, bdpt, mlt", [](const std::string& i) { parseIntegrator(i); });
+    args.addList("--integrators", integrators, "integrators: pt, bdpt, mlt, mmlt, vcm, bpm, ppm", [](const std::string& i) { parseIntegrator(i); });
     args.addFlag("--time-limited", timeLimited, "render for --seconds each; speed-up by samples per second");
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
@@ -123,7 +130,7 @@ int main(int argc, char** argv) {
                         // different sample counts on each side: nothing to compare pixel by pixel
                     } else if (k == 1) {
                         reference = r.image();
-                    } else if (integrator != IntegratorType::Mlt) {
+                    } else if (rendersSampleRanges(integrator)) {
                         std::snprintf(buf, sizeof buf, "max relative difference %.2g", wftest::maxRelativeDifference(r.image(), reference));
                         agreement = buf;
                     } else {
