@@ -105,13 +105,13 @@ double cosAtCamera(const RandomPath& path) {
     return glm::dot(glm::normalize(path.x[k - 1].p - path.x[k].p), path.forward);
 }
 
-/// The direct way: the area density of every strategy's way of making the path, as a product over
-/// all its vertices, then the balance heuristic. Strategy s has s light vertices. The environment's
-/// vertex x_0 is a direction: densities of it are per solid angle (at x_1), and x_1 comes from
-/// the emission disk, pdfPosition x |cos| at x_1, with no distance.
-std::vector<double> directWeights(const RandomPath& path, const BdptParams& params) {
+/// Area densities of every vertex x_i: pL[i] as the light subpath makes it (from x_{i-1}), pE[i]
+/// as the eye subpath does (from x_{i+1}). The environment's x_0 is a direction: densities of it
+/// are per solid angle (at x_1), and x_1 comes from the emission disk, pdfPosition x |cos| at x_1.
+void vertexDensities(const RandomPath& path, const BdptParams& params, std::vector<double>& pL, std::vector<double>& pE) {
     int k = path.k();
-    std::vector<double> pL(k), pE(k);
+    pL.assign(k, 0.0);
+    pE.assign(k, 0.0);
     pL[0] = path.pdfA;
     if (k > 1)
         pL[1] = path.infinite ? path.pdfPosition * absCos(path, 1, 0)
@@ -120,6 +120,16 @@ std::vector<double> directWeights(const RandomPath& path, const BdptParams& para
     pE[k - 1] = double(cameraPdfW(params, float(cosAtCamera(path)))) * absCos(path, k - 1, k) / dist2(path, k - 1, k);
     for (int i = k - 2; i >= 0; --i)
         pE[i] = bsdfPdf(path, i + 1, i + 2, i) * (path.infinite && i == 0 ? 1.0 : absCos(path, i, i + 1) / dist2(path, i, i + 1));
+}
+
+/// The direct way: the area density of every strategy's way of making the path, as a product over
+/// all its vertices, then the balance heuristic. Strategy s has s light vertices. The environment's
+/// vertex x_0 is a direction: densities of it are per solid angle (at x_1), and x_1 comes from
+/// the emission disk, pdfPosition x |cos| at x_1, with no distance.
+std::vector<double> directWeights(const RandomPath& path, const BdptParams& params) {
+    int k = path.k();
+    std::vector<double> pL, pE;
+    vertexDensities(path, params, pL, pE);
     std::vector<double> p(k + 1);
     double total = 0.0;
     for (int s = 0; s <= k; ++s) {
@@ -196,14 +206,8 @@ std::vector<double> recursiveWeights(const RandomPath& path, const BdptParams& p
 /// Returns k + 1 connection weights, then k - 1 merge weights.
 std::vector<double> directVcmWeights(const RandomPath& path, const BdptParams& params, double eta) {
     int k = path.k();
-    std::vector<double> pL(k), pE(k);
-    pL[0] = path.pdfA;
-    pL[1] = path.infinite ? path.pdfPosition * absCos(path, 1, 0)
-                          : absCos(path, 0, 1) / kPi * absCos(path, 1, 0) / dist2(path, 0, 1);
-    for (int i = 2; i < k; ++i) pL[i] = bsdfPdf(path, i - 1, i - 2, i) * absCos(path, i, i - 1) / dist2(path, i, i - 1);
-    pE[k - 1] = double(cameraPdfW(params, float(cosAtCamera(path)))) * absCos(path, k - 1, k) / dist2(path, k - 1, k);
-    for (int i = k - 2; i >= 0; --i)
-        pE[i] = bsdfPdf(path, i + 1, i + 2, i) * (path.infinite && i == 0 ? 1.0 : absCos(path, i, i + 1) / dist2(path, i, i + 1));
+    std::vector<double> pL, pE;
+    vertexDensities(path, params, pL, pE);
     std::vector<double> p;
     double total = 0.0;
     auto product = [&](int lightEnd, int eyeStart) {  // pL[0, lightEnd) x pE[eyeStart, k)
