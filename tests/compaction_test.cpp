@@ -29,3 +29,15 @@ TEST_CASE("write-time compaction keeps every active item exactly once", "[compac
     INFO(toString(backend));
     checkCompaction(backend);
 }
+
+TEST_CASE("uploads of any size arrive whole, through pinned chunks on CUDA", "[exec][gpu]") {
+    // Below, at and above the staged size (1 MiB), and across several 4 MiB chunks with a partial last one.
+    for (Backend backend : wftest::testBackends())
+        for (std::size_t bytes : {std::size_t(1000), (std::size_t(1) << 20) - 1, std::size_t(1) << 20,
+                                  (std::size_t(9) << 20) + 3}) {
+            std::vector<unsigned char> data(bytes);
+            for (std::size_t i = 0; i < bytes; ++i) data[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+            INFO(toString(backend) << ", " << bytes << " bytes");
+            CHECK(uploadRoundTrip(backend, data) == data);
+        }
+}

@@ -11,6 +11,11 @@ BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builde
     return buildBvhSnapshotOn(exec, prims, builder, wide);
 }
 
+std::vector<unsigned char> uploadRoundTripCuda(const std::vector<unsigned char>& data) {
+    CudaExec exec;
+    return uploadRoundTripOn(exec, data);
+}
+
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions) {
     CudaExec exec;
     auto flagged = [&exec](const CompactionItem* in, const char* flags, CompactionItem* out, int* count, int items) {

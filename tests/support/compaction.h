@@ -125,4 +125,14 @@ CompactionTimes measureCompaction(Exec& exec, int n, float keepFraction, int rep
     return t;
 }
 
+/// `data` uploaded into the exec's memory and downloaded again (uploadRoundTrip).
+template <class Exec>
+std::vector<unsigned char> uploadRoundTripOn(Exec& exec, const std::vector<unsigned char>& data) {
+    Buffer<unsigned char> device = exec.template allocate<unsigned char>(data.size());
+    exec.upload(device.data(), data.data(), data.size());
+    std::vector<unsigned char> back(data.size());
+    exec.download(back.data(), device.data(), back.size());
+    return back;
+}
+
 }  // namespace wavefront

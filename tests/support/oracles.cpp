@@ -15,6 +15,7 @@ namespace wavefront {
 // The CUDA translation units' entry points (bvh_oracle_cuda.cu, distribution_oracle_cuda.cu,
 // mlt_replay_cuda.cu).
 CompactionTimes measureCompactionCuda(int n, float keepFraction, int repetitions);
+std::vector<unsigned char> uploadRoundTripCuda(const std::vector<unsigned char>& data);
 BvhSnapshot buildBvhSnapshotCuda(const PrimitiveArrays& prims, BvhBuilder builder, bool wide);
 TraceResult traceRaysCuda(const PrimitiveArrays& prims, const std::vector<Ray>& rays, bool anyHit, BvhBuilder builder,
                           bool wide, TraceSchedule schedule);
@@ -60,6 +61,11 @@ TraceResult traceRays(Backend backend, const PrimitiveArrays& prims, const std::
     return onBackend(
         backend, [&](CpuExec& exec) { return traceRaysOn(exec, prims, rays, anyHit, builder, wide, schedule); },
         [&] { return traceRaysCuda(prims, rays, anyHit, builder, wide, schedule); });
+}
+
+std::vector<unsigned char> uploadRoundTrip(Backend backend, const std::vector<unsigned char>& data) {
+    return onBackend(
+        backend, [&](CpuExec& exec) { return uploadRoundTripOn(exec, data); }, [&] { return uploadRoundTripCuda(data); });
 }
 
 CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions) {
