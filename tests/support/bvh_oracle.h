@@ -58,8 +58,7 @@ struct CompactionTimes;
 /// copy and, on CUDA, flags + cub::DeviceSelect::Flagged (flaggedMs < 0 on the CPU).
 CompactionTimes measureCompaction(Backend backend, int n, float keepFraction, int repetitions);
 
-/// `data` uploaded into the backend's memory and downloaded again (CUDA: large uploads go through
-/// pinned chunks, CudaExec::uploadStaged).
+/// `data` uploaded into the backend's memory and downloaded again.
 std::vector<unsigned char> uploadRoundTrip(Backend backend, const std::vector<unsigned char>& data);
 
 /// Structural check: every primitive in exactly one leaf, every child box inside its parent's,

@@ -1,9 +1,7 @@
 // Non-template parts of the CUDA backend: device setup, memory, events, CUB wrappers.
 // CUB's entry points are called only here and in cuda_exec.cuh, so API drift between CCCL
 // releases is absorbed in one place.
-#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include <nvtx3/nvToolsExt.h>
@@ -64,30 +62,8 @@ CudaExec::~CudaExec() {
     if (scratch_) cudaFreeAsync(scratch_, stream_);
     cudaStreamSynchronize(stream_);
     if (mailbox_) cudaFreeHost(mailbox_);
-    for (int b = 0; b < 2; ++b) {
-        if (staging_[b]) cudaFreeHost(staging_[b]);
-        if (stagingFree_[b]) cudaEventDestroy(stagingFree_[b]);
-    }
     if (mailboxEvent_) cudaEventDestroy(mailboxEvent_);
     if (ownsStream_) cudaStreamDestroy(stream_);
-}
-
-void CudaExec::uploadStaged(void* dst, const void* src, std::size_t bytes) {
-    for (int b = 0; b < 2; ++b)
-        if (!staging_[b]) {
-            WF_CUDA_CHECK(cudaMallocHost(&staging_[b], kStagingChunkBytes));
-            WF_CUDA_CHECK(cudaEventCreateWithFlags(&stagingFree_[b], cudaEventDisableTiming));
-        }
-    auto* out = static_cast<char*>(dst);
-    const auto* in = static_cast<const char*>(src);
-    for (std::size_t offset = 0, b = 0; offset < bytes; offset += kStagingChunkBytes, b ^= 1) {
-        const std::size_t n = std::min(kStagingChunkBytes, bytes - offset);
-        WF_CUDA_CHECK(cudaEventSynchronize(stagingFree_[b]));  // its last DMA has left the chunk
-        std::memcpy(staging_[b], in + offset, n);
-        WF_CUDA_CHECK(cudaMemcpyAsync(out + offset, staging_[b], n, cudaMemcpyHostToDevice, stream_));
-        WF_CUDA_CHECK(cudaEventRecord(stagingFree_[b], stream_));
-    }
-    WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 std::string CudaExec::name() const {

@@ -134,7 +134,6 @@ public:
         return Buffer<T>(static_cast<T*>(p), count, &cudaFreeDeleter, this);
     }
     template <class T> void upload(T* dst, const T* src, std::size_t n) {
-        if (n * sizeof(T) >= kStagedUploadBytes) return uploadStaged(dst, src, n * sizeof(T));
         if (n) WF_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
         WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host source may die right after
     }
@@ -286,13 +285,6 @@ private:
     struct Pending { int slot; cudaEvent_t start, stop; };
     std::vector<Pending> pending_;
     std::vector<cudaEvent_t> eventPool_;
-    /// Large host-to-device copies go through two pinned chunks: the host copies into one while
-    /// the other's DMA runs (a pageable copy of an animated mesh's 1M positions took 6.6-8.4 ms
-    /// on an H100). Returns when the source may die, as upload() does.
-    void uploadStaged(void* dst, const void* src, std::size_t bytes);
-    static constexpr std::size_t kStagedUploadBytes = std::size_t(1) << 20, kStagingChunkBytes = std::size_t(4) << 20;
-    void* staging_[2] = {nullptr, nullptr};  ///< pinned, allocated on the first large upload
-    cudaEvent_t stagingFree_[2] = {nullptr, nullptr};
     static constexpr std::size_t kMailboxBytes = 256;
     void* mailbox_ = nullptr;  // pinned host memory
     cudaEvent_t mailboxEvent_ = nullptr;
