@@ -187,14 +187,15 @@ struct LaunchSizer {
 /// Runs work items [first, first + count) in launches sized by `sizer` (one thread per item: the
 /// megakernel and naive BDPT; or persistent threads that share a launch's items: PT+R), asking
 /// the budget between launches; a time limit ends at a pass boundary (a multiple of `pass` from
-/// item 0). `launch(offset, n)` queues items [first + offset, first + offset + n); returns the
-/// items run.
+/// item 0). `withinPass`: no launch crosses a pass boundary (VCM, whose iteration is a pass).
+/// `launch(offset, n)` queues items [first + offset, first + offset + n); returns the items run.
 template <class Exec, class Budget, class Launch>
 std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, LaunchSizer& sizer, std::uint64_t pass,
-                         Budget& budget, const Launch& launch) {
+                         Budget& budget, const Launch& launch, bool withinPass = false) {
     std::uint64_t end = count, done = 0;
     while (done < end) {
         std::uint64_t n = std::min(sizer.next(), end - done);
+        if (withinPass) n = std::min(n, pass - (first + done) % pass);
         const auto start = std::chrono::steady_clock::now();
         launch(done, n);
         exec.synchronize();  // the budget must see finished work, not queued launches

@@ -30,7 +30,7 @@ struct VcmSetup {
 template <class Exec>
 class VcmDriver {
 public:
-    VcmDriver(Exec& exec, int lightPaths, int maxDepth) : exec_(exec), lightPaths_(lightPaths) {
+    VcmDriver(Exec& exec, int lightPaths, int maxDepth) : exec_(exec), lightPaths_(lightPaths), scheduler_(exec) {
         stride_ = std::max(1, mergingParams(maxDepth).storedVertices());
         const std::size_t entries = std::size_t(lightPaths_) * std::size_t(stride_);
         if (entries > std::size_t(INT32_MAX))
@@ -46,10 +46,7 @@ public:
         count_ = exec_.template allocate<int>(std::size_t(lightPaths_));
         begin_ = exec_.template allocate<std::uint32_t>(tableSize_);
         end_ = exec_.template allocate<std::uint32_t>(tableSize_);
-        counters_ = exec_.template allocate<VcmCounters>(1);
-        simd_ = exec_.template allocate<unsigned long long>(2 * kSimdSlots);
-        exec_.fill(counters_.data(), VcmCounters{}, 1);
-        exec_.fill(simd_.data(), 0ull, simd_.size());
+        scheduler_.reset(VcmCounters{});
     }
 
     /// Device bytes a driver of `lightPaths` light subpaths and this depth allocates.
@@ -60,51 +57,33 @@ public:
     }
 
     /// Renders eye samples [first, first + count) into the film, iteration by iteration
-    /// (iteration k: samples [kN, (k + 1)N), N = setup.params.numPixels), asking the budget
-    /// after each; a part of an iteration traces all its light subpaths but splats only the
-    /// t = 1 connections its own samples own, so ranges that tile an iteration add up to it.
+    /// (iteration k: samples [kN, (k + 1)N), N = setup.params.numPixels; one launch each, never
+    /// across two), asking the budget after each; a part of an iteration traces all its light
+    /// subpaths but splats only the t = 1 connections its own samples own, so ranges that tile an
+    /// iteration add up to it.
     template <class Budget>
     std::uint64_t render(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler, const FilmView& film,
                          std::uint64_t first, std::uint64_t count, Budget& budget) {
         return withMaterialSet(scene, [&](auto materials) -> std::uint64_t {
             using Materials = decltype(materials);
             const std::uint64_t pass = std::uint64_t(setup.params.numPixels);
-            std::uint64_t end = count, done = 0;
-            while (done < end) {
-                const std::uint64_t at = first + done, iteration = at / pass;
-                const std::uint64_t n = std::min((iteration + 1) * pass, first + end) - at;
-                runIteration<Materials>(scene, setup, sampler, film, iteration, at, n);
-                exec_.synchronize();  // the budget must see finished work
-                done += n;
-                RunVerdict v = budget.check(done);
-                if (v == RunVerdict::Stop) end = done;
-                else if (v == RunVerdict::Shrink) {
-                    const std::uint64_t target = budget.shrinkTarget() > first ? budget.shrinkTarget() - first : 0;
-                    end = std::clamp(target, done, end);
-                    budget.shrunk(first + end);
-                } else if (v == RunVerdict::FinishPass)
-                    end = std::min(end, (first + done + pass - 1) / pass * pass - first);
-            }
-            return done;
+            LaunchSizer wholeIterations{pass};
+            return runChunked(
+                exec_, first, count, wholeIterations, pass, budget,
+                [&](std::uint64_t offset, std::uint64_t n) {
+                    const std::uint64_t at = first + offset;
+                    runIteration<Materials>(scene, setup, sampler, film, at / pass, at, n);
+                },
+                true);
         });
     }
 
-    VcmCounters counters() {
-        VcmCounters k{};
-        exec_.download(&k, counters_.data(), 1);
-        return k;
-    }
+    VcmCounters counters() { return scheduler_.read(); }
     std::uint64_t iterations() const { return iterations_; }
     std::uint64_t lightPathsTraced() const { return lightPathsTraced_; }
     float lastRadius() const { return lastRadius_; }
     int lightPaths() const { return lightPaths_; }
-    std::vector<double> simdEfficiency() {
-        std::vector<unsigned long long> raw(simd_.size());
-        exec_.download(raw.data(), simd_.data(), raw.size());
-        std::vector<double> f(kSimdSlots);
-        for (int k = 0; k < kSimdSlots; ++k) f[k] = simdFraction(raw, {k});
-        return f;
-    }
+    std::vector<double> simdEfficiency() { return scheduler_.simdEfficiency(); }
 
 private:
     static BdptParams mergingParams(int maxDepth) {
@@ -122,12 +101,12 @@ private:
         const float radius = vcmRadius(setup.baseRadius, setup.alpha, iteration);
         setVcmWeights(p, setup.mode, radius);
         using C = bdpt::Context<HashSampler, FilmSink, Materials>;
-        C c{scene, p, sampler, FilmSink{film}, nullptr, SimdCounters{simd_.data()}, nullptr, nullptr,
-            nullptr, nullptr, nullptr, vertices_.data()};
+        // The stages read the cache (LightCache), not BDPT's per-slot records.
+        C c{scene, p, sampler, FilmSink{film}, nullptr, scheduler_.simd(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
         const vcm::LightCache cache{vertices_.data(), dVM_.data(), count_.data(), stride_};
         const std::uint64_t firstEye = iteration * std::uint64_t(p.numPixels);
         exec_.parallelFor("vcm light pass", lightPaths_,
-                          vcm::LightStage<C>{c, cache, counters_.data(), iteration * std::uint64_t(lightPaths_), firstEye,
+                          vcm::LightStage<C>{c, cache, scheduler_.control(), iteration * std::uint64_t(lightPaths_), firstEye,
                                              at, at + n});
         MergeGrid grid{};
         grid.lower = scene.sceneCenter - vec3(scene.sceneRadius);
@@ -149,7 +128,7 @@ private:
         exec_.parallelFor("vcm grid buckets", entries_,
                           vcm::BucketRangeStage{keys_.data(), entries_, unused, begin_.data(), end_.data()});
         exec_.parallelFor("vcm eye pass", int(n),
-                          vcm::EyeStage<C>{c, cache, grid, counters_.data(), firstEye, at, lightPaths_});
+                          vcm::EyeStage<C>{c, cache, grid, scheduler_.control(), firstEye, at, lightPaths_});
         ++iterations_;
         lightPathsTraced_ += std::uint64_t(lightPaths_);
         lastRadius_ = radius;
@@ -163,8 +142,7 @@ private:
     Buffer<std::uint64_t> keys_;
     Buffer<std::uint32_t> values_, begin_, end_;
     Buffer<int> count_;
-    Buffer<VcmCounters> counters_;
-    Buffer<unsigned long long> simd_;
+    StreamScheduler<Exec, VcmCounters> scheduler_;  ///< the counters (its control block) and SIMD counters
     std::uint64_t iterations_ = 0, lightPathsTraced_ = 0;
     float lastRadius_ = 0.0f;
 };
