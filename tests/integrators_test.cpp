@@ -379,7 +379,7 @@ TEST_CASE("the light strategies see one light density: s = 1 samples what s = 0 
         Hit hit = traverse<false>(view.bvh, Ray{point, d.wi, FLT_MAX});
         if (hit.prim < 0 || !view.materials[view.materialOf(hit.prim)].emissive()) continue;  // behind a sphere
         ++area;
-        SurfaceHit sh = surfaceAt(view, hit.prim, point, d.wi, hit.t);
+        SurfaceHit sh = surfaceAt(view, hit, point, d.wi);
         float cosLight = -glm::dot(sh.ng, d.wi);
         float found = emitterPdfA(view, hit.prim) * hit.t * hit.t / cosLight;
         areaMismatch += std::fabs(found - d.pdfDirect) > 1e-3f * d.pdfDirect;

@@ -56,7 +56,7 @@ struct NormalMappedQuad {
     /// The shading normal where a ray down the z axis meets primitive `prim` at (x, y).
     vec3 shadingNormalAt(int prim, float x, float y) const {
         vec3 origin(x, y, 5.0f);
-        SurfaceHit h = surfaceAt<AllMaterials>(view(), prim, origin, vec3(0, 0, -1), 5.0f);
+        SurfaceHit h = surfaceAt<AllMaterials>(view(), Hit{5.0f, prim}, origin, vec3(0, 0, -1));
         return h.ns;
     }
 };
@@ -89,12 +89,12 @@ TEST_CASE("normal maps tilt the shading normal along +u and up in the image", "[
     // The sphere (unit, at the origin): where +z leaves it, u grows towards -x and v downwards.
     NormalMappedQuad tiltU(vec3(s, 0, s), 1.0f, kUpright), tiltUp(vec3(0, s, s), 1.0f, kUpright);
     auto sphereNormal = [](const NormalMappedQuad& q) {
-        return surfaceAt<AllMaterials>(q.view(), 2, vec3(0, 0, 5), vec3(0, 0, -1), 4.0f).ns;
+        return surfaceAt<AllMaterials>(q.view(), Hit{4.0f, 2}, vec3(0, 0, 5), vec3(0, 0, -1)).ns;
     };
     CHECK(near(sphereNormal(tiltU), vec3(-s, 0, s)));
     CHECK(near(sphereNormal(tiltUp), vec3(0, s, s)));
     // Kernels compiled without textures never read the map.
-    CHECK(near(surfaceAt<ClassicMaterials>(tiltU.view(), 0, vec3(0.5f, -0.2f, 5), vec3(0, 0, -1), 5.0f).ns,
+    CHECK(near(surfaceAt<ClassicMaterials>(tiltU.view(), Hit{5.0f, 0}, vec3(0.5f, -0.2f, 5), vec3(0, 0, -1)).ns,
                vec3(0, 0, 1)));
 }
 

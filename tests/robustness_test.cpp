@@ -220,7 +220,7 @@ TEST_CASE("rays leaving a triangle or sphere never hit it again, at any scale", 
         vec3 dir = glm::normalize(onTriangle - from);
         TriangleHit h;
         if (!intersectTriangle(WatertightRay(dir), from, FLT_MAX, t.v[0], t.v[1], t.v[2], h)) continue;
-        SurfaceHit sh = surfaceAt(t.view(), 0, from, dir, h.t);
+        SurfaceHit sh = surfaceAt(t.view(), Hit{h.t, 0}, from, dir);
         vec3 n = glm::dot(sh.ng, dir) < 0.0f ? sh.ng : -sh.ng;
         float cosOut = std::pow(10.0f, -5.0f * u()), phi = 2.0f * kPi * u();
         float sinOut = std::sqrt(std::max(0.0f, 1.0f - cosOut * cosOut));
@@ -243,7 +243,7 @@ TEST_CASE("rays leaving a triangle or sphere never hit it again, at any scale", 
         sv.spheres = &sphere;
         sv.sphereMaterial = &material;
         sv.numSpheres = 1;
-        SurfaceHit ss = surfaceAt(sv, 0, start, towards, ts);
+        SurfaceHit ss = surfaceAt(sv, Hit{ts, 0}, start, towards);
         vec3 away = glm::normalize(Frame(ss.ng).toWorld(vec3(sinOut * std::cos(phi), sinOut * std::sin(phi), cosOut)));
         float tAgain;
         sphereHits += glm::dot(away, ss.ng) > 0.0f &&
@@ -280,7 +280,7 @@ TEST_CASE("a shadow ray between two surfaces is blocked by neither", "[robustnes
         vec3 dir = glm::normalize(onA - from);
         TriangleHit h;
         if (!intersectTriangle(WatertightRay(dir), from, FLT_MAX, a.v[0], a.v[1], a.v[2], h)) continue;
-        SurfaceHit sh = surfaceAt(a.view(), 0, from, dir, h.t);
+        SurfaceHit sh = surfaceAt(a.view(), Hit{h.t, 0}, from, dir);
         float c1 = u(), c2 = u();
         if (c1 + c2 > 1.0f) c1 = 1.0f - c1, c2 = 1.0f - c2;
         float c0 = 1.0f - c1 - c2;

@@ -401,10 +401,10 @@ struct RenderStats {
     std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
     std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles removed from the scene
     std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
-    /// The scene on the backend: triangles and spheres after validation, textures and their
-    /// texel bytes, and the seconds its upload took (BVH build, light and environment
-    /// distributions included; once per Renderer).
-    std::uint64_t triangles = 0, spheres = 0, textures = 0, textureBytes = 0;
+    /// The scene on the backend: triangles (the scene's own and its objects', each stored once)
+    /// and spheres after validation, instances, textures and their texel bytes, and the seconds
+    /// its upload took (BVH builds, light and environment distributions included; once per Renderer).
+    std::uint64_t triangles = 0, spheres = 0, instances = 0, textures = 0, textureBytes = 0;
     double sceneSetupSeconds = 0.0;
     /// The BVH the renderer built: "lbvh" or "ploc" (Auto resolved; PLOC falls back to the LBVH
     /// on trees too deep for traversal).

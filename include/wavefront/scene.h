@@ -169,8 +169,6 @@ struct SceneLoadOptions {
     std::uint64_t maxTextureTexels = std::uint64_t(1) << 27;
 };
 
-/// Render settings a scene file carries (pbrt-v4's Film and Integrator); 0 or empty: not given.
-/// The CLI uses them where its command line does not set --res, --out or --max-depth.
 /// Where a mesh added with Scene::addMesh lives in the flattened scene: its vertices are
 /// positions()[firstVertex, firstVertex + vertexCount).
 struct MeshRange {
@@ -179,6 +177,27 @@ struct MeshRange {
     bool hasNormals = false;
 };
 
+/// Geometry drawn only where instances place it (Scene::addObject): its own vertex and triangle
+/// arrays in object space, laid out as the scene's own. The renderers build one BVH per object
+/// and one over the instances, so memory grows with the objects, not with their copies.
+struct ObjectGeometry {
+    std::vector<glm::vec3> positions;
+    std::vector<glm::vec3> normals;  ///< per vertex, or empty
+    std::vector<glm::vec2> uvs;      ///< per vertex, or empty
+    std::vector<glm::uvec3> triangles;
+    std::vector<int> triangleMaterials;
+    std::vector<std::uint8_t> triangleHasNormals;
+    glm::vec3 boundsLo{0.0f}, boundsHi{0.0f};  ///< the box of its triangles' vertices
+};
+
+/// One placement of an object: `objectToWorld` takes object space to world space (affine).
+struct Instance {
+    int object = 0;
+    glm::mat4 objectToWorld{1.0f};
+};
+
+/// Render settings a scene file carries (pbrt-v4's Film and Integrator); 0 or empty: not given.
+/// The CLI uses them where its command line does not set --res, --out or --max-depth.
 struct SceneFileSettings {
     int width = 0, height = 0;  ///< the film's resolution
     std::string outputFile;     ///< the image to write (.png, .exr or .pfm)
@@ -201,12 +220,31 @@ public:
     /// of the wrong count.
     int addMesh(const TriangleMesh& mesh);
     void addSphere(const Sphere& sphere);
+    /// Adds an object, meshes drawn only where addInstance places them, and returns its index.
+    /// Each mesh is checked as addMesh checks it; degenerate triangles are dropped (counted in
+    /// skippedDegenerateTriangles()). Throws InputError for an object with no triangle left, or a
+    /// mesh whose material emits: the copies of an instanced emitter would not be sampled as
+    /// lights (pbrt-v4 refuses them too), so emitters go in with addMesh, as the loaders do.
+    int addObject(const std::vector<TriangleMesh>& meshes);
+    /// Places object `object` by `objectToWorld` and returns the instance's index. Throws
+    /// InputError for an object index out of range, or a transform that is not finite, not affine
+    /// (bottom row other than (0, 0, 0, 1)), not invertible, or that takes the object beyond
+    /// +-kMaxCoordinate.
+    int addInstance(int object, const glm::mat4& objectToWorld);
+    /// Every object added, in order.
+    const std::vector<ObjectGeometry>& objects() const { return objects_; }
+    /// Every instance added, in order.
+    const std::vector<Instance>& instances() const { return instances_; }
+    /// The world-space box of instance `index`: its object's box, transformed.
+    void instanceBounds(int index, glm::vec3& lo, glm::vec3& hi) const;
+    /// The box of every primitive and instance; false for a scene without any.
+    bool bounds(glm::vec3& lo, glm::vec3& hi) const;
 
     // Edits of what is there (Renderer's edits call these on its own copy first). Each checks as
     // its add* counterpart does and throws InputError, one line, changing nothing, for bad input.
 
     /// Replaces material `index` (checked as addMaterial checks). Throws InputError for an index
-    /// out of range.
+    /// out of range, or an emissive material in place of one an object uses (see addObject).
     void setMaterial(int index, const Material& material);
     /// Replaces texture `index` (checked as addTexture checks, and against every material that
     /// uses it: an HDR texture only as emission, a data texture linear).
@@ -286,6 +324,7 @@ public:
     const std::vector<Light>& lights() const { return lights_; }
     const Camera& camera() const { return camera_; }
     std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_; }
+    /// The primitives of the scene itself (instances' triangles not counted).
     std::size_t primitiveCount() const { return triangles_.size() + spheres_.size(); }
     /// What a loader could not take over from the file (ignored lights, unsupported texture
     /// kinds, a glTF texture image that cannot be read), one line each, without repeats. Loading
@@ -372,6 +411,9 @@ public:
     static Scene fromNameOrPath(const std::string& nameOrPath, const SceneLoadOptions& options = {});
 
 private:
+    /// Checks what addMesh checks of `mesh` (indices, material, normals and texture coordinates,
+    /// vertices in range); throws InputError.
+    void checkMesh(const TriangleMesh& mesh) const;
     /// Checks `material` as material number `index`; throws InputError.
     void checkMaterial(const Material& material, std::size_t index) const;
     /// Checks `texture` as texture `index`; returns its largest colour value. Throws InputError.
@@ -390,6 +432,8 @@ private:
     std::vector<int> triangleMaterials_;
     std::vector<std::uint8_t> triangleHasNormals_;
     std::vector<Sphere> spheres_;
+    std::vector<ObjectGeometry> objects_;
+    std::vector<Instance> instances_;
     std::vector<Light> lights_;
     Camera camera_;
     Image environment_;

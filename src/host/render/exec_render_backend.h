@@ -160,6 +160,7 @@ public:
         stats.kernels = exec_.kernelStats();
         stats.triangles = std::uint64_t(scene_.numTriangles);
         stats.spheres = std::uint64_t(scene_.numSpheres);
+        stats.instances = std::uint64_t(scene_.numInstances);
         stats.textures = scene_.textures.size();
         stats.textureBytes = scene_.textureBytes;
         stats.sceneSetupSeconds = setupSeconds_;

@@ -39,16 +39,8 @@ void Scene::frameCamera(glm::vec3 up, float verticalFovDegrees) {
     up = unitUp(up, "frameCamera");
     if (!(verticalFovDegrees > 0.0f && verticalFovDegrees < 180.0f))
         throw InputError("frameCamera: the vertical field of view must lie in (0, 180) degrees");
-    glm::vec3 lower(std::numeric_limits<float>::infinity()), upper(-std::numeric_limits<float>::infinity());
-    for (const glm::uvec3& t : triangles_)
-        for (int k = 0; k < 3; ++k) {
-            lower = glm::min(lower, positions_[t[k]]);
-            upper = glm::max(upper, positions_[t[k]]);
-        }
-    for (const Sphere& s : spheres_) {
-        lower = glm::min(lower, s.center - glm::vec3(s.radius));
-        upper = glm::max(upper, s.center + glm::vec3(s.radius));
-    }
+    glm::vec3 lower, upper;
+    bounds(lower, upper);
     if (!(lower.x <= upper.x))
         throw InputError("cannot frame a scene without primitives");
     // Above the model, to its side and in front: y-up models face +z (glTF), so the model is seen

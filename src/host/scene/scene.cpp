@@ -144,7 +144,7 @@ int Scene::addTexture(Texture texture) {
     return int(textures_.size() - 1);
 }
 
-int Scene::addMesh(const TriangleMesh& mesh) {
+void Scene::checkMesh(const TriangleMesh& mesh) const {
     const std::size_t vertexCount = mesh.positions.size();
     if (mesh.indices.size() % 3 != 0)
         throw InputError("mesh has " + std::to_string(mesh.indices.size()) +
@@ -152,8 +152,7 @@ int Scene::addMesh(const TriangleMesh& mesh) {
     if (mesh.material < 0 || std::size_t(mesh.material) >= materials_.size())
         throw InputError("mesh material index " + std::to_string(mesh.material) + " is out of range (the scene has " +
                          std::to_string(materials_.size()) + " materials)");
-    const bool hasNormals = !mesh.normals.empty();
-    if (hasNormals && mesh.normals.size() != vertexCount)
+    if (!mesh.normals.empty() && mesh.normals.size() != vertexCount)
         throw InputError("mesh has " + std::to_string(mesh.normals.size()) + " normals for " +
                          std::to_string(vertexCount) + " positions; give one normal per position or none");
     if (!mesh.uvs.empty() && mesh.uvs.size() != vertexCount)
@@ -162,9 +161,6 @@ int Scene::addMesh(const TriangleMesh& mesh) {
     for (std::size_t i = 0; i < mesh.uvs.size(); ++i)
         if (!std::isfinite(mesh.uvs[i].x) || !std::isfinite(mesh.uvs[i].y))
             throw InputError("mesh vertex " + std::to_string(i) + " has non-finite texture coordinates");
-    // Triangles index the global array with 32-bit indices.
-    if (positions_.size() + vertexCount > std::numeric_limits<std::uint32_t>::max())
-        throw InputError("scene exceeds 2^32 vertices");
 
     const std::size_t faceCount = mesh.indices.size() / 3;
     for (std::size_t f = 0; f < faceCount; ++f) {
@@ -197,54 +193,208 @@ int Scene::addMesh(const TriangleMesh& mesh) {
             throw InputError(message);
         }
     }
+}
 
-    const std::uint32_t base = std::uint32_t(positions_.size());
+namespace {
+
+/// The arrays a checked mesh is appended to: the scene's own, or an object's.
+struct GeometryArrays {
+    std::vector<glm::vec3>& positions;
+    std::vector<glm::vec3>& normals;
+    std::vector<glm::vec2>& uvs;
+    std::vector<glm::uvec3>& triangles;
+    std::vector<int>& triangleMaterials;
+    std::vector<std::uint8_t>& triangleHasNormals;
+};
+
+/// Appends a mesh Scene::checkMesh accepted; returns the index of its first vertex.
+std::uint32_t appendMesh(const TriangleMesh& mesh, GeometryArrays g) {
+    const std::size_t vertexCount = mesh.positions.size();
+    const bool hasNormals = !mesh.normals.empty();
+    // Triangles index the global array with 32-bit indices.
+    if (g.positions.size() + vertexCount > std::numeric_limits<std::uint32_t>::max())
+        throw InputError("scene exceeds 2^32 vertices");
+    const std::uint32_t base = std::uint32_t(g.positions.size());
     // Unreferenced vertices may hold anything; store zeros so the vertex array stays finite.
     for (const glm::vec3& p : mesh.positions)
-        positions_.push_back(inCoordinateRange(p) ? p : glm::vec3(0.0f));
+        g.positions.push_back(inCoordinateRange(p) ? p : glm::vec3(0.0f));
 
-    // normals_ is either empty or as long as positions_; vertices without normals get zeros.
+    // normals is either empty or as long as positions; vertices without normals get zeros.
     std::vector<std::uint8_t> usableNormal;
     if (hasNormals) {
-        if (normals_.empty())
-            normals_.assign(base, glm::vec3(0.0f));
+        if (g.normals.empty())
+            g.normals.assign(base, glm::vec3(0.0f));
         usableNormal.resize(vertexCount);
         for (std::size_t i = 0; i < vertexCount; ++i) {
             const glm::vec3& n = mesh.normals[i];
             float length = glm::length(n);
             usableNormal[i] = isFinite(n) && length > 0.0f && std::isfinite(length);
-            normals_.push_back(usableNormal[i] ? n / length : glm::vec3(0.0f));
+            g.normals.push_back(usableNormal[i] ? n / length : glm::vec3(0.0f));
         }
-    } else if (!normals_.empty()) {
-        normals_.resize(positions_.size(), glm::vec3(0.0f));
+    } else if (!g.normals.empty()) {
+        g.normals.resize(g.positions.size(), glm::vec3(0.0f));
     }
-    // uvs_ likewise: empty, or one per vertex (zeros for meshes without any).
+    // uvs likewise: empty, or one per vertex (zeros for meshes without any).
     if (!mesh.uvs.empty()) {
-        uvs_.resize(base, glm::vec2(0.0f));
-        uvs_.insert(uvs_.end(), mesh.uvs.begin(), mesh.uvs.end());
-    } else if (!uvs_.empty()) {
-        uvs_.resize(positions_.size(), glm::vec2(0.0f));
+        g.uvs.resize(base, glm::vec2(0.0f));
+        g.uvs.insert(g.uvs.end(), mesh.uvs.begin(), mesh.uvs.end());
+    } else if (!g.uvs.empty()) {
+        g.uvs.resize(g.positions.size(), glm::vec2(0.0f));
     }
 
-    triangles_.reserve(triangles_.size() + faceCount);
-    triangleMaterials_.reserve(triangleMaterials_.size() + faceCount);
-    triangleHasNormals_.reserve(triangleHasNormals_.size() + faceCount);
+    const std::size_t faceCount = mesh.indices.size() / 3;
+    // No reserve(size + faceCount) here: exact reserves defeat the vectors' geometric growth and
+    // made adding many meshes quadratic (10,000 meshes took 20 s).
     for (std::size_t f = 0; f < faceCount; ++f) {
         glm::uvec3 local(mesh.indices[3 * f], mesh.indices[3 * f + 1], mesh.indices[3 * f + 2]);
-        triangles_.push_back(local + glm::uvec3(base));
-        triangleMaterials_.push_back(mesh.material);
+        g.triangles.push_back(local + glm::uvec3(base));
+        g.triangleMaterials.push_back(mesh.material);
         // A zero or non-finite normal would poison interpolation: fall back to the geometric one.
         bool normalsOk = hasNormals && usableNormal[local.x] && usableNormal[local.y] && usableNormal[local.z];
-        triangleHasNormals_.push_back(normalsOk ? 1 : 0);
+        g.triangleHasNormals.push_back(normalsOk ? 1 : 0);
+    }
+    return base;
+}
+
+/// Drops the zero-area triangles of `g`; returns how many.
+std::size_t dropDegenerateTriangles(GeometryArrays g) {
+    std::size_t kept = 0;
+    for (std::size_t t = 0; t < g.triangles.size(); ++t) {
+        const glm::uvec3& tri = g.triangles[t];
+        if (isDegenerate(g.positions[tri.x], g.positions[tri.y], g.positions[tri.z]))
+            continue;
+        g.triangles[kept] = tri;
+        g.triangleMaterials[kept] = g.triangleMaterials[t];
+        g.triangleHasNormals[kept] = g.triangleHasNormals[t];
+        ++kept;
+    }
+    const std::size_t dropped = g.triangles.size() - kept;
+    g.triangles.resize(kept);
+    g.triangleMaterials.resize(kept);
+    g.triangleHasNormals.resize(kept);
+    return dropped;
+}
+
+GeometryArrays arraysOf(ObjectGeometry& o) {
+    return GeometryArrays{o.positions, o.normals, o.uvs, o.triangles, o.triangleMaterials, o.triangleHasNormals};
+}
+
+}  // namespace
+
+int Scene::addMesh(const TriangleMesh& mesh) {
+    checkMesh(mesh);
+    const std::uint32_t base = appendMesh(
+        mesh, GeometryArrays{positions_, normals_, uvs_, triangles_, triangleMaterials_, triangleHasNormals_});
+    validated_ = false;
+    meshes_.push_back(MeshRange{base, std::uint32_t(mesh.positions.size()), mesh.material, !mesh.normals.empty()});
+    return int(meshes_.size() - 1);
+}
+
+int Scene::addObject(const std::vector<TriangleMesh>& meshes) {
+    const std::string what = "object " + std::to_string(objects_.size());
+    ObjectGeometry object;
+    for (std::size_t k = 0; k < meshes.size(); ++k) {
+        try {
+            checkMesh(meshes[k]);
+        } catch (const InputError& e) {
+            throw InputError(what + " mesh " + std::to_string(k) + ": " + e.what());
+        }
+        if (materials_[std::size_t(meshes[k].material)].isEmissive())
+            throw InputError(what + " mesh " + std::to_string(k) + " uses emissive material " +
+                             std::to_string(meshes[k].material) +
+                             ": instanced emitters are not sampled as lights; add emitters with addMesh");
+        appendMesh(meshes[k], arraysOf(object));
+    }
+    const std::size_t dropped = dropDegenerateTriangles(arraysOf(object));
+    if (object.triangles.empty())
+        throw InputError(what + " has no triangles" +
+                         (dropped > 0 ? " (all " + std::to_string(dropped) + " were degenerate)" : std::string()));
+    if (objects_.size() >= std::size_t(std::numeric_limits<int>::max()))
+        throw InputError("too many objects");
+    skippedDegenerate_ += dropped;
+    object.boundsLo = glm::vec3(std::numeric_limits<float>::infinity());
+    object.boundsHi = -object.boundsLo;
+    for (const glm::uvec3& t : object.triangles)
+        for (int k = 0; k < 3; ++k) {
+            object.boundsLo = glm::min(object.boundsLo, object.positions[t[k]]);
+            object.boundsHi = glm::max(object.boundsHi, object.positions[t[k]]);
+        }
+    objects_.push_back(std::move(object));
+    return int(objects_.size() - 1);
+}
+
+int Scene::addInstance(int object, const glm::mat4& m) {
+    const std::string what = "instance " + std::to_string(instances_.size());
+    if (object < 0 || std::size_t(object) >= objects_.size())
+        throw InputError(what + ": object " + std::to_string(object) + " is out of range (the scene has " +
+                         std::to_string(objects_.size()) + " objects)");
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!std::isfinite(m[c][r])) throw InputError(what + ": its transform is not finite");
+    if (m[0][3] != 0.0f || m[1][3] != 0.0f || m[2][3] != 0.0f || m[3][3] != 1.0f)
+        throw InputError(what + ": its transform is not affine (the bottom row must be 0 0 0 1)");
+    // Invertible, and not so close to singular that the inverse (rays into object space) overflows.
+    const glm::dmat3 linear(m);
+    const double det = glm::determinant(linear);
+    const double scale = std::max({glm::length(linear[0]), glm::length(linear[1]), glm::length(linear[2])});
+    if (!(std::fabs(det) > 1e-12 * scale * scale * scale) || !std::isfinite(det))
+        throw InputError(what + ": its transform is singular (determinant " + format(float(det)) + ")");
+    instances_.push_back(Instance{object, m});
+    glm::vec3 lo, hi;
+    instanceBounds(int(instances_.size() - 1), lo, hi);
+    if (!inCoordinateRange(lo) || !inCoordinateRange(hi)) {
+        instances_.pop_back();
+        throw InputError(what + " places object " + std::to_string(object) + " beyond the coordinate range +-" +
+                         format(kMaxCoordinate));
     }
     validated_ = false;
-    meshes_.push_back(MeshRange{base, std::uint32_t(vertexCount), mesh.material, hasNormals});
-    return int(meshes_.size() - 1);
+    return int(instances_.size() - 1);
+}
+
+void Scene::instanceBounds(int index, glm::vec3& lo, glm::vec3& hi) const {
+    const Instance& instance = instances_.at(std::size_t(index));
+    const ObjectGeometry& o = objects_[std::size_t(instance.object)];
+    lo = glm::vec3(std::numeric_limits<float>::infinity());
+    hi = -lo;
+    for (int corner = 0; corner < 8; ++corner) {
+        glm::vec3 c((corner & 1) ? o.boundsHi.x : o.boundsLo.x, (corner & 2) ? o.boundsHi.y : o.boundsLo.y,
+                    (corner & 4) ? o.boundsHi.z : o.boundsLo.z);
+        glm::vec3 w = glm::vec3(instance.objectToWorld * glm::vec4(c, 1.0f));
+        lo = glm::min(lo, w);
+        hi = glm::max(hi, w);
+    }
+}
+
+bool Scene::bounds(glm::vec3& lo, glm::vec3& hi) const {
+    lo = glm::vec3(std::numeric_limits<float>::infinity());
+    hi = -lo;
+    for (const glm::uvec3& t : triangles_)
+        for (int k = 0; k < 3; ++k) {
+            lo = glm::min(lo, positions_[t[k]]);
+            hi = glm::max(hi, positions_[t[k]]);
+        }
+    for (const Sphere& s : spheres_) {
+        lo = glm::min(lo, s.center - glm::vec3(s.radius));
+        hi = glm::max(hi, s.center + glm::vec3(s.radius));
+    }
+    for (std::size_t k = 0; k < instances_.size(); ++k) {
+        glm::vec3 a, b;
+        instanceBounds(int(k), a, b);
+        lo = glm::min(lo, a);
+        hi = glm::max(hi, b);
+    }
+    return lo.x <= hi.x;
 }
 
 void Scene::setMaterial(int index, const Material& material) {
     checkIndex(index, materials_.size(), "material");
     checkMaterial(material, std::size_t(index));
+    if (material.isEmissive())
+        for (std::size_t k = 0; k < objects_.size(); ++k)
+            for (int m : objects_[k].triangleMaterials)
+                if (m == index)
+                    throw InputError("material " + std::to_string(index) + " is used by object " + std::to_string(k) +
+                                     ": it cannot become emissive (instanced emitters are not sampled as lights)");
     materials_[std::size_t(index)] = material;
 }
 
@@ -394,23 +544,10 @@ void Scene::validate(bool requireEmitter) {
         return;
 
     // Drop zero-area triangles first: they can neither be hit nor emit.
-    std::size_t kept = 0;
-    for (std::size_t t = 0; t < triangles_.size(); ++t) {
-        const glm::uvec3& tri = triangles_[t];
-        if (isDegenerate(positions_[tri.x], positions_[tri.y], positions_[tri.z])) {
-            ++skippedDegenerate_;
-            continue;
-        }
-        triangles_[kept] = tri;
-        triangleMaterials_[kept] = triangleMaterials_[t];
-        triangleHasNormals_[kept] = triangleHasNormals_[t];
-        ++kept;
-    }
-    triangles_.resize(kept);
-    triangleMaterials_.resize(kept);
-    triangleHasNormals_.resize(kept);
+    skippedDegenerate_ += dropDegenerateTriangles(
+        GeometryArrays{positions_, normals_, uvs_, triangles_, triangleMaterials_, triangleHasNormals_});
 
-    if (primitiveCount() == 0) {
+    if (primitiveCount() == 0 && instances_.empty()) {
         std::string message = "scene has no primitives";
         if (skippedDegenerate_ > 0)
             message += " (all " + std::to_string(skippedDegenerate_) + " triangles were degenerate)";

@@ -101,7 +101,7 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
             exec.upload(s.normals.data() + r.firstVertex, scene.normals().data() + r.firstVertex, r.vertexCount);
             bytes += std::size_t(r.vertexCount) * sizeof(vec3);
         }
-        PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
+        const PrimitiveSource src = s.ownPrimitives();
         exec.synchronize();  // the upload ends before the BVH's time starts
         const auto bvhStart = std::chrono::steady_clock::now();
         bool rebuild = e.bvh == BvhUpdate::Rebuild;

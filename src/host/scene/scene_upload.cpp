@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
+
+#include <wavefront/error.h>
 
 #include "host/scene/material_kinds.h"
 #include "kernels/materials/material.h"
@@ -89,16 +92,8 @@ std::vector<double> deltaLightWeights(const Scene& scene, float sceneRadius) {
 }
 
 Float4 boundingSphere(const Scene& scene) {
-    vec3 lo(FLT_MAX), hi(-FLT_MAX);
-    for (const uvec3& t : scene.triangles())
-        for (int k = 0; k < 3; ++k) {
-            lo = glm::min(lo, scene.positions()[t[k]]);
-            hi = glm::max(hi, scene.positions()[t[k]]);
-        }
-    for (const Sphere& s : scene.spheres()) {
-        lo = glm::min(lo, s.center - vec3(s.radius));
-        hi = glm::max(hi, s.center + vec3(s.radius));
-    }
+    vec3 lo, hi;
+    scene.bounds(lo, hi);
     if (!(lo.x <= hi.x)) return Float4(0.0f, 0.0f, 0.0f, 1.0f);  // no primitives
     vec3 centre = 0.5f * (lo + hi);
     float radius = 0.5f * glm::length(hi - lo);
@@ -107,6 +102,78 @@ Float4 boundingSphere(const Scene& scene) {
     float scale = glm::max(glm::max(std::fabs(centre.x), std::fabs(centre.y)), glm::max(std::fabs(centre.z), radius));
     radius = radius * 1.001f + scale * 1e-5f;
     return Float4(centre, radius > 0.0f ? radius : 1.0f);
+}
+
+CombinedGeometry combineGeometry(const Scene& scene) {
+    CombinedGeometry g;
+    g.positions = scene.positions();
+    g.normals = scene.normals();
+    g.uvs = scene.uvs();
+    g.triangles = scene.triangles();
+    g.triangleMaterials = scene.triangleMaterials();
+    g.triangleHasNormals = scene.triangleHasNormals();
+    bool normals = !g.normals.empty(), uvs = !g.uvs.empty();
+    for (const ObjectGeometry& o : scene.objects()) {
+        normals = normals || !o.normals.empty();
+        uvs = uvs || !o.uvs.empty();
+    }
+    // Normals and texture coordinates: none, or one per vertex of everything (zeros where a
+    // part has none), as the scene keeps its own.
+    if (normals) g.normals.resize(g.positions.size(), vec3(0.0f));
+    if (uvs) g.uvs.resize(g.positions.size(), vec2(0.0f));
+    for (const ObjectGeometry& o : scene.objects()) {
+        const std::uint32_t firstVertex = std::uint32_t(g.positions.size());
+        g.objectFirstTriangle.push_back(int(g.triangles.size()));
+        g.positions.insert(g.positions.end(), o.positions.begin(), o.positions.end());
+        if (normals) {
+            if (o.normals.empty()) g.normals.resize(g.positions.size(), vec3(0.0f));
+            else g.normals.insert(g.normals.end(), o.normals.begin(), o.normals.end());
+        }
+        if (uvs) {
+            if (o.uvs.empty()) g.uvs.resize(g.positions.size(), vec2(0.0f));
+            else g.uvs.insert(g.uvs.end(), o.uvs.begin(), o.uvs.end());
+        }
+        for (const uvec3& t : o.triangles) g.triangles.push_back(t + uvec3(firstVertex));
+        g.triangleMaterials.insert(g.triangleMaterials.end(), o.triangleMaterials.begin(), o.triangleMaterials.end());
+        g.triangleHasNormals.insert(g.triangleHasNormals.end(), o.triangleHasNormals.begin(), o.triangleHasNormals.end());
+    }
+    if (g.triangles.size() > std::size_t(std::numeric_limits<int>::max() / 2))
+        throw InputError("the scene and its objects hold more than 2^30 triangles");
+    return g;
+}
+
+std::vector<InstanceData> packInstances(const Scene& scene) {
+    std::vector<InstanceData> out;
+    out.reserve(scene.instances().size());
+    for (const Instance& instance : scene.instances()) {
+        const glm::dmat4 toWorld(instance.objectToWorld);
+        const glm::dmat4 toObject = glm::inverse(toWorld);
+        InstanceData d{};
+        for (int r = 0; r < 3; ++r) {  // glm is column-major: m[column][row]
+            d.objectToWorld[r] = Float4(float(toWorld[0][r]), float(toWorld[1][r]), float(toWorld[2][r]), float(toWorld[3][r]));
+            d.worldToObject[r] =
+                Float4(float(toObject[0][r]), float(toObject[1][r]), float(toObject[2][r]), float(toObject[3][r]));
+        }
+        d.object = instance.object;
+        d.mirrors = glm::determinant(glm::dmat3(toWorld)) < 0.0 ? 1 : 0;
+        out.push_back(d);
+    }
+    return out;
+}
+
+void instanceBoxes(const Scene& scene, std::vector<vec3>& corners, std::vector<uvec3>& triangles) {
+    corners.clear();
+    triangles.clear();
+    for (std::size_t k = 0; k < scene.instances().size(); ++k) {
+        vec3 lo, hi;
+        scene.instanceBounds(int(k), lo, hi);
+        // The corners were transformed in float: widen by the point error of their magnitude.
+        const vec3 pad = vec3(kPointError) * (glm::max(glm::abs(lo), glm::abs(hi)) + (hi - lo));
+        const std::uint32_t base = std::uint32_t(corners.size());
+        corners.push_back(lo - pad);
+        corners.push_back(hi + pad);
+        triangles.push_back(uvec3(base, base + 1, base));
+    }
 }
 
 }  // namespace wavefront

@@ -34,18 +34,35 @@ struct SceneBuffers {
     Buffer<float> primPmf;
     Buffer<int> lightPrims;
     Buffer<DeltaLightData> deltaLights;
-    Bvh<Exec> bvh;
+    Bvh<Exec> bvh;  ///< over the scene's own primitives (ownPrimitives)
+    // Instancing (kernels/bvh/instances.h): a BVH per object, the objects' views, the instances
+    // and the top-level BVH over their world boxes.
+    std::vector<Bvh<Exec>> objectBvhs;
+    Buffer<ObjectView> objects;
+    Buffer<InstanceData> instances;
+    Bvh<Exec> instanceTop;
+    int numInstances = 0;
     double bvhCostAtBuild = -1.0;  ///< surface-area cost of the tree as last built; < 0: not measured yet
     EnvironmentBuffers<Exec> environment;
     CameraData camera{};
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
+    /// Triangles on the exec: the scene's own, then the objects' (numOwnTriangles are the own).
     int numTriangles = 0, numSpheres = 0;
+    int numOwnTriangles = 0;
     int numLights = 0, numAreaLights = 0;  ///< entries of the light distribution: area lights, then delta lights
     bool microfacetMaterials = false;  ///< some material is of a microfacet kind
+
+    /// The scene's own primitives, which `bvh` holds: its triangles and spheres, the spheres' ids
+    /// after the objects' triangles.
+    PrimitiveSource ownPrimitives() const {
+        return PrimitiveSource{positions.data(), triangles.data(), spheres.data(), numOwnTriangles, numSpheres,
+                               numTriangles - numOwnTriangles};
+    }
 
     SceneView view(int width, int height) const {
         SceneView v;
         v.bvh = bvh.view();
+        v.instances = InstancesView{instanceTop.view(), instances.data(), objects.data(), numInstances};
         v.positions = positions.data();
         v.normals = normals.data();
         v.uvs = uvs.size() > 0 ? uvs.data() : nullptr;
@@ -86,8 +103,26 @@ std::vector<DeltaLightData> packDeltaLights(const Scene& scene);
 /// luminance (point 4 I, spot 2 (1 - (cos inner + cos outer) / 2) I, directional R^2 E with R
 /// the radius of the disk it crosses the scene from), by luminance.
 std::vector<double> deltaLightWeights(const Scene& scene, float sceneRadius);
-/// A sphere (centre, radius) that strictly contains every primitive of the scene.
+/// A sphere (centre, radius) that strictly contains every primitive and instance of the scene.
 Float4 boundingSphere(const Scene& scene);
+
+/// The scene's own geometry followed by every object's, as the exec holds it: vertex indices
+/// of the objects' triangles moved past the vertices before them. `objectFirstTriangle` and
+/// `objectFirstVertex`: per object, where its triangles and vertices start.
+struct CombinedGeometry {
+    std::vector<vec3> positions, normals;
+    std::vector<vec2> uvs;
+    std::vector<uvec3> triangles;
+    std::vector<int> triangleMaterials;
+    std::vector<std::uint8_t> triangleHasNormals;
+    std::vector<int> objectFirstTriangle;
+};
+CombinedGeometry combineGeometry(const Scene& scene);
+/// Per instance: its transforms as kernels read them.
+std::vector<InstanceData> packInstances(const Scene& scene);
+/// The instances' world boxes (lo, hi per instance, a little larger so rounding cannot shrink
+/// them) and the degenerate triangles (lo, hi, lo) the top-level BVH is built over.
+void instanceBoxes(const Scene& scene, std::vector<vec3>& corners, std::vector<uvec3>& triangles);
 
 template <class Exec, class T>
 Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
@@ -145,7 +180,7 @@ void uploadTextures(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
 template <class Exec>
 std::size_t uploadLights(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s, LightSampler lightSampler) {
     std::vector<int> lightPrims;
-    for (int t = 0; t < s.numTriangles; ++t)
+    for (int t = 0; t < s.numOwnTriangles; ++t)  // objects do not emit (Scene::addObject)
         if (scene.materials()[scene.triangleMaterials()[t]].isEmissive()) lightPrims.push_back(t);
     for (int k = 0; k < s.numSpheres; ++k)
         if (scene.materials()[scene.spheres()[k].material].isEmissive()) lightPrims.push_back(s.numTriangles + k);
@@ -190,19 +225,58 @@ std::size_t uploadEnvironment(Exec& exec, const Scene& scene, SceneBuffers<Exec>
     return 0;
 }
 
+/// The objects' BVHs (one build each, over their triangles in `s`, already uploaded), the
+/// instances and the top-level BVH over them.
+template <class Exec>
+void uploadInstances(Exec& exec, const Scene& scene, const std::vector<int>& objectFirstTriangle, BvhBuilder builder,
+                     SceneBuffers<Exec>& s) {
+    std::vector<ObjectView> objects;
+    s.objectBvhs.clear();
+    for (std::size_t k = 0; k < scene.objects().size(); ++k) {
+        const int first = objectFirstTriangle[k];
+        const int count = int(scene.objects()[k].triangles.size());
+        PrimitiveSource src{s.positions.data(), s.triangles.data() + first, nullptr, count, 0};
+        s.objectBvhs.push_back(buildBvh(exec, src, builder));
+        objects.push_back(ObjectView{s.objectBvhs.back().view(), first});
+    }
+    s.objects = uploadVector(exec, objects);
+    s.instances = uploadVector(exec, packInstances(scene));
+    s.numInstances = int(scene.instances().size());
+    std::vector<vec3> corners;
+    std::vector<uvec3> boxes;
+    instanceBoxes(scene, corners, boxes);
+    Buffer<vec3> cornerBuffer = uploadVector(exec, corners);
+    Buffer<uvec3> boxBuffer = uploadVector(exec, boxes);
+    s.instanceTop = buildLbvh(exec, PrimitiveSource{cornerBuffer.data(), boxBuffer.data(), nullptr, s.numInstances, 0});
+    exec.synchronize();  // the build read the temporaries
+}
+
 /// `scene` must be validated.
 template <class Exec>
 SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler lightSampler = LightSampler::BinarySearch,
                                BvhBuilder bvhBuilder = BvhBuilder::Auto) {
     SceneBuffers<Exec> s;
-    s.numTriangles = int(scene.triangles().size());
+    s.numOwnTriangles = int(scene.triangles().size());
     s.numSpheres = int(scene.spheres().size());
-    s.positions = uploadVector(exec, scene.positions());
-    s.normals = uploadVector(exec, scene.normals());
-    s.triangles = uploadVector(exec, scene.triangles());
-    s.triangleMaterial = uploadVector(exec, scene.triangleMaterials());
-    s.hasNormals = uploadVector(exec, scene.triangleHasNormals());
-    s.uvs = uploadVector(exec, scene.uvs());
+    if (scene.objects().empty()) {
+        s.numTriangles = s.numOwnTriangles;
+        s.positions = uploadVector(exec, scene.positions());
+        s.normals = uploadVector(exec, scene.normals());
+        s.triangles = uploadVector(exec, scene.triangles());
+        s.triangleMaterial = uploadVector(exec, scene.triangleMaterials());
+        s.hasNormals = uploadVector(exec, scene.triangleHasNormals());
+        s.uvs = uploadVector(exec, scene.uvs());
+    } else {
+        const CombinedGeometry g = combineGeometry(scene);
+        s.numTriangles = int(g.triangles.size());
+        s.positions = uploadVector(exec, g.positions);
+        s.normals = uploadVector(exec, g.normals);
+        s.triangles = uploadVector(exec, g.triangles);
+        s.triangleMaterial = uploadVector(exec, g.triangleMaterials);
+        s.hasNormals = uploadVector(exec, g.triangleHasNormals);
+        s.uvs = uploadVector(exec, g.uvs);
+        uploadInstances(exec, scene, g.objectFirstTriangle, bvhBuilder, s);
+    }
     uploadTextures(exec, scene, s);
     std::vector<Float4> spheres;
     std::vector<int> sphereMaterial;
@@ -226,8 +300,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.camera = makeCamera(scene.camera());
     s.boundingSphere = boundingSphere(scene);
 
-    PrimitiveSource src{s.positions.data(), s.triangles.data(), s.spheres.data(), s.numTriangles, s.numSpheres};
-    s.bvh = buildBvh(exec, src, bvhBuilder);
+    s.bvh = buildBvh(exec, s.ownPrimitives(), bvhBuilder);
 
     uploadLights(exec, scene, s, lightSampler);
     return s;

@@ -436,7 +436,7 @@ struct WalkHit {
 
 template <class Materials>
 WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, Hit hit) {
-    SurfaceHit sh = surfaceAt<Materials>(scene, hit.prim, w.origin.xyz(), w.direction.xyz(), hit.t);
+    SurfaceHit sh = surfaceAt<Materials>(scene, hit, w.origin.xyz(), w.direction.xyz());
     WalkHit h;
     h.p = sh.p;
     h.error = sh.error;

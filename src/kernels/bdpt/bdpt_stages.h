@@ -73,7 +73,7 @@ struct Context {
 template <class C>
 WF_CPU_GPU WF_INLINE Hit traceWalk(const C& c, const WalkState& w, const SimdProbe& probe) {
     if (isBlack(w.throughput.xyz())) return Hit{0.0f, -1};
-    return traverse<false>(c.scene.bvh, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
+    return traceClosest(c.scene, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
 }
 
 /// Reads a stored vertex through the read-only cache.

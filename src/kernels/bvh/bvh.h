@@ -52,7 +52,8 @@ struct BvhView {
 
 struct Hit {
     float t;
-    int prim;  ///< original primitive id, -1 for a miss
+    int prim;           ///< original primitive id, -1 for a miss
+    int instance = -1;  ///< the instance hit (kernels/bvh/instances.h), -1 for the scene's own primitives
 };
 
 // ---- Build stages --------------------------------------------------------------------------

@@ -13,6 +13,9 @@ struct PrimitiveSource {
     const Float4* spheres = nullptr;  ///< centre, radius
     int numTriangles = 0;
     int numSpheres = 0;
+    /// Added to a sphere's id in its leaf (the id hits report): the scene's primitive ids count
+    /// instanced objects' triangles after its own, before its spheres.
+    int sphereIdShift = 0;
 
     WF_CPU_GPU int count() const { return numTriangles + numSpheres; }
     WF_CPU_GPU Aabb bounds(int id) const {
@@ -35,7 +38,7 @@ struct PrimitiveSource {
             packTriangle(out, positions[t.x], positions[t.y], positions[t.z], id);
         } else {
             Float4 s = spheres[id - numTriangles];
-            packSphere(out, s.xyz(), s.w, id);
+            packSphere(out, s.xyz(), s.w, id + sphereIdShift);
         }
     }
 };

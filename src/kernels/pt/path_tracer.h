@@ -90,7 +90,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     vec3 rayDir = path.direction.xyz();
     vec3 beta = path.throughput.xyz();
     float prevPdf = path.origin.w;
-    SurfaceHit sh = surfaceAt<Materials>(scene, hit.prim, path.origin.xyz(), rayDir, hit.t);
+    SurfaceHit sh = surfaceAt<Materials>(scene, hit, path.origin.xyz(), rayDir);
     // By reference: the fields are read where used (a copy held all 64 bytes in registers).
     MaterialData textured;
     const MaterialData& m = materialAt<Materials>(scene, sh.material, sh.uv, textured);

@@ -98,7 +98,7 @@ struct ExtendStage {
         c.simd.entry(kSimdExtend).sample();
         PathState p = paths.load(i);
         Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdExtend));
+        hits[i] = traceClosest(c.scene, r, c.simd.steps(kSimdExtend));
     }
 };
 
@@ -149,7 +149,7 @@ WF_CPU_GPU WF_INLINE void tracePathToEnd(const Common& c, PathState path, unsign
     for (;;) {
         c.simd.entry(kSimdKernel).sample();  // lanes whose path is still alive at this bounce
         Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-        Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdKernel));
+        Hit hit = traceClosest(c.scene, r, c.simd.steps(kSimdKernel));
         ++extension;
         ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
         if (o.hasShadow) {
@@ -236,7 +236,7 @@ struct PersistentRegenerateStage {
             }
             c.simd.entry(kSimdPersistent).sample();
             Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-            Hit hit = traverse<false>(c.scene.bvh, r, c.simd.steps(kSimdPersistent));
+            Hit hit = traceClosest(c.scene, r, c.simd.steps(kSimdPersistent));
             ++extension;
             ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
             if (o.hasShadow) {

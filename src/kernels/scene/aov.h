@@ -38,9 +38,9 @@ struct AovStage {
     double* sums;  ///< kAovWords per pixel
     WF_CPU_GPU void operator()(int pixel) const {
         Ray r = cameraRay(scene, sampler, sampler.startSample(0, firstSample + std::uint64_t(pixel)));
-        Hit h = traverse<false>(scene.bvh, r);
+        Hit h = traceClosest(scene, r);
         if (h.prim < 0) return;
-        SurfaceHit s = surfaceAt<AllMaterials>(scene, h.prim, r.origin, r.direction, h.t);
+        SurfaceHit s = surfaceAt<AllMaterials>(scene, h, r.origin, r.direction);
         MaterialData scratch;
         vec3 albedo = firstHitAlbedo(materialAt<AllMaterials>(scene, s.material, s.uv, scratch));
         vec3 n = glm::dot(s.ng, r.direction) > 0.0f ? -s.ns : s.ns;

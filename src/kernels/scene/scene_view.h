@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kernels/bvh/bvh.h"
+#include "kernels/bvh/instances.h"
 #include "kernels/lights/distribution.h"
 #include "kernels/lights/environment.h"
 #include "kernels/core/sampler.h"
@@ -48,7 +49,8 @@ struct LightView {
 };
 
 struct SceneView {
-    BvhView bvh;
+    BvhView bvh;               ///< the scene's own primitives
+    InstancesView instances;   ///< placed objects (their triangles follow the scene's own in `triangles`)
     const vec3* positions = nullptr;
     const vec3* normals = nullptr;            ///< per vertex; valid where hasNormals[tri]
     const vec2* uvs = nullptr;                ///< per vertex texture coordinates, or null
@@ -83,6 +85,20 @@ struct SceneView {
         return prim < numTriangles ? triangleMaterial[prim] : sphereMaterial[prim - numTriangles];
     }
 };
+
+/// Closest hit of `ray` in (0, ray.tMax): the scene's own primitives, then its instances.
+WF_CPU_GPU WF_INLINE Hit traceClosest(const SceneView& scene, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
+    Hit hit = traverse<false>(scene.bvh, ray, probe);
+    if (scene.instances.count > 0) traverseInstances<false>(scene.instances, ray, hit, probe);
+    return hit;
+}
+
+/// Whether anything lies on `ray` in (0, ray.tMax) (shadow rays).
+WF_CPU_GPU WF_INLINE bool traceOccluded(const SceneView& scene, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
+    Hit hit = traverse<true>(scene.bvh, ray, probe);
+    if (hit.prim < 0 && scene.instances.count > 0) traverseInstances<true>(scene.instances, ray, hit, probe);
+    return hit.prim >= 0;
+}
 
 /// Calls f(AllMaterials{}) or f(ClassicMaterials{}): the smaller set whenever the scene has no
 /// microfacet material and no texture (SceneView::microfacetMaterials and textured, set at upload).

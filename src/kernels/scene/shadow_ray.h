@@ -65,7 +65,7 @@ WF_CPU_GPU WF_INLINE ShadowRay shadowRayAlong(const RayEnd& from, vec3 direction
 
 /// True when nothing blocks a shadow ray.
 WF_CPU_GPU WF_INLINE bool shadowRayUnoccluded(const SceneView& scene, const ShadowRay& s, const SimdProbe& probe) {
-    return traverse<true>(scene.bvh, Ray{s.origin.xyz(), s.direction.xyz(), s.direction.w}, probe).prim < 0;
+    return !traceOccluded(scene, Ray{s.origin.xyz(), s.direction.xyz(), s.direction.w}, probe);
 }
 
 }  // namespace wavefront

@@ -62,21 +62,36 @@ WF_CPU_GPU inline void applyNormalMap(const TextureView& map, float scale, vec3 
     h.ns = m / mlen;
 }
 
-/// The surface at a ray hit. Kernels compiled with textures apply the material's normal map.
+/// The surface at a ray hit (hit.prim >= 0) of the ray from `origin` along `dir`, in world space.
+/// Kernels compiled with textures apply the material's normal map.
 template <class Materials = AllMaterials>
-WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 origin, vec3 dir, float t) {
+WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, vec3 origin, vec3 dir) {
+    const int prim = hit.prim;
     SurfaceHit h;
     h.material = scene.materialOf(prim);
-    vec3 p = origin + t * dir;
+    vec3 p = origin + hit.t * dir;
     int normalMap = -1;
     if constexpr (Materials::kTextures)
         if (scene.materialTextures) normalMap = scene.materialTextures[h.material].normal;
     if (prim < scene.numTriangles) {
         uvec3 tri = scene.triangles[prim];
         vec3 v0 = scene.positions[tri.x], v1 = scene.positions[tri.y], v2 = scene.positions[tri.z];
+        const InstanceData* inst = hit.instance >= 0 ? &scene.instances.instances[hit.instance] : nullptr;
+        float placementError = 0.0f;
+        if (inst) {
+            // An instance's triangle, placed in world space. Placing rounds each vertex by a few
+            // units of |M| |v| + |t| (and rays re-enter object space with as much again): the
+            // point's bound grows by kPointError of those magnitudes, which covers both.
+            const Float4* m = inst->objectToWorld;
+            placementError = kPointError * glm::max(placedMagnitude(m, v0), glm::max(placedMagnitude(m, v1), placedMagnitude(m, v2)));
+            v0 = transformPoint(m, v0);
+            v1 = transformPoint(m, v1);
+            v2 = transformPoint(m, v2);
+        }
         vec3 e1 = v1 - v0, e2 = v2 - v0;
         vec3 n = glm::cross(e1, e2);
         h.ng = glm::normalize(n);
+        if (inst && inst->mirrors) h.ng = -h.ng;
         // Barycentrics of p by sub-triangle areas.
         vec3 d = p - v0;
         float d11 = glm::dot(e1, e1), d12 = glm::dot(e1, e2), d22 = glm::dot(e2, e2);
@@ -88,11 +103,12 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, int prim, vec3 or
         b2 = glm::clamp(b2, 0.0f, 1.0f - b1);
         float b0 = 1.0f - b1 - b2;
         h.p = b0 * v0 + b1 * v1 + b2 * v2;
-        h.error = trianglePointError(b0, b1, b2, v0, v1, v2);
+        h.error = trianglePointError(b0, b1, b2, v0, v1, v2) + placementError;
         h.uv = scene.uvs ? b0 * scene.uvs[tri.x] + b1 * scene.uvs[tri.y] + b2 * scene.uvs[tri.z] : vec2(0.0f);
         h.ns = h.ng;
         if (scene.hasNormals[prim]) {
             vec3 ns = b0 * scene.normals[tri.x] + b1 * scene.normals[tri.y] + b2 * scene.normals[tri.z];
+            if (inst) ns = transformNormal(*inst, ns);
             float len = glm::length(ns);
             if (len > 0.0f) h.ns = ns / len;
             if (glm::dot(h.ns, h.ng) < 0.0f) h.ns = -h.ns;
