@@ -410,7 +410,7 @@ AttributeEnd
 
 
 def instanced_grove():
-    out = """# A grove of instanced trees (ObjectBegin/ObjectInstance, flattened by wavefront for now), a sky
+    out = """# A grove of instanced trees (ObjectBegin/ObjectInstance, wavefront instances), a sky
 # of constant radiance set by its illuminance, and the sun as a distant light. Written by scripts/make-pbrt-scenes.py.
 LookAt 0 -16 5   0 0 1.5   0 0 1
 Camera "perspective" "float fov" [ 45 ]

@@ -1,7 +1,8 @@
 // pbrt-v4 scene files (issue 35): the grammar and its errors, Include and Import, transforms and
-// the graphics state, cameras, shapes, materials, textures, lights and spectra; renders that must
-// come out as pbrt draws them (handedness), as the built-in Cornell box, and alike in PT, BDPT and
-// MLT; the example scenes.
+// the graphics state, object instances (kept as instances, flattened where they emit), cameras,
+// shapes, materials, textures, lights and spectra; renders that must come out as pbrt draws them
+// (handedness), as the built-in Cornell box, as the same shapes written out without instancing,
+// and alike in PT, BDPT and MLT; the example scenes.
 #include <catch2/catch.hpp>
 
 #include "estimator_checks.h"
@@ -309,9 +310,11 @@ TEST_CASE("pbrt: surfaces face where pbrt's normals point: winding, ReverseOrien
     }
 }
 
-TEST_CASE("pbrt: object instances are flattened, each under its own transform", "[pbrt]") {
-    TempDir dir;
-    const Scene scene = loadText(dir, kHeader + R"(ObjectBegin "pair"
+namespace {
+
+// An object of a triangle and a sphere, placed three times: as it is, moved, and mirrored.
+std::string pairInstances(const std::string& objectPrefix) {
+    return kHeader + "ObjectBegin \"pair\"\n" + objectPrefix + R"(
   Translate 0 0 1
   Shape "trianglemesh" "point3 P" [ 0 0 0 1 0 0 0 1 0 ] "integer indices" [ 0 1 2 ]
   Shape "sphere" "float radius" 0.1
@@ -325,18 +328,124 @@ AttributeBegin
   Scale -1 1 1
   ObjectInstance "pair"
 AttributeEnd
-)" + kLight);
-    REQUIRE(scene.triangles().size() == 3);
-    CHECK(scene.spheres().size() == 4);
-    CHECK(near(scene.positions()[1], mirrored(glm::vec3(1, 0, 1))));
-    CHECK(near(scene.positions()[4], mirrored(glm::vec3(11, 0, 1))));
-    // A mirrored instance keeps facing where its normal points (+z).
-    for (std::size_t t = 0; t < 3; ++t) CHECK(faceNormal(scene, t).z == Approx(1.0f).margin(1e-4));
-    CHECK(hasWarning(loadText(dir, kHeader + "ObjectBegin \"lamp\"\nAreaLightSource \"diffuse\"\n" + kTriangle +
-                                       "ObjectEnd\nObjectInstance \"lamp\"\n" + kLight),
-                     "area lights in object definitions are not supported"));
+)" + kLight;
+}
+
+glm::vec3 placedPoint(const Instance& instance, glm::vec3 p) { return glm::vec3(instance.objectToWorld * glm::vec4(p, 1.0f)); }
+
+}  // namespace
+
+TEST_CASE("pbrt: object instances stay instances, each under its own transform", "[pbrt][instancing]") {
+    TempDir dir;
+    const Scene scene = loadText(dir, pairInstances(""));
+    REQUIRE(scene.objects().size() == 1);
+    REQUIRE(scene.instances().size() == 3);
+    CHECK(scene.triangles().empty());
+    CHECK(scene.spheres().size() == 1);  // the light's
+    // The object in its own space: the triangle, then the sphere tessellated (objects hold triangles).
+    const ObjectGeometry& object = scene.objects()[0];
+    REQUIRE(object.triangles.size() > 1000);
+    CHECK(near(object.positions[1], glm::vec3(1, 0, 1)));
+    const glm::vec3 a = object.positions[object.triangles[0].x], b = object.positions[object.triangles[0].y],
+                    c = object.positions[object.triangles[0].z];
+    CHECK(glm::normalize(glm::cross(b - a, c - a)).z == Approx(1.0f).margin(1e-4));  // facing +z, as pbrt's normal
+    // Placed where pbrt places them, in the loader's mirrored world.
+    CHECK(near(placedPoint(scene.instances()[0], glm::vec3(1, 0, 1)), mirrored(glm::vec3(1, 0, 1))));
+    CHECK(near(placedPoint(scene.instances()[1], glm::vec3(1, 0, 1)), mirrored(glm::vec3(11, 0, 1))));
+    CHECK(near(placedPoint(scene.instances()[2], glm::vec3(1, 0, 1)), mirrored(glm::vec3(-1, 0, 1))));
+    CHECK(scene.warnings().empty());
     CHECK_THAT(inputErrorOf([&] { loadText(dir, kHeader + "ObjectBegin \"a\"\nObjectEnd\nObjectBegin \"a\"\nObjectEnd\n"); }),
                Contains("scene.pbrt:6:1") && Contains("an object of that name exists"));
+    // A file of instances and a point light alone.
+    const Scene alone = loadText(dir, kHeader + "ObjectBegin \"t\"\n" + kTriangle +
+                                          "ObjectEnd\nObjectInstance \"t\"\nLightSource \"point\" \"point3 from\" [ 0 0 3 ]\n");
+    CHECK(alone.instances().size() == 1);
+}
+
+TEST_CASE("pbrt: an object with an area light is flattened, every copy emitting", "[pbrt][instancing]") {
+    TempDir dir;
+    const Scene scene = loadText(dir, pairInstances("AreaLightSource \"diffuse\" \"rgb L\" [ 2 2 2 ]"));
+    CHECK(scene.instances().empty());
+    CHECK(scene.objects().empty());
+    CHECK(hasWarning(scene, "an area light in an object definition"));
+    REQUIRE(scene.triangles().size() == 3);
+    REQUIRE(scene.spheres().size() == 4);
+    CHECK(near(scene.positions()[1], mirrored(glm::vec3(1, 0, 1))));
+    CHECK(near(scene.positions()[4], mirrored(glm::vec3(11, 0, 1))));
+    for (std::size_t t = 0; t < 3; ++t) {
+        CHECK(scene.materials()[std::size_t(scene.triangleMaterials()[t])].isEmissive());
+        // A mirrored copy keeps facing where its normal points (+z): the side it emits to.
+        CHECK(faceNormal(scene, t).z == Approx(1.0f).margin(1e-4));
+    }
+    for (const Sphere& sphere : scene.spheres()) CHECK(scene.materials()[std::size_t(sphere.material)].isEmissive());
+}
+
+TEST_CASE("pbrt: instances that cannot be placed and objects that draw nothing are warnings", "[pbrt][instancing]") {
+    TempDir dir;
+    const Scene scene = loadText(dir, kHeader + "ObjectBegin \"pair\"\n" + kTriangle + R"(ObjectEnd
+ObjectBegin "flat"
+  Shape "trianglemesh" "point3 P" [ 0 0 0  1 0 0  2 0 0 ] "integer indices" [ 0 1 2 ]
+ObjectEnd
+ObjectBegin "boundary"
+  Material "interface"
+)" + kTriangle + R"(ObjectEnd
+ObjectInstance "pair"
+AttributeBegin
+  Scale 0 0 0
+  ObjectInstance "pair"
+AttributeEnd
+ObjectInstance "flat"
+ObjectInstance "boundary"
+)" + kLight);
+    INFO(allWarnings(scene));
+    CHECK(scene.objects().size() == 1);
+    CHECK(scene.instances().size() == 1);
+    CHECK(hasWarning(scene, "scene.pbrt:17:3: ObjectInstance \"pair\": instance 1: its transform is singular"));
+    CHECK(hasWarning(scene, "scene.pbrt:7:1: ObjectBegin \"flat\": every triangle is degenerate"));
+    CHECK(hasWarning(scene, "1 shape with the \"interface\" material"));
+}
+
+TEST_CASE("pbrt: instanced objects render as the same shapes written out under the same transforms",
+          "[pbrt][instancing][statistical]") {
+    TempDir dir;
+    const std::string world = R"(LookAt 0 0 5  0 0 0  0 1 0
+Camera "perspective" "float fov" [ 40 ]
+WorldBegin
+AttributeBegin
+  AreaLightSource "diffuse" "rgb L" [ 6 6 6 ]
+  Translate 0 3 3
+  Shape "sphere" "float radius" 0.7
+AttributeEnd
+Material "diffuse" "rgb reflectance" [ 0.6 0.6 0.6 ]
+Shape "trianglemesh" "point3 P" [ -4 -4 -1.5  4 -4 -1.5  4 4 -1.5  -4 4 -1.5 ] "integer indices" [ 0 1 2  0 2 3 ]
+)";
+    // A pyramid and a sphere of their own materials, the pyramid's point off the object's origin.
+    const std::string object = R"(
+  Material "diffuse" "rgb reflectance" [ 0.8 0.2 0.1 ]
+  Shape "trianglemesh" "point3 P" [ -0.5 -0.5 0  0.5 -0.5 0  0.5 0.5 0  -0.5 0.5 0  0.1 0.2 0.6 ]
+    "integer indices" [ 0 1 4  1 2 4  2 3 4  3 0 4 ]
+  Material "coateddiffuse" "rgb reflectance" [ 0.1 0.3 0.8 ] "float roughness" 0.05
+  Translate 0.6 0 0.2
+  Shape "sphere" "float radius" 0.3
+)";
+    const char* placements[] = {
+        "Translate -1.1 0.6 0  Rotate 30 0 1 0  Scale 0.8 0.8 0.8",
+        "Translate 1.0 0.5 -0.3  Rotate -40 1 0 1  Scale 0.6 1.0 0.8",
+        "Translate 0 -0.8 0.5  Scale -1 1 1  Rotate 20 0 0 1",  // a mirror
+    };
+    std::string instanced = world + "ObjectBegin \"thing\"" + object + "ObjectEnd\n", flat = world;
+    for (const char* placement : placements) {
+        instanced += std::string("AttributeBegin\n  ") + placement + "\n  ObjectInstance \"thing\"\nAttributeEnd\n";
+        flat += std::string("AttributeBegin\n  ") + placement + object + "AttributeEnd\n";
+    }
+    const Scene a = loadText(dir, instanced, "instanced.pbrt"), b = loadText(dir, flat, "flat.pbrt");
+    CHECK(a.instances().size() == 3);
+    CHECK(a.objects().size() == 1);
+    CHECK(b.instances().empty());
+    const RenderOptions options = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 32, 16);
+    const int seeds = 8;
+    wftest::checkSameImage("instanced vs written out", wftest::renderSeedStats(a, options, seeds, 4, 100),
+                           wftest::renderSeedStats(b, options, seeds, 4, 200));
 }
 
 // ---- Camera, film, options -----------------------------------------------------------------------
@@ -487,16 +596,16 @@ TEST_CASE("pbrt: shapes are bounded: triangles, subdivision levels, nesting, tex
                    loadText(dir, deep);
                }),
                Contains("scene.pbrt:4100:1") && Contains("nested deeper than 4096"));
-    // A sphere counts as the triangles it may be drawn with (9216): 1000 of them, instanced 30
-    // times, pass the 2^28 triangles of one file.
+    // A sphere counts as the triangles it may be drawn with (9216): 1000 of them, copied 30 times
+    // (an object with an area light is flattened), pass the 2^28 triangles of one file.
     CHECK_THAT(inputErrorOf([&] {
-                   std::string many = kHeader + "ObjectBegin \"big\"\n";
+                   std::string many = kHeader + "ObjectBegin \"big\"\nAreaLightSource \"diffuse\"\n";
                    for (int i = 0; i < 1000; ++i) many += "Shape \"sphere\"\n";
                    many += "ObjectEnd\n";
                    for (int i = 0; i < 30; ++i) many += "ObjectInstance \"big\"\n";
                    loadText(dir, many);
                }),
-               Contains("scene.pbrt:1034:1: this object instance takes the scene past 268435456 triangles"));
+               Contains("scene.pbrt:1035:1: this object instance takes the scene past 268435456 triangles"));
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20.0 * wftest::timeScale());
 }
 

@@ -389,7 +389,8 @@ public:
     /// Loads a pbrt-v4 scene file (https://pbrt.org/fileformat-v4) with the files it includes:
     /// its camera (perspective; pbrt's field of view is on the shorter image axis), shapes
     /// (triangle, bilinear and PLY meshes, Loop subdivision surfaces, spheres, disks, cylinders;
-    /// object instances flattened), materials and textures mapped onto wavefront's (docs/pbrt.md
+    /// object instances kept as instances (addObject, addInstance), those of an object with an
+    /// area light flattened), materials and textures mapped onto wavefront's (docs/pbrt.md
     /// has the table), area lights as emissive materials (two-sided ones as two offset copies),
     /// an infinite light as the environment (pbrt-v4's equal-area octahedral map resampled to
     /// latitude-longitude), spectra converted to linear sRGB, and the Film's resolution and file

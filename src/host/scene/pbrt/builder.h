@@ -1,7 +1,8 @@
 // pbrt-v4's graphics state, driven by the parser one directive at a time: the current
 // transformation matrix, attribute blocks, named coordinate systems, the current material and
 // area light, object definitions and instances. It fills a Description (description.h); shapes
-// become triangles (or spheres) in pbrt's world space as they are read.
+// become triangles (or spheres) in pbrt's world space as they are read, or in their object's
+// space inside ObjectBegin.
 #pragma once
 #include <map>
 #include <memory>
@@ -85,6 +86,11 @@ private:
         bool transformStartActive = true;  ///< ActiveTransform: wavefront keeps the start transform only
         std::shared_ptr<const std::vector<Param>> attributes[kTargets];
     };
+    struct ObjectDefinition {
+        ShapeSet shapes;  ///< moved to Description::objects when first instanced
+        FileLoc loc;
+        int instanced = -1;  ///< its index in Description::objects, -1: not instanced (yet)
+    };
     struct Pushed {
         GraphicsState state;
         char kind;  ///< 'a' AttributeBegin, 'o' ObjectBegin, 'i' Import
@@ -107,10 +113,12 @@ private:
     GraphicsState state_;
     std::vector<Pushed> pushed_;
     std::map<std::string, glm::dmat4> coordinateSystems_;
-    std::map<std::string, ShapeSet> objects_;
+    std::map<std::string, ObjectDefinition> objects_;
     ShapeSet* currentObject_ = nullptr;  ///< the object being defined (ObjectBegin), or null
     std::string currentObjectName_;
-    std::size_t triangles_ = 0;  ///< created so far, instances included (kMaxSceneFileTriangles)
+    /// Created so far (kMaxSceneFileTriangles): objects' once, as they are defined, and flattened
+    /// instances' each time.
+    std::size_t triangles_ = 0;
 };
 
 }  // namespace wavefront::pbrt

@@ -154,26 +154,86 @@ MeshShape backFace(MeshShape& front) {
     return back;
 }
 
-void addMesh(MeshShape mesh, const MaterialConverter::Result& material, const glm::dmat4& sceneFromWorld, Scene& scene) {
-    transformMesh(mesh, sceneFromWorld);
-    TriangleMesh out;
-    out.material = material.material;
+// A shape as the TriangleMeshes wavefront draws, in the space `mesh` is in: its uvs mapped as the
+// material's textures read them, and a copy facing back for a two-sided emitter.
+std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter::Result& material) {
+    std::vector<glm::vec2> uvs;
     if (material.textured && !mesh.uvs.empty()) {
         // pbrt looks images up at (s, 1 - t), s = su u + du, t = sv v + dv; wavefront at its uv, (0, 0) top-left.
         const glm::vec4 m = material.uvMapping;
-        for (const glm::vec2& uv : mesh.uvs) out.uvs.emplace_back(m.x * uv.x + m.z, 1.0f - (m.y * uv.y + m.w));
+        for (const glm::vec2& uv : mesh.uvs) uvs.emplace_back(m.x * uv.x + m.z, 1.0f - (m.y * uv.y + m.w));
     }
     std::vector<MeshShape> sides;
     if (material.twoSided) sides.push_back(backFace(mesh));
     sides.push_back(std::move(mesh));
-    for (MeshShape& side : sides) {
-        out.positions = std::move(side.positions);
-        out.normals = std::move(side.normals);
-        out.indices = std::move(side.indices);
+    std::vector<TriangleMesh> out(sides.size());
+    for (std::size_t k = 0; k < sides.size(); ++k) {
+        out[k].material = material.material;
+        out[k].positions = std::move(sides[k].positions);
+        out[k].normals = std::move(sides[k].normals);
+        out[k].indices = std::move(sides[k].indices);
+        out[k].uvs = uvs;
+    }
+    return out;
+}
+
+void addMesh(MeshShape mesh, const MaterialConverter::Result& material, const glm::dmat4& sceneFromWorld, Scene& scene) {
+    transformMesh(mesh, sceneFromWorld);
+    const FileLoc loc = mesh.loc;
+    for (const TriangleMesh& side : triangleMeshes(std::move(mesh), material)) {
         try {
-            scene.addMesh(out);
+            scene.addMesh(side);
         } catch (const InputError& e) {
-            throw InputError(side.loc.str() + ": Shape: " + e.what());
+            throw InputError(loc.str() + ": Shape: " + e.what());
+        }
+    }
+}
+
+// Scene::addObject's error for an object with no triangle left once the degenerate ones are
+// dropped: pbrt draws nothing there either, so it is a warning, not the file's error.
+bool hasNoTriangles(const InputError& e) { return std::string(e.what()).find(" has no triangles") != std::string::npos; }
+
+// The instanced objects, each added once with its meshes in its own space (spheres tessellated:
+// objects hold triangles alone), then placed by every instance. Shapes with the "interface"
+// material are counted in `interfaces`, not drawn.
+void addObjects(Description& d, MaterialConverter& materials, const glm::dmat4& sceneFromWorld, std::size_t& interfaces,
+                Warnings& warnings, Scene& scene) {
+    std::vector<int> sceneObjects(d.objects.size(), -1);  // -1: nothing to place
+    for (std::size_t i = 0; i < d.objects.size(); ++i) {
+        InstancedObject& object = d.objects[i];
+        std::vector<TriangleMesh> meshes;
+        auto add = [&](MeshShape&& mesh, const MaterialConverter::Result& material) {
+            for (TriangleMesh& m : triangleMeshes(std::move(mesh), material)) meshes.push_back(std::move(m));
+        };
+        for (MeshShape& mesh : object.shapes.meshes) {
+            const MaterialConverter::Result material = materials.convert(mesh.material, mesh.areaLight);
+            if (material.material < 0) ++interfaces;
+            else add(std::move(mesh), material);
+        }
+        for (const SphereShape& sphere : object.shapes.spheres) {
+            const MaterialConverter::Result material = materials.convert(sphere.material, sphere.areaLight);
+            if (material.material < 0) ++interfaces;
+            else add(tessellateSphere(sphere), material);
+        }
+        object.shapes = ShapeSet{};  // its memory back before the next one
+        if (meshes.empty()) continue;
+        const std::string what = "ObjectBegin \"" + object.name + "\"";
+        try {
+            sceneObjects[i] = scene.addObject(meshes);
+        } catch (const InputError& e) {
+            if (!hasNoTriangles(e)) throw InputError(object.loc.str() + ": " + what + ": " + e.what());
+            warnings.add(object.loc, what + ": every triangle is degenerate: its instances are not drawn");
+        }
+    }
+    for (const ObjectPlacement& instance : d.instances) {
+        const int object = sceneObjects[std::size_t(instance.object)];
+        if (object < 0) continue;
+        try {
+            scene.addInstance(object, glm::mat4(sceneFromWorld * instance.transform));
+        } catch (const InputError& e) {
+            // pbrt takes any transform (Scale 0 0 0 among them); a wavefront instance needs one it can invert.
+            warnings.add(instance.loc, "ObjectInstance \"" + d.objects[std::size_t(instance.object)].name + "\": " +
+                                           e.what() + ": not drawn");
         }
     }
 }
@@ -230,6 +290,7 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
             addMesh(tessellateSphere(sphere), material, sceneFromWorld, scene);
         }
     }
+    addObjects(d, materials, sceneFromWorld, interfaces, warnings, scene);
     if (interfaces > 0)
         warnings.add(std::to_string(interfaces) + " shape" + (interfaces > 1 ? "s" : "") +
                      " with the \"interface\" material (a boundary between media) not drawn");
@@ -250,7 +311,7 @@ Scene Scene::loadPbrt(const std::string& path, const SceneLoadOptions& options) 
     pbrt::SceneBuilder builder(description, warnings, files);
     pbrt::parseScene(path, files, builder, description, warnings);
     Scene scene = pbrt::convert(description, files, options.maxTextureTexels, warnings);
-    if (scene.primitiveCount() == 0)
+    if (scene.primitiveCount() == 0 && scene.instances().empty())
         throw InputError("pbrt-v4 file '" + path + "' contains no shapes wavefront can draw");
     warnings.flush(scene);
     return scene;

@@ -1,7 +1,8 @@
 // What a pbrt-v4 file describes, once parsed and before it becomes a wavefront Scene: the
-// options block (camera, film, integrator, ...), named materials and textures, lights, and the
-// shapes as triangles or spheres in pbrt's world space. The builder (builder.h) fills it while
-// the parser reads; the conversion (convert.cpp) maps it onto the Scene.
+// options block (camera, film, integrator, ...), named materials and textures, lights, the
+// shapes as triangles or spheres in pbrt's world space, and the instanced objects with their
+// placements. The builder (builder.h) fills it while the parser reads; the conversion
+// (convert.cpp) maps it onto the Scene.
 #pragma once
 #include <deque>
 #include <map>
@@ -61,6 +62,21 @@ struct ShapeSet {
     std::vector<SphereShape> spheres;
 };
 
+/// An object (ObjectBegin ... ObjectEnd) drawn as a wavefront object: its shapes in the object's
+/// own space, as they were defined, placed by ObjectInstances.
+struct InstancedObject {
+    std::string name;
+    ShapeSet shapes;
+    FileLoc loc;  ///< of its ObjectBegin
+};
+
+/// An ObjectInstance of one of `Description::objects`.
+struct ObjectPlacement {
+    int object = 0;             ///< index into Description::objects
+    glm::dmat4 transform{1.0};  ///< world-from-object: the CTM at the ObjectInstance
+    FileLoc loc;
+};
+
 struct Description {
     // The options block.
     Entity camera;  ///< transform: pbrt's camera-from-world (the CTM at the Camera directive); pbrt's default without one
@@ -73,7 +89,9 @@ struct Description {
     std::map<std::string, Entity> floatTextures, spectrumTextures;  ///< type: the texture class ("imagemap", ...)
     std::vector<Entity> lights;      ///< LightSource, with the light's transform
     std::vector<Entity> areaLights;  ///< AreaLightSource, shared by the shapes that follow it
-    ShapeSet shapes;  ///< object instances already flattened into it
+    ShapeSet shapes;  ///< with the instances of objects that hold an area light flattened into it
+    std::vector<InstancedObject> objects;  ///< the objects instanced, each once (none holds an area light)
+    std::vector<ObjectPlacement> instances;
 
     /// Every file name a FileLoc points to (stable addresses: a deque).
     std::deque<std::string> fileNames;

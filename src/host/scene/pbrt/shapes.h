@@ -29,8 +29,9 @@ struct ShapeContext {
 std::size_t addShape(const std::string& type, const ParamList& params, const FileLoc& loc, const ShapeContext& context,
                      const FileResolver& files, Warnings& warnings, ShapeSet& out);
 
-/// `object` under `transform` appended to `out` (ObjectInstance, flattened: every shape copied
-/// and transformed); returns the triangles added. Throws InputError beyond `triangleBudget`.
+/// `object` under `transform` appended to `out` (the ObjectInstance of an object with an area
+/// light, flattened: every shape copied and transformed); returns the triangles added. Throws
+/// InputError beyond `triangleBudget`.
 std::size_t addInstance(const ShapeSet& object, const glm::dmat4& transform, std::size_t triangleBudget, const FileLoc& loc,
                         ShapeSet& out);
 
