@@ -1,8 +1,9 @@
 // Scene files through Assimp (glTF 2.0, PLY), the default camera, the built-in sky and .hdr
-// environment maps: small files written by the tests, and real models from Debian packages
-// (assimp-testmodels, glmark2-data) when they are installed.
+// environment maps, meshes several nodes share as instances: small files written by the tests, and
+// real models from Debian packages (assimp-testmodels, glmark2-data) when they are installed.
 #include <catch2/catch.hpp>
 
+#include "estimator_checks.h"
 #include "test_support.h"
 
 #include <wavefront/error.h>
@@ -31,7 +32,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using wftest::checkSameImage;
+using wftest::imageMean;
 using wftest::inputErrorOf;
+using wftest::renderImage;
+using wftest::renderSeedStats;
+using wftest::SeedStats;
+using wftest::smallRender;
 using wftest::TempDir;
 
 std::string base64(const std::vector<std::uint8_t>& bytes) {
@@ -136,6 +143,90 @@ std::string writeGltf(const TempDir& dir, const std::string& name) {
     return dir.write(name, json);
 }
 
+// Meshes for the instancing cases: a box [-1, 1]^3 with one corner pulled out (so that a mirror
+// image differs from it; counter-clockwise from outside, smooth normals along the positions),
+// a unit quad [-1, 1]^2 facing +z, and three points on a line (a triangle of no area).
+std::string sharedMeshBuffers() {
+    std::vector<float> box;
+    for (int corner = 0; corner < 8; ++corner)
+        box.insert(box.end(), {corner & 1 ? 1.0f : -1.0f, corner & 2 ? 1.0f : -1.0f, corner & 4 ? 1.0f : -1.0f});
+    box[21] = 1.6f, box[22] = 1.4f, box[23] = 1.2f;  // corner 7, (1, 1, 1)
+    std::vector<float> boxNormals;
+    for (int v = 0; v < 8; ++v) {
+        const glm::vec3 n = glm::normalize(glm::vec3(box[3 * v], box[3 * v + 1], box[3 * v + 2]));
+        boxNormals.insert(boxNormals.end(), {n.x, n.y, n.z});
+    }
+    const std::vector<std::uint16_t> boxIndices = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                                                   2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    const std::vector<float> quad = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
+    const std::vector<std::uint16_t> quadIndices = {0, 1, 2, 0, 2, 3};
+    const std::vector<float> line = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+    std::vector<std::uint8_t> buffer;
+    append(buffer, box);          // bytes 0..95
+    append(buffer, boxNormals);   // 96..191
+    append(buffer, boxIndices);   // 192..263
+    append(buffer, quad);         // 264..311
+    append(buffer, quadIndices);  // 312..323
+    append(buffer, line);         // 324..359
+    return R"(
+  "buffers": [{"byteLength": 360, "uri": "data:application/octet-stream;base64,)" + base64(buffer) + R"("}],
+  "bufferViews": [
+    {"buffer": 0, "byteOffset": 0, "byteLength": 96}, {"buffer": 0, "byteOffset": 96, "byteLength": 96},
+    {"buffer": 0, "byteOffset": 192, "byteLength": 72}, {"buffer": 0, "byteOffset": 264, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 312, "byteLength": 12}, {"buffer": 0, "byteOffset": 324, "byteLength": 36}
+  ],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3", "min": [-1, -1, -1], "max": [1.6, 1.4, 1.2]},
+    {"bufferView": 1, "componentType": 5126, "count": 8, "type": "VEC3"},
+    {"bufferView": 2, "componentType": 5123, "count": 36, "type": "SCALAR"},
+    {"bufferView": 3, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
+    {"bufferView": 4, "componentType": 5123, "count": 6, "type": "SCALAR"},
+    {"bufferView": 5, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [2, 0, 0]}
+  ])";
+}
+
+const char* const kBoxPrimitive = R"({"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "material": 0})";
+
+// A glass box placed by three nodes (translated and scaled; turned with a non-uniform scale; a
+// mirror image under a turned parent), two emissive quads above it sharing one mesh, and a
+// floor, seen by a camera. `instanced`: the three nodes use one mesh; otherwise each its own
+// copy of it (the same primitive, so the same data).
+std::string writeSharedBoxGltf(const TempDir& dir, const std::string& name, bool instanced) {
+    const std::string json = R"({
+  "asset": {"version": "2.0"},
+  "extensionsUsed": ["KHR_materials_transmission", "KHR_materials_emissive_strength"],
+  "scene": 0,
+  "scenes": [{"nodes": [0, 1, 2, 4, 5, 6, 7]}],
+  "nodes": [
+    {"translation": [-1.6, 0.5, 0], "scale": [0.5, 0.5, 0.5], "mesh": 0},
+    {"translation": [0, 0.6, -0.5], "rotation": [0, 0.3007058, 0, 0.9537170], "scale": [0.4, 0.6, 0.5], "mesh": )" +
+                             std::string(instanced ? "0" : "3") + R"(},
+    {"translation": [1.5, 0, 0.3], "rotation": [0, 0.1736482, 0, 0.9848078], "children": [3]},
+    {"translation": [0, 0.5, 0], "scale": [-0.5, 0.45, 0.55], "mesh": )" +
+                             std::string(instanced ? "0" : "4") + R"(},
+    {"translation": [-1.2, 3.5, 0], "rotation": [0.70710678, 0, 0, 0.70710678], "scale": [0.8, 0.8, 0.8], "mesh": 1},
+    {"translation": [1.2, 3.5, 0.5], "rotation": [0.70710678, 0, 0, 0.70710678], "scale": [0.8, 0.8, 0.8], "mesh": 1},
+    {"rotation": [-0.70710678, 0, 0, 0.70710678], "scale": [6, 6, 6], "mesh": 2},
+    {"translation": [0, 2.2, 7], "rotation": [-0.1045285, 0, 0, 0.9945219], "camera": 0}
+  ],
+  "cameras": [{"type": "perspective", "perspective": {"yfov": 0.7, "aspectRatio": 1.0, "znear": 0.1}}],
+  "meshes": [
+    {"primitives": [)" + std::string(kBoxPrimitive) + R"(]},
+    {"primitives": [{"attributes": {"POSITION": 3}, "indices": 4, "material": 1}]},
+    {"primitives": [{"attributes": {"POSITION": 3}, "indices": 4, "material": 2}]},
+    {"primitives": [)" + std::string(kBoxPrimitive) + R"(]},
+    {"primitives": [)" + std::string(kBoxPrimitive) + R"(]}
+  ],
+  "materials": [
+    {"name": "glass", "pbrMetallicRoughness": {"roughnessFactor": 0.3},
+     "extensions": {"KHR_materials_transmission": {"transmissionFactor": 1.0}}},
+    {"name": "lamp", "pbrMetallicRoughness": {"baseColorFactor": [0, 0, 0, 1]}, "emissiveFactor": [1, 0.9, 0.8],
+     "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 15.0}}},
+    {"name": "floor", "pbrMetallicRoughness": {"baseColorFactor": [0.6, 0.5, 0.4, 1], "metallicFactor": 0}}
+  ],)" + sharedMeshBuffers() + "\n}";
+    return dir.write(name, json);
+}
+
 bool near(const glm::vec3& a, const glm::vec3& b, float eps = 1e-4f) { return glm::length(a - b) <= eps; }
 
 // Index of the scene vertex at `p` among the first `count` vertices, or -1.
@@ -234,6 +325,100 @@ TEST_CASE("glTF: node transforms apply to positions and normals, uv (0, 0) stays
         const glm::vec3 n = glm::cross(scene.positions()[tri.y] - scene.positions()[tri.x],
                                        scene.positions()[tri.z] - scene.positions()[tri.x]);
         CHECK(glm::dot(n, glm::vec3(1, 0, 0)) > 0.0f);
+    }
+}
+
+TEST_CASE("glTF: a mesh several nodes use is one object with an instance per node, drawn as its copies",
+          "[scene][io][import][instancing]") {
+    TempDir dir;
+    Scene instanced = Scene::loadFile(writeSharedBoxGltf(dir, "shared.gltf", true));
+    Scene flat = Scene::loadFile(writeSharedBoxGltf(dir, "copies.gltf", false));
+    // The box once, placed three times (the mirror image too); the emissive quads, shared as
+    // well, are copies (instanced emitters would not be sampled as lights), the floor one mesh.
+    REQUIRE(instanced.objects().size() == 1);
+    CHECK(instanced.objects()[0].triangles.size() == 12);
+    REQUIRE(instanced.instances().size() == 3);
+    CHECK(glm::determinant(glm::mat3(instanced.instances()[2].objectToWorld)) < 0.0f);
+    CHECK(instanced.meshes().size() == 3);
+    CHECK(instanced.triangles().size() == 6);
+    CHECK(flat.objects().empty());
+    CHECK(flat.instances().empty());
+    CHECK(flat.meshes().size() == 6);
+    CHECK(instanced.warnings() == flat.warnings());
+
+    RenderOptions o = smallRender(IntegratorType::PathTracer, Backend::Cpu, 32, 16);
+    RenderStats st;
+    const SeedStats a = renderSeedStats(instanced, o, 8, 8, 11), b = renderSeedStats(flat, o, 8, 8, 9001);
+    checkSameImage("shared box", a, b);
+    // From the same seed, paths that meet the same surfaces draw the same numbers: most pixels
+    // agree closely, which a box placed a little off would break.
+    const Image image = renderImage(instanced, o, &st), copies = renderImage(flat, o);
+    CHECK(st.instances == 3);
+    CHECK(imageMean(image) > 0.01);
+    std::size_t close = 0;
+    for (std::size_t i = 0; i < image.rgb.size(); ++i)
+        close += std::fabs(image.rgb[i] - copies.rgb[i]) <= 1e-3f * std::max(1.0f, std::fabs(copies.rgb[i]));
+    CHECK(double(close) / double(image.rgb.size()) > 0.9);
+}
+
+TEST_CASE("glTF: a mesh one node uses is copied into the scene, not instanced", "[scene][io][import][instancing]") {
+    TempDir dir;
+    // writeGltf's mesh (two primitives: two Assimp meshes) is used by one node.
+    Scene scene = Scene::loadFile(writeGltf(dir, "quad.gltf"));
+    CHECK(scene.objects().empty());
+    CHECK(scene.instances().empty());
+    CHECK(scene.meshes().size() == 2);
+}
+
+TEST_CASE("glTF: transforms and meshes instancing cannot take are copied, as before instancing",
+          "[scene][io][import][instancing]") {
+    // The box shared by a plain node and one hidden by a zero scale (legal glTF); the quad shared
+    // by a plain node and one that flattens it along its own normal (a singular transform that
+    // leaves the quad whole); the line shared by two nodes (no triangle of any area).
+    const std::string json = R"({
+  "asset": {"version": "2.0"},
+  "scene": 0,
+  "scenes": [{"nodes": [0, 1, 2, 3, 4, 5]}],
+  "nodes": [
+    {"mesh": 0},
+    {"name": "hidden", "translation": [5, 0, 0], "scale": [0, 0, 0], "mesh": 0},
+    {"translation": [0, 3, 0], "mesh": 1},
+    {"translation": [0, -3, 0], "scale": [2, 2, 0], "mesh": 1},
+    {"mesh": 2},
+    {"translation": [0, 0, 1], "mesh": 2}
+  ],
+  "meshes": [
+    {"primitives": [)" + std::string(kBoxPrimitive) + R"(]},
+    {"primitives": [{"attributes": {"POSITION": 3}, "indices": 4, "material": 0}]},
+    {"primitives": [{"attributes": {"POSITION": 5}, "material": 0}]}
+  ],
+  "materials": [{"name": "white", "pbrMetallicRoughness": {"metallicFactor": 0}}],)" +
+                             sharedMeshBuffers() + "\n}";
+    TempDir dir;
+    Scene scene = Scene::loadFile(dir.write("singular.gltf", json));
+    CHECK(scene.warnings().empty());
+    // The box and the quad are objects, each placed once; the hidden box, the flattened quad and
+    // both lines are copies.
+    REQUIRE(scene.objects().size() == 2);
+    REQUIRE(scene.instances().size() == 2);
+    CHECK(scene.instances()[0].object == 0);
+    CHECK(scene.instances()[1].object == 1);
+    REQUIRE(scene.meshes().size() == 4);
+    // The hidden box's and the lines' triangles have no area and are dropped; the flattened quad
+    // stays, at twice the size.
+    Light light;  // validate() wants an emitter
+    light.type = LightType::Point;
+    light.position = glm::vec3(0, 5, 5);
+    light.intensity = glm::vec3(1.0f);
+    scene.addLight(light);
+    scene.validate();
+    CHECK(scene.skippedDegenerateTriangles() == 12 + 2);
+    REQUIRE(scene.triangles().size() == 2);
+    const MeshRange& quad = scene.meshes()[1];
+    for (std::uint32_t v = quad.firstVertex; v < quad.firstVertex + quad.vertexCount; ++v) {
+        CHECK(std::fabs(scene.positions()[v].x) == Approx(2.0f));
+        CHECK(scene.positions()[v].y == Approx(-3.0f).margin(2.0f));
+        CHECK(scene.positions()[v].z == 0.0f);
     }
 }
 

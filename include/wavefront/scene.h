@@ -369,7 +369,10 @@ public:
     /// triangle edges overflow float and surfaces lose their normals).
     static constexpr float kMaxCoordinate = 1e8f;
     /// Loads glTF 2.0 (.gltf, .glb) or PLY through Assimp (other extensions are refused: only
-    /// these readers are pre-checked and fuzzed): meshes with their node transforms, normals
+    /// these readers are pre-checked and fuzzed): meshes with their node transforms (a mesh
+    /// several nodes use becomes one object placed by an instance per node, addObject and
+    /// addInstance; emissive meshes, and nodes whose transform no instance can take, such as a
+    /// zero scale, are copied into the scene as the others are, with the transform applied), normals
     /// (glTF without normals: flat, as the spec says; PLY: smooth ones generated), the first set
     /// of texture coordinates, glTF metallic-roughness materials with their base colour,
     /// metallic-roughness, normal and emissive textures, emission with

@@ -1,7 +1,8 @@
 // glTF 2.0 and PLY, read through Assimp. Assimp parses and triangulates; we walk its
 // node tree ourselves (rather than aiProcess_PreTransformVertices) so that the camera's node
-// transform is applied the same way as the meshes', and map its materials onto ours. Whatever
-// cannot be taken over becomes a Scene warning, never a silent loss.
+// transform is applied the same way as the meshes' and a mesh several nodes use stays one object
+// with an instance per node, and map its materials onto ours. Whatever cannot be taken over
+// becomes a Scene warning, never a silent loss.
 //
 // Assimp never opens a file itself: the model is read through readInputFile and checked first, and
 // every file Assimp asks for goes through ConfinedIOSystem (import_checks.h). Texture images are
@@ -70,13 +71,13 @@ public:
             materials_.push_back(-1);  // converted when a mesh uses it: unused ones cost nothing
         if (!ai_.mRootNode)
             throw InputError("scene file '" + path_ + "' has no node hierarchy");
-        addNodes(ai_.mRootNode);
-        if (triangles_ == 0)
+        addNodes();
+        if (counts_.triangles == 0)
             throw InputError("scene file '" + path_ + "' contains no triangles");
-        if (skippedPrimitives_ > 0)
-            warn(std::to_string(skippedPrimitives_) + " point and line primitives ignored (only triangles are rendered)");
-        if (fannedPolygons_ > 0)
-            warn(std::to_string(fannedPolygons_) + " polygon(s) that intersect themselves (or too hostile to clip in "
+        if (counts_.skippedPrimitives > 0)
+            warn(std::to_string(counts_.skippedPrimitives) + " point and line primitives ignored (only triangles are rendered)");
+        if (counts_.fannedPolygons > 0)
+            warn(std::to_string(counts_.fannedPolygons) + " polygon(s) that intersect themselves (or too hostile to clip in "
                  "bounded time) triangulated in part as a fan");
         // What Assimp reads but a still image has no use for: said, not dropped silently.
         if (ai_.mNumAnimations > 0)
@@ -98,16 +99,38 @@ public:
 private:
     void warn(const std::string& message) { scene_.addWarning(path_ + ": " + message); }
 
-    // Every node's meshes under its global transform, depth first with a stack of our own: a
-    // recursion 1024 levels deep (the depth checkGltfStructure allows) overflowed the stack of an
-    // ASan build, and would a small thread stack.
-    void addNodes(const aiNode* root) {
+    // Every node's meshes under its global transform. A mesh that several nodes use becomes one
+    // object placed by an instance per node, so that memory grows with the meshes, not with their
+    // copies; the others are copied into the scene under their node's transform (flattened).
+    void addNodes() {
+        // First how many nodes use each mesh, so that a shared one is made an object at its first use.
+        references_.assign(ai_.mNumMeshes, 0);
+        forEachNode([&](const aiNode& node, const glm::mat4&) {
+            for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+                if (node.mMeshes[i] >= ai_.mNumMeshes)
+                    throw InputError("scene file '" + path_ + "': node '" + node.mName.C_Str() + "' names mesh " +
+                                     std::to_string(node.mMeshes[i]) + " of " + std::to_string(ai_.mNumMeshes));
+                ++references_[node.mMeshes[i]];
+            }
+        });
+        meshObjects_.assign(ai_.mNumMeshes, kUndecided);
+        forEachNode([&](const aiNode& node, const glm::mat4& transform) {
+            for (unsigned i = 0; i < node.mNumMeshes; ++i)
+                addMeshUse(node.mMeshes[i], transform);
+        });
+    }
+
+    // Calls visit(node, its global transform) for every node, depth first in the file's order,
+    // with a stack of our own: a recursion 1024 levels deep (the depth checkGltfStructure allows)
+    // overflowed the stack of an ASan build, and would a small thread stack.
+    template <typename Visit>
+    void forEachNode(Visit&& visit) const {
         struct Pending {
             const aiNode* node;
             glm::mat4 parent;
             int depth;
         };
-        std::vector<Pending> stack{{root, glm::mat4(1.0f), 0}};
+        std::vector<Pending> stack{{ai_.mRootNode, glm::mat4(1.0f), 0}};
         while (!stack.empty()) {
             const Pending at = stack.back();
             stack.pop_back();
@@ -115,31 +138,80 @@ private:
                 throw InputError("scene file '" + path_ + "': node hierarchy deeper than " +
                                  std::to_string(kMaxNodeDepth) + " levels");
             const glm::mat4 transform = at.parent * toGlm(at.node->mTransformation);
-            for (unsigned i = 0; i < at.node->mNumMeshes; ++i) {
-                if (at.node->mMeshes[i] >= ai_.mNumMeshes)
-                    throw InputError("scene file '" + path_ + "': node '" + at.node->mName.C_Str() + "' names mesh " +
-                                     std::to_string(at.node->mMeshes[i]) + " of " + std::to_string(ai_.mNumMeshes));
-                addMesh(*ai_.mMeshes[at.node->mMeshes[i]], transform);
-            }
+            visit(*at.node, transform);
             // Children pushed last to first, so that they are visited in the file's order.
             for (unsigned i = at.node->mNumChildren; i-- > 0;)
                 stack.push_back({at.node->mChildren[i], transform, at.depth + 1});
         }
     }
 
-    void addMesh(const aiMesh& mesh, const glm::mat4& transform) {
-        if (!(mesh.mPrimitiveTypes & (aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON)) || !mesh.mVertices) {
-            skippedPrimitives_ += mesh.mNumFaces;
+    // Mesh `index` where a node places it: an instance of the mesh's object, or a copy.
+    void addMeshUse(unsigned index, const glm::mat4& transform) {
+        const aiMesh& mesh = *ai_.mMeshes[index];
+        int& object = meshObjects_[index];
+        if (object == kUndecided)
+            object = references_[index] >= 2 ? makeObject(mesh) : kCopied;
+        if (object >= 0) {
+            try {
+                scene_.addInstance(object, transform);
+                return;
+            } catch (const InputError&) {
+                // A transform no instance can take: singular (glTF hides nodes with a zero scale;
+                // one zero axis flattens a mesh that may still show), or past the coordinate range.
+                // Copied, as before instancing: degenerate triangles are dropped, flat ones drawn,
+                // and what is out of range is refused with the mesh's name.
+            }
+        }
+        addCopy(mesh, transform);
+    }
+
+    // The object of a mesh several nodes use, or kCopied where copies must stand in: a mesh
+    // without triangles, an emissive one (an instanced emitter is not sampled as a light), or one
+    // addObject refuses (every triangle degenerate, or vertices beyond the range that the nodes'
+    // scales bring back into it).
+    int makeObject(const aiMesh& mesh) {
+        if (!hasTriangles(mesh) || scene_.materials()[std::size_t(material(mesh.mMaterialIndex))].isEmissive())
+            return kCopied;
+        const Counts before = counts_;
+        std::vector<TriangleMesh> local;
+        local.push_back(triangleMesh(mesh, glm::mat4(1.0f)));  // in the mesh's own space
+        try {
+            return scene_.addObject(local);
+        } catch (const InputError&) {
+            counts_ = before;  // each copy counts for itself
+            return kCopied;
+        }
+    }
+
+    // A copy of the mesh under `transform`, in the scene itself.
+    void addCopy(const aiMesh& mesh, const glm::mat4& transform) {
+        if (!hasTriangles(mesh)) {
+            counts_.skippedPrimitives += mesh.mNumFaces;
             return;
         }
-        // Meshes are copied once per node that uses them: a few nodes instancing a large mesh could
-        // ask for any amount of memory. The cap is the most a file of the 2 GiB cap can hold as
-        // an OBJ ("f 1 2 3\n" is 8 bytes: 2^28 triangles), vertices likewise.
-        if (mesh.mNumFaces > kMaxTriangles - triangles_ || mesh.mNumVertices > kMaxTriangles - vertices_)
+        const TriangleMesh copy = triangleMesh(mesh, transform);
+        try {
+            scene_.addMesh(copy);
+        } catch (const InputError& e) {
+            throw InputError("scene file '" + path_ + "': mesh '" + mesh.mName.C_Str() + "': " + e.what());
+        }
+    }
+
+    static bool hasTriangles(const aiMesh& mesh) {
+        return (mesh.mPrimitiveTypes & (aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON)) && mesh.mVertices;
+    }
+
+    // The mesh's triangles under `transform` (the identity for an object), counted against the
+    // file's caps: every copy counts, an object once, however many instances place it.
+    TriangleMesh triangleMesh(const aiMesh& mesh, const glm::mat4& transform) {
+        // Without the cap a few nodes copying a large mesh could ask for any amount of memory. It
+        // is the most a file of the 2 GiB cap can hold as an OBJ ("f 1 2 3\n" is 8 bytes: 2^28
+        // triangles), vertices likewise.
+        if (mesh.mNumFaces > kMaxTriangles - counts_.triangles || mesh.mNumVertices > kMaxTriangles - counts_.vertices)
             throw InputError("scene file '" + path_ + "': more than " + std::to_string(kMaxTriangles) +
-                             " triangles or vertices once every node's meshes are counted (mesh '" +
+                             " triangles or vertices once every copy of its meshes is counted (mesh '" +
                              mesh.mName.C_Str() + "'), the most one scene file may give");
-        vertices_ += mesh.mNumVertices;
+        counts_.vertices += mesh.mNumVertices;
         TriangleMesh out;
         out.material = material(mesh.mMaterialIndex);
         const glm::mat3 linear(transform);
@@ -164,7 +236,7 @@ private:
         for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
             const aiFace& face = mesh.mFaces[f];
             if (face.mNumIndices < 3 || !face.mIndices) {  // points and lines left in a mixed mesh
-                ++skippedPrimitives_;
+                ++counts_.skippedPrimitives;
                 continue;
             }
             // Triangles, or (formats other than glTF, which Assimp does not triangulate: see
@@ -178,21 +250,17 @@ private:
                                      std::to_string(mesh.mNumVertices));
                 polygon_.push_back(toGlm(mesh.mVertices[face.mIndices[k]]));
             }
-            if (!triangulatePolygon(polygon_, corners_)) ++fannedPolygons_;
+            if (!triangulatePolygon(polygon_, corners_)) ++counts_.fannedPolygons;
             for (std::size_t k = 0; k < corners_.size(); k += 3)
                 out.indices.insert(out.indices.end(), {face.mIndices[corners_[k]], face.mIndices[corners_[k + (mirrored ? 2 : 1)]],
                                                        face.mIndices[corners_[k + (mirrored ? 1 : 2)]]});
-            if (out.indices.size() / 3 > kMaxTriangles - triangles_)
+            if (out.indices.size() / 3 > kMaxTriangles - counts_.triangles)
                 throw InputError("scene file '" + path_ + "': more than " + std::to_string(kMaxTriangles) +
-                                 " triangles once every node's meshes are counted (mesh '" + mesh.mName.C_Str() +
+                                 " triangles once every copy of its meshes is counted (mesh '" + mesh.mName.C_Str() +
                                  "'), the most one scene file may give");
         }
-        triangles_ += out.indices.size() / 3;
-        try {
-            scene_.addMesh(out);
-        } catch (const InputError& e) {
-            throw InputError("scene file '" + path_ + "': mesh '" + mesh.mName.C_Str() + "': " + e.what());
-        }
+        counts_.triangles += out.indices.size() / 3;
+        return out;
     }
 
     int material(unsigned index) {
@@ -426,11 +494,18 @@ private:
     std::vector<int> materials_;
     std::map<std::string, int> textures_;
     static constexpr std::size_t kMaxTriangles = kMaxSceneFileTriangles;
-    std::size_t triangles_ = 0, vertices_ = 0;
-    std::size_t skippedPrimitives_ = 0;
+    // What the meshes gave, for the caps and the warnings: every copy counted, an object once.
+    struct Counts {
+        std::size_t triangles = 0, vertices = 0;
+        std::size_t skippedPrimitives = 0;  // points and lines
+        std::size_t fannedPolygons = 0;
+    } counts_;
+    std::vector<std::size_t> references_;  // per Assimp mesh, the nodes that use it
+    // Per Assimp mesh: its object's index, or one of these.
+    static constexpr int kUndecided = -2, kCopied = -1;
+    std::vector<int> meshObjects_;
     std::vector<glm::vec3> polygon_;     // one face's corners
     std::vector<std::uint32_t> corners_;  // its triangles, as corner numbers
-    std::size_t fannedPolygons_ = 0;
 };
 
 }  // namespace

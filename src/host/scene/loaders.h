@@ -15,7 +15,7 @@ struct SceneLoader {
     Scene (*load)(const std::string& path, const SceneLoadOptions& options);
 };
 
-/// The most triangles (and vertices) one scene file may give once every instance is counted: what
+/// The most triangles (and vertices) one scene file may give once every copy is counted: what
 /// the largest OBJ under its 2 GiB cap can hold ("f 1 2 3\n" is 8 bytes: 2^28 triangles).
 constexpr std::size_t kMaxSceneFileTriangles = std::size_t(1) << 28;
 
