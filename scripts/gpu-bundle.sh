@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON >/dev/null
 cmake --build build-cuda -j"$jobs" --target wavefront_tests wavefront-render bvh_bench pt_variants compaction_bench light_sampling bdpt mlt \
-    mlt_bias parity time_limit rtiow scaling agreement animation edits
+    mlt_bias parity time_limit rtiow scaling agreement animation edits instancing
 [ "${WAVEFRONT_NO_STATS:-0}" = 1 ] || {
 cmake -S . -B build-stats -G Ninja -DCMAKE_BUILD_TYPE=Release -DWAVEFRONT_ENABLE_CUDA=ON -DWAVEFRONT_STATS=ON \
     -DWAVEFRONT_BUILD_TESTS=OFF >/dev/null
@@ -19,7 +19,7 @@ cp build-cuda/tests/wavefront_tests build-cuda/examples/wavefront-render build-c
    build-cuda/benchmarks/pt_variants build-cuda/benchmarks/compaction_bench build-cuda/benchmarks/light_sampling \
    build-cuda/benchmarks/bdpt build-cuda/benchmarks/mlt build-cuda/benchmarks/mlt_bias build-cuda/benchmarks/parity build-cuda/benchmarks/time_limit \
    build-cuda/benchmarks/rtiow build-cuda/benchmarks/scaling build-cuda/benchmarks/agreement \
-   build-cuda/benchmarks/animation build-cuda/benchmarks/edits .gpu/bin/
+   build-cuda/benchmarks/animation build-cuda/benchmarks/edits build-cuda/benchmarks/instancing .gpu/bin/
 cp -L build-cuda/libwavefront.so.0 .gpu/lib/
 if [ "${WAVEFRONT_NO_STATS:-0}" != 1 ]; then
     cp build-stats/examples/wavefront-render build-stats/benchmarks/pt_variants build-stats/benchmarks/bdpt build-stats/benchmarks/mlt .gpu/stats/bin/

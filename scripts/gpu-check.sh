@@ -22,6 +22,9 @@
 #   door-ajar and mirror-caustic at 1 and 4 s, 4 seeds, or the arguments given), long (BDPT and
 #   MLT at 16 s on door-ajar and mirror-caustic) or agree (MLT's agreement with PT rendered long
 #   in many seeds, its noise told from a bias);
+#   tests: every test (or TEST_FILTER's), in TEST_SHARDS processes, nothing else;
+#   instancing: issue 38's instancing tests, sanitizers on the forest in every integrator
+#   (INSTANCING_PART=tests) or throughput before/after and benchmarks/instancing (INSTANCING_PART=bench);
 #   vcm: issue 39's VCM tests and sanitizers (VCM_PART=tests) or its speed, SIMD figures, bias
 #   against the radius and efficiency table (VCM_PART=bench);
 #   animation: issue 38's per-frame animation (benchmarks/animation: 1M triangles, 1920x1080, 1 spp;
@@ -176,6 +179,37 @@ if [ "$mode" = host ]; then
     run "$bin/time_limit" --backend cuda --res 1024x1024 --seconds 1 --repeat 3 > "$out/time_limit.md" 2>&1
     grep -E "^\| " "$out/edits.md" "$out/time_limit.md" | tee -a "$log"
   fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = tests ]; then  # every test (TEST_FILTER, TEST_SHARDS), nothing else
+    all_tests
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = instancing ]; then
+    # Issue 38's instancing (INSTANCING_PART=tests or bench). tests: the instancing tests and the
+    # every-built-in-scene agreement (the forest among them), then memcheck and racecheck on forest
+    # renders in every integrator. bench: PT, BDPT and MLT throughput before/after (instancing
+    # touches every kernel's trace and surface code) and benchmarks/instancing (the forest as
+    # instances and flattened).
+    if [ "${INSTANCING_PART:-tests}" = tests ]; then
+        TEST_FILTER="[instancing],*built-in*" TEST_SHARDS=2 all_tests
+        san="$out/sanitizer.txt"; : > "$san"
+        for tool in memcheck racecheck; do
+            for integrator in pt bdpt mlt mmlt vcm; do
+                echo "== $tool forest $integrator" >> "$san"
+                compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" forest --integrator $integrator \
+                    --backend cuda --spp 2 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
+                echo "exit $?" >> "$san"
+            done
+        done
+        grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+    else
+        before_after
+        run "$bin/instancing" --backend cuda --res 1024 --seconds 2 --integrators pt,bdpt,mlt > "$out/instancing.md" 2>&1
+        grep -E "^\| " "$out/instancing.md" | tee -a "$log"
+    fi
     echo "gpu-check finished" | tee -a "$log"
     exit 0
 fi

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
 #include <limits>
 
 #include "test_support.h"
@@ -33,6 +35,13 @@ Texture checker(int size, std::uint8_t dark) {
     return t;
 }
 
+/// Where editScene's box instance stands, moved by `offset`.
+glm::mat4 boxPlacement(glm::vec3 offset) {
+    glm::mat4 m(0.15f);
+    m[3] = glm::vec4(glm::vec3(0.0f, 0.15f, 0.8f) + offset, 1.0f);
+    return m;
+}
+
 /// A textured floor (mesh 0), an emissive ceiling quad (mesh 1), a box-like tent to move (mesh
 /// 2), a glossy sphere and a point light: every kind of edit has something to change.
 Scene editScene(bool pointLight = true) {
@@ -52,6 +61,13 @@ Scene editScene(bool pointLight = true) {
     tent.material = mTent;
     s.addMesh(tent);
     s.addSphere(Sphere{glm::vec3(0.6f, 0.35f, 0.0f), 0.35f, mBall});
+    // A small box placed by an instance (instance 0), to move.
+    TriangleMesh box;
+    for (int corner = 0; corner < 8; ++corner)
+        box.positions.push_back(glm::vec3(corner & 1 ? 1 : -1, corner & 2 ? 1 : -1, corner & 4 ? 1 : -1));
+    box.indices = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    box.material = mTent;
+    s.addInstance(s.addObject({box}), boxPlacement(glm::vec3(0.0f)));
     if (pointLight) s.addLight(Light::point(glm::vec3(1.2f, 1.5f, 1.0f), glm::vec3(1.5f)));
     Camera c;
     c.position = glm::vec3(0.0f, 1.2f, 3.5f);
@@ -162,6 +178,22 @@ TEST_CASE("each edit gives the image of a fresh Renderer on the edited scene", "
             });
             CHECK(st.bvh == "rebuild");
         }
+        SECTION(std::string("instance transform, rebuild ") + toString(integrator)) {
+            EditStats st = checkEdit(integrator, [](Renderer& r) {
+                return r.setInstanceTransform(0, boxPlacement(glm::vec3(-0.6f, 0.1f, -0.3f)));
+            });
+            CHECK(st.what == "instance 0");
+            CHECK(st.bvh == "rebuild");
+            CHECK(st.bytesUploaded < 256u);  // one instance's transforms and box
+            CHECK_FALSE(st.lightsRebuilt);
+        }
+        SECTION(std::string("instance transform, refit ") + toString(integrator)) {
+            EditStats st = checkEdit(integrator, [](Renderer& r) {
+                return r.setInstanceTransform(0, boxPlacement(glm::vec3(0.3f, 0.0f, -0.2f)), EditMode::ResetFilm,
+                                              BvhUpdate::Refit);
+            });
+            CHECK(st.bvh == "refit");
+        }
         SECTION(std::string("emitter positions ") + toString(integrator)) {
             EditStats st = checkEdit(integrator, [](Renderer& r) {
                 const MeshRange& m = r.scene().meshes()[1];
@@ -252,6 +284,11 @@ TEST_CASE("bad edits are refused with one line and change nothing", "[edits]") {
     CHECK_THAT(wftest::inputErrorOf([&] { r.setMeshPositions(2, withNan); }), Catch::Contains("vertex 1"));
     CHECK_THAT(wftest::inputErrorOf([&] { r.setMeshPositions(2, p, p); }), Catch::Contains("without normals"));
     CHECK_THAT(wftest::inputErrorOf([&] { r.setMeshPositions(5, p); }), Catch::Contains("mesh 5 is out of range"));
+    CHECK_THAT(wftest::inputErrorOf([&] { r.setInstanceTransform(0, glm::mat4(0.0f)); }), Catch::Contains("not affine"));
+    CHECK_THAT(wftest::inputErrorOf([&] { r.setInstanceTransform(0, glm::scale(glm::mat4(1.0f), glm::vec3(1, 0, 1))); }),
+               Catch::Contains("singular"));
+    CHECK_THAT(wftest::inputErrorOf([&] { r.setInstanceTransform(1, glm::mat4(1.0f)); }),
+               Catch::Contains("instance 1 is out of range"));
     CHECK_THAT(wftest::inputErrorOf([&] { r.setCamera(r.scene().camera(), EditMode(7)); }), Catch::Contains("EditMode"));
     // Nothing was applied: renderMore still adds to the film (no edit reset it), and a render
     // gives the image it gave.

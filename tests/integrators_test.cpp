@@ -376,7 +376,7 @@ TEST_CASE("the light strategies see one light density: s = 1 samples what s = 0 
             CHECK(glm::length(offset + view.sceneRadius * e.direction) <= view.sceneRadius * 1.0001f);
             continue;
         }
-        Hit hit = traverse<false>(view.bvh, Ray{point, d.wi, FLT_MAX});
+        Hit hit = traceClosest(view, Ray{point, d.wi, FLT_MAX});
         if (hit.prim < 0 || !view.materials[view.materialOf(hit.prim)].emissive()) continue;  // behind a sphere
         ++area;
         SurfaceHit sh = surfaceAt(view, hit, point, d.wi);
@@ -440,7 +440,7 @@ std::string compareMaterialSets(const Scene& scene, int samples, int& shaded, in
     for (int s = 0; s < samples; ++s) {
         PathState path = generateCameraPath(view, pt, std::uint64_t(s));
         for (int bounce = 0; bounce < 16; ++bounce) {
-            Hit hit = traverse<false>(view.bvh, Ray{path.origin.xyz(), path.direction.xyz(), FLT_MAX});
+            Hit hit = traceClosest(view, Ray{path.origin.xyz(), path.direction.xyz(), FLT_MAX});
             ShadeOutput a = shadePath<AllMaterials>(view, pt, filmAll.view(), path, hit);
             ShadeOutput c = shadePath<ClassicMaterials>(view, pt, filmClassic.view(), path, hit);
             ++shaded;
@@ -455,7 +455,7 @@ std::string compareMaterialSets(const Scene& scene, int samples, int& shaded, in
             WalkState walk = eye ? startEyeWalk(view, bp, pt.sampler, std::uint64_t(s), 0)
                                  : startLightWalk<AllMaterials>(view, bp, pt.sampler, std::uint64_t(s), 0);
             for (int step = 0; step < 8; ++step) {
-                Hit hit = traverse<false>(view.bvh, Ray{walk.origin.xyz(), walk.direction.xyz(), FLT_MAX});
+                Hit hit = traceClosest(view, Ray{walk.origin.xyz(), walk.direction.xyz(), FLT_MAX});
                 WalkOutput a = eye ? shadeEyeVertex<AllMaterials>(view, bp, pt.sampler, sinkAll, walk, hit)
                                    : shadeLightVertex<AllMaterials>(view, bp, pt.sampler, walk, hit);
                 WalkOutput c = eye ? shadeEyeVertex<ClassicMaterials>(view, bp, pt.sampler, sinkClassic, walk, hit)

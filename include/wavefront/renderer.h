@@ -371,7 +371,7 @@ enum class BvhUpdate {
 
 /// What one edit cost (Renderer::set* return it; RenderStats::edits lists those before a call).
 struct EditStats {
-    std::string what;                 ///< "camera", "material 3", "texture 0", "light 1", "environment", "mesh 2"
+    std::string what;                 ///< "camera", "material 3", "texture 0", "light 1", "environment", "mesh 2", "instance 5"
     std::uint64_t bytesUploaded = 0;  ///< host-to-device bytes (the CPU backend: bytes copied into its buffers)
     std::string bvh = "none";         ///< "none", "refit", "rebuild" or "refit, rebuild" (Auto over the limit)
     /// After an Auto refit: the tree's surface-area cost over the cost at its last build (1: as
@@ -496,6 +496,12 @@ public:
     EditStats setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
                                const std::vector<glm::vec3>& normals = {}, EditMode mode = EditMode::ResetFilm,
                                BvhUpdate bvh = BvhUpdate::Auto);
+    /// Moves instance `index` (Scene::setInstanceTransform's checks): uploads its transforms and
+    /// box (a few hundred bytes) and builds the top-level BVH over the instances again (O(instances);
+    /// BvhUpdate::Refit refits it instead, keeping its topology); the objects' BVHs stay. The
+    /// light distribution is built again only when the scene's bounds moved under a directional light.
+    EditStats setInstanceTransform(int index, const glm::mat4& objectToWorld, EditMode mode = EditMode::ResetFilm,
+                                   BvhUpdate bvh = BvhUpdate::Auto);
     /// The scene as the renderer holds it, edits applied (validated: degenerate triangles
     /// dropped). The Renderer keeps this host copy for its edits, besides the device's.
     const Scene& scene() const;

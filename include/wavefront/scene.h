@@ -231,12 +231,19 @@ public:
     /// (bottom row other than (0, 0, 0, 1)), not invertible, or that takes the object beyond
     /// +-kMaxCoordinate.
     int addInstance(int object, const glm::mat4& objectToWorld);
+    /// Moves instance `index` (checked as addInstance checks; nothing changes on an error).
+    void setInstanceTransform(int index, const glm::mat4& objectToWorld);
     /// Every object added, in order.
     const std::vector<ObjectGeometry>& objects() const { return objects_; }
     /// Every instance added, in order.
     const std::vector<Instance>& instances() const { return instances_; }
     /// The world-space box of instance `index`: its object's box, transformed.
     void instanceBounds(int index, glm::vec3& lo, glm::vec3& hi) const;
+    /// Replaces every instance by its object's triangles placed in world space (one addMesh per
+    /// instance and material; normals by the inverse transpose, the winding turned where the
+    /// placement mirrors), and drops the objects: the same image, memory per copy (for comparisons,
+    /// and for hosts that need one flat triangle list).
+    void flattenInstances();
     /// The box of every primitive and instance; false for a scene without any.
     bool bounds(glm::vec3& lo, glm::vec3& hi) const;
 
@@ -392,8 +399,8 @@ public:
     /// Loads a pbrt-v4 scene file (https://pbrt.org/fileformat-v4) with the files it includes:
     /// its camera (perspective; pbrt's field of view is on the shorter image axis), shapes
     /// (triangle, bilinear and PLY meshes, Loop subdivision surfaces, spheres, disks, cylinders;
-    /// object instances kept as instances (addObject, addInstance), those of an object with an
-    /// area light flattened), materials and textures mapped onto wavefront's (docs/pbrt.md
+    /// object instances kept as instances (addObject, addInstance; area lights inside an object
+    /// do not emit, as in pbrt-v4)), materials and textures mapped onto wavefront's (docs/pbrt.md
     /// has the table), area lights as emissive materials (two-sided ones as two offset copies),
     /// an infinite light as the environment (pbrt-v4's equal-area octahedral map resampled to
     /// latitude-longitude), spectra converted to linear sRGB, and the Film's resolution and file
@@ -418,6 +425,8 @@ private:
     /// Checks what addMesh checks of `mesh` (indices, material, normals and texture coordinates,
     /// vertices in range); throws InputError.
     void checkMesh(const TriangleMesh& mesh) const;
+    /// Checks `m` as the transform of an instance of `object` (named `what`); throws InputError.
+    void checkPlacement(int object, const glm::mat4& m, const std::string& what) const;
     /// Checks `material` as material number `index`; throws InputError.
     void checkMaterial(const Material& material, std::size_t index) const;
     /// Checks `texture` as texture `index`; returns its largest colour value. Throws InputError.

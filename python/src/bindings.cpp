@@ -71,6 +71,24 @@ py::array_t<float> arrayFromVectors(const std::vector<Vec>& v) {
     return a;
 }
 
+/// A 4x4 (or 3x4: the bottom row 0 0 0 1 implied) row-major array as a glm matrix (column-major).
+glm::mat4 matrixFromArray(const py::object& obj, const char* what) {
+    FloatArray a = FloatArray::ensure(obj);
+    if (!a || a.ndim() != 2 || a.shape(1) != 4 || (a.shape(0) != 4 && a.shape(0) != 3))
+        throw InputError(std::string(what) + " must be an array of shape (4, 4) or (3, 4)");
+    glm::mat4 m(1.0f);
+    for (py::ssize_t r = 0; r < a.shape(0); ++r)
+        for (int c = 0; c < 4; ++c) m[c][int(r)] = a.at(r, c);
+    return m;
+}
+
+py::array_t<float> arrayFromMatrix(const glm::mat4& m) {
+    py::array_t<float> a({py::ssize_t(4), py::ssize_t(4)});
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) a.mutable_at(r, c) = m[c][r];
+    return a;
+}
+
 Image imageFromArray(const py::object& obj) {
     FloatArray a = FloatArray::ensure(obj);
     if (!a || a.ndim() != 3 || a.shape(2) != 3)
@@ -136,6 +154,7 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     d["bytesPerSampleSlot"] = s.bytesPerSampleSlot;
     d["triangles"] = s.triangles;
     d["spheres"] = s.spheres;
+    d["instances"] = s.instances;
     d["textures"] = s.textures;
     d["textureBytes"] = s.textureBytes;
     d["sceneSetupSeconds"] = s.sceneSetupSeconds;
@@ -536,6 +555,20 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("addTexture", &Scene::addTexture, "texture"_a)
         .def("addMesh", &Scene::addMesh, "mesh"_a)
         .def("addSphere", &Scene::addSphere, "sphere"_a)
+        .def("addObject", &Scene::addObject, "meshes"_a,
+             "Adds meshes drawn only where addInstance places them; returns the object's index")
+        .def(
+            "addInstance",
+            [](Scene& s, int object, const py::object& m) { return s.addInstance(object, matrixFromArray(m, "objectToWorld")); },
+            "object"_a, "objectToWorld"_a, "Places an object by a (4, 4) or (3, 4) row-major affine transform; returns the instance's index")
+        .def("objectCount", [](const Scene& s) { return s.objects().size(); })
+        .def("instances",
+             [](const Scene& s) {
+                 py::list out;
+                 for (const Instance& i : s.instances())
+                     out.append(py::dict("object"_a = i.object, "objectToWorld"_a = arrayFromMatrix(i.objectToWorld)));
+                 return out;
+             })
         .def("addLight", &Scene::addLight, "light"_a)
         .def("lights", &Scene::lights)
         .def("setCamera", &Scene::setCamera, "camera"_a)
@@ -553,6 +586,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .def("setMaterial", &Scene::setMaterial, "index"_a, "material"_a)
         .def("setTexture", &Scene::setTexture, "index"_a, "texture"_a)
         .def("setLight", &Scene::setLight, "index"_a, "light"_a)
+        .def(
+            "setInstanceTransform",
+            [](Scene& s, int index, const py::object& m) { s.setInstanceTransform(index, matrixFromArray(m, "objectToWorld")); },
+            "index"_a, "objectToWorld"_a)
         .def(
             "setMeshPositions",
             [](Scene& s, int mesh, const py::object& positions, const py::object& normals) {
@@ -789,6 +826,12 @@ PYBIND11_MODULE(_wavefront, m) {
              },
              "mesh"_a, "positions"_a, "normals"_a = py::none(), "mode"_a = EditMode::ResetFilm,
              "bvh"_a = BvhUpdate::Auto)
+        .def("setInstanceTransform",
+             [](PyRenderer& r, int index, const py::object& m, EditMode mode, BvhUpdate bvh) {
+                 const glm::mat4 matrix = matrixFromArray(m, "objectToWorld");
+                 return r.edit([&](Renderer& x) { return x.setInstanceTransform(index, matrix, mode, bvh); });
+             },
+             "index"_a, "objectToWorld"_a, "mode"_a = EditMode::ResetFilm, "bvh"_a = BvhUpdate::Auto)
         .def("backend", [](PyRenderer& r) { return r.renderer->backend(); })
         .def("options", [](PyRenderer& r) {
             py::object o = py::cast(RenderOptions(r.renderer->options()));

@@ -209,6 +209,13 @@ EditStats Renderer::setMeshPositions(int mesh, const std::vector<glm::vec3>& pos
     return r.edit(e, mode, [&](SceneEdit&) { r.scene.setMeshPositions(mesh, positions, normals); });
 }
 
+EditStats Renderer::setInstanceTransform(int index, const glm::mat4& objectToWorld, EditMode mode, BvhUpdate bvh) {
+    Impl& r = impl();
+    SceneEdit e{SceneEdit::Instance, index};
+    e.bvh = bvh;
+    return r.edit(e, mode, [&](SceneEdit&) { r.scene.setInstanceTransform(index, objectToWorld); });
+}
+
 const Scene& Renderer::scene() const { return impl().scene; }
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {

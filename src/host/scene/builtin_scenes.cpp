@@ -9,6 +9,8 @@
 #include <functional>
 #include <utility>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 namespace wavefront {
 
 namespace {
@@ -624,6 +626,61 @@ Scene spotLight() {
 }
 Scene sunLight() { return lightStudio(Light::directional(glm::vec3(-0.4f, -1.0f, -0.5f), glm::vec3(2.0f))); }
 
+// ---- Instancing ---------------------------------------------------------------------------------
+// A forest: 10,000 copies of one tree (a trunk and a smooth crown in two meshes) placed by turns,
+// scales and mirror images on a jittered grid, under a sky and a sun. The crown is a sphere
+// stretched by the placement, so its normals go through the instances' normal transform.
+
+/// A uniform number in [0, 1) from (i, j, k): the placements' jitter, the same on every machine.
+float placementHash(std::uint32_t i, std::uint32_t j, std::uint32_t k) {
+    std::uint32_t h = i * 0x9E3779B1u ^ (j + 0x7F4A7C15u) * 0x85EBCA77u ^ (k + 1u) * 0xC2B2AE3Du;
+    h ^= h >> 16;
+    h *= 0x7FEB352Du;
+    h ^= h >> 15;
+    h *= 0x846CA68Bu;
+    h ^= h >> 16;
+    return float(h >> 8) / 16777216.0f;
+}
+
+Scene forest() {
+    Scene scene;
+    TriangleMesh ground;
+    ground.material = scene.addMaterial(Material::lambertian(glm::vec3(0.30f, 0.38f, 0.16f)));
+    addQuad(ground, glm::vec3(-60.0f, 0.0f, -60.0f), glm::vec3(120.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 120.0f),
+            glm::vec3(0, 1, 0));
+    scene.addMesh(ground);
+    TriangleMesh trunk;
+    trunk.material = scene.addMaterial(Material::lambertian(glm::vec3(0.30f, 0.20f, 0.12f)));
+    const int sides = 6;
+    for (int k = 0; k < sides; ++k) {
+        const float a0 = 2.0f * kPi * k / sides, a1 = 2.0f * kPi * (k + 1) / sides;
+        const glm::vec3 p0(0.08f * std::cos(a0), 0.0f, 0.08f * std::sin(a0)), p1(0.08f * std::cos(a1), 0.0f, 0.08f * std::sin(a1));
+        addQuad(trunk, p0, p1 - p0, glm::vec3(0.0f, 0.8f, 0.0f), 0.5f * (p0 + p1));
+    }
+    const TriangleMesh crown = smoothSphereMesh(glm::vec3(0.0f, 1.4f, 0.0f), 0.7f, 16, 40,
+                                                scene.addMaterial(Material::lambertian(glm::vec3(0.12f, 0.36f, 0.10f))));
+    const int tree = scene.addObject({trunk, crown});
+    const int rows = 100;
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < rows; ++j) {
+            const float x = -50.0f + (i + 0.2f + 0.6f * placementHash(i, j, 0));
+            const float z = -50.0f + (j + 0.2f + 0.6f * placementHash(i, j, 1));
+            const float size = 0.6f + 0.6f * placementHash(i, j, 2), stretch = 1.0f + 0.6f * placementHash(i, j, 3);
+            const float mirror = placementHash(i, j, 4) < 0.5f ? -1.0f : 1.0f;
+            glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(x, 0.0f, z));
+            m = glm::rotate(m, 2.0f * kPi * placementHash(i, j, 5), glm::vec3(0, 1, 0));
+            scene.addInstance(tree, glm::scale(m, glm::vec3(mirror * size, stretch * size, size)));
+        }
+    scene.setSkyGradient(SkyGradient{glm::vec3(0.35f), glm::vec3(0.45f, 0.6f, 0.9f)});
+    scene.addLight(Light::directional(glm::vec3(-0.5f, -0.8f, -0.35f), glm::vec3(2.5f, 2.3f, 2.0f)));
+    Camera camera;
+    camera.position = glm::vec3(0.0f, 7.0f, 56.0f);
+    camera.target = glm::vec3(0.0f, 0.0f, 20.0f);
+    camera.verticalFovDegrees = 45.0f;
+    scene.setCamera(camera);
+    return scene;
+}
+
 struct BuiltinScene {
     const char* name;
     Scene (*build)();
@@ -635,6 +692,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"sphere-inside", sphereInside}, {"many-lights", manyLights},   {"glass-caustic", glassCaustic},
     {"door-ajar", doorAjar},       {"mirror-caustic", mirrorCaustic}, {"caustic-behind-glass", causticBehindGlass},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
     {"point-light", pointLight},   {"spot-light", spotLight},           {"sun-light", sunLight},
+    {"forest", forest},
 };
 
 }  // namespace

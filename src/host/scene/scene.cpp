@@ -323,8 +323,24 @@ int Scene::addObject(const std::vector<TriangleMesh>& meshes) {
     return int(objects_.size() - 1);
 }
 
-int Scene::addInstance(int object, const glm::mat4& m) {
-    const std::string what = "instance " + std::to_string(instances_.size());
+namespace {
+
+/// The world box of `o` placed by `m`: its box's corners, transformed.
+void placedBounds(const ObjectGeometry& o, const glm::mat4& m, glm::vec3& lo, glm::vec3& hi) {
+    lo = glm::vec3(std::numeric_limits<float>::infinity());
+    hi = -lo;
+    for (int corner = 0; corner < 8; ++corner) {
+        glm::vec3 c((corner & 1) ? o.boundsHi.x : o.boundsLo.x, (corner & 2) ? o.boundsHi.y : o.boundsLo.y,
+                    (corner & 4) ? o.boundsHi.z : o.boundsLo.z);
+        glm::vec3 w = glm::vec3(m * glm::vec4(c, 1.0f));
+        lo = glm::min(lo, w);
+        hi = glm::max(hi, w);
+    }
+}
+
+}  // namespace
+
+void Scene::checkPlacement(int object, const glm::mat4& m, const std::string& what) const {
     if (object < 0 || std::size_t(object) >= objects_.size())
         throw InputError(what + ": object " + std::to_string(object) + " is out of range (the scene has " +
                          std::to_string(objects_.size()) + " objects)");
@@ -339,30 +355,85 @@ int Scene::addInstance(int object, const glm::mat4& m) {
     const double scale = std::max({glm::length(linear[0]), glm::length(linear[1]), glm::length(linear[2])});
     if (!(std::fabs(det) > 1e-12 * scale * scale * scale) || !std::isfinite(det))
         throw InputError(what + ": its transform is singular (determinant " + format(float(det)) + ")");
-    instances_.push_back(Instance{object, m});
     glm::vec3 lo, hi;
-    instanceBounds(int(instances_.size() - 1), lo, hi);
-    if (!inCoordinateRange(lo) || !inCoordinateRange(hi)) {
-        instances_.pop_back();
+    placedBounds(objects_[std::size_t(object)], m, lo, hi);
+    if (!inCoordinateRange(lo) || !inCoordinateRange(hi))
         throw InputError(what + " places object " + std::to_string(object) + " beyond the coordinate range +-" +
                          format(kMaxCoordinate));
-    }
+}
+
+int Scene::addInstance(int object, const glm::mat4& m) {
+    checkPlacement(object, m, "instance " + std::to_string(instances_.size()));
+    if (instances_.size() >= std::size_t(std::numeric_limits<int>::max()))
+        throw InputError("too many instances");
+    instances_.push_back(Instance{object, m});
     validated_ = false;
     return int(instances_.size() - 1);
 }
 
+void Scene::setInstanceTransform(int index, const glm::mat4& objectToWorld) {
+    checkIndex(index, instances_.size(), "instance");
+    Instance& instance = instances_[std::size_t(index)];
+    checkPlacement(instance.object, objectToWorld, "instance " + std::to_string(index));
+    instance.objectToWorld = objectToWorld;
+}
+
 void Scene::instanceBounds(int index, glm::vec3& lo, glm::vec3& hi) const {
     const Instance& instance = instances_.at(std::size_t(index));
-    const ObjectGeometry& o = objects_[std::size_t(instance.object)];
-    lo = glm::vec3(std::numeric_limits<float>::infinity());
-    hi = -lo;
-    for (int corner = 0; corner < 8; ++corner) {
-        glm::vec3 c((corner & 1) ? o.boundsHi.x : o.boundsLo.x, (corner & 2) ? o.boundsHi.y : o.boundsLo.y,
-                    (corner & 4) ? o.boundsHi.z : o.boundsLo.z);
-        glm::vec3 w = glm::vec3(instance.objectToWorld * glm::vec4(c, 1.0f));
-        lo = glm::min(lo, w);
-        hi = glm::max(hi, w);
+    placedBounds(objects_[std::size_t(instance.object)], instance.objectToWorld, lo, hi);
+}
+
+void Scene::flattenInstances() {
+    // Per object and material: its triangles as one mesh of the vertices they use.
+    std::vector<std::vector<TriangleMesh>> parts(objects_.size());
+    for (std::size_t k = 0; k < objects_.size(); ++k) {
+        const ObjectGeometry& o = objects_[k];
+        std::vector<std::pair<int, std::vector<std::uint32_t>>> groups;  // material, object vertex per mesh vertex
+        std::vector<std::vector<std::uint32_t>> remap;
+        for (std::size_t t = 0; t < o.triangles.size(); ++t) {
+            const int material = o.triangleMaterials[t];
+            std::size_t g = 0;
+            while (g < groups.size() && groups[g].first != material) ++g;
+            if (g == groups.size()) {
+                groups.push_back({material, {}});
+                remap.emplace_back(o.positions.size(), std::numeric_limits<std::uint32_t>::max());
+                parts[k].emplace_back();
+                parts[k].back().material = material;
+            }
+            TriangleMesh& mesh = parts[k][g];
+            for (int c = 0; c < 3; ++c) {
+                const std::uint32_t v = o.triangles[t][c];
+                if (remap[g][v] == std::numeric_limits<std::uint32_t>::max()) {
+                    remap[g][v] = std::uint32_t(groups[g].second.size());
+                    groups[g].second.push_back(v);
+                    mesh.positions.push_back(o.positions[v]);
+                    if (!o.normals.empty() && o.triangleHasNormals[t]) mesh.normals.push_back(o.normals[v]);
+                    if (!o.uvs.empty()) mesh.uvs.push_back(o.uvs[v]);
+                }
+                mesh.indices.push_back(remap[g][v]);
+            }
+        }
+        // A mesh whose triangles mix vertices with and without normals keeps none (addMesh wants
+        // one per position or none).
+        for (TriangleMesh& mesh : parts[k])
+            if (mesh.normals.size() != mesh.positions.size()) mesh.normals.clear();
     }
+    const std::vector<Instance> instances = std::move(instances_);
+    instances_.clear();
+    for (const Instance& instance : instances) {
+        const glm::mat4& m = instance.objectToWorld;
+        const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(m)));
+        const bool mirrors = glm::determinant(glm::mat3(m)) < 0.0f;
+        for (TriangleMesh mesh : parts[std::size_t(instance.object)]) {
+            for (glm::vec3& p : mesh.positions) p = glm::vec3(m * glm::vec4(p, 1.0f));
+            for (glm::vec3& n : mesh.normals) n = normalMatrix * n;
+            if (mirrors)
+                for (std::size_t f = 0; f < mesh.indices.size(); f += 3) std::swap(mesh.indices[f + 1], mesh.indices[f + 2]);
+            addMesh(mesh);
+        }
+    }
+    objects_.clear();
+    validated_ = false;
 }
 
 bool Scene::bounds(glm::vec3& lo, glm::vec3& hi) const {

@@ -9,13 +9,27 @@
 namespace wavefront {
 
 struct SceneEdit {
-    enum Kind { Camera, Material, Texture, Light, Environment, Positions };
+    enum Kind { Camera, Material, Texture, Light, Environment, Positions, Instance };
     Kind kind = Camera;
-    int index = -1;              ///< material, texture, light or mesh
+    int index = -1;              ///< material, texture, light, mesh or instance
     bool emissionChanged = false;  ///< Material/Texture: the light distribution must be built again
     bool normals = false;        ///< Positions: the mesh's normals changed too
     BvhUpdate bvh = BvhUpdate::Auto;
 };
+
+/// Takes the scene's bounding sphere again after geometry moved; returns whether the lights must
+/// be built again: the bounds weigh directional lights (deltaLightWeights) and place the
+/// environment's emission disk (SceneView::sceneRadius).
+template <class Exec>
+bool updateBounds(SceneBuffers<Exec>& s, const Scene& scene) {
+    const Float4 bounds = boundingSphere(scene);
+    const bool moved = bounds.x != s.boundingSphere.x || bounds.y != s.boundingSphere.y ||
+                       bounds.z != s.boundingSphere.z || bounds.w != s.boundingSphere.w;
+    s.boundingSphere = bounds;
+    bool directional = false;
+    for (const wavefront::Light& l : scene.lights()) directional = directional || l.type == LightType::Directional;
+    return moved && directional;
+}
 
 /// Applies `e` (already applied to `scene`) to `s`; `builder`: the renderer's BVH builder.
 /// Synchronous: the returned seconds include the device work.
@@ -122,15 +136,32 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
         }
         exec.synchronize();
         st.bvhSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - bvhStart).count();
-        // The bounds weigh directional lights (deltaLightWeights) and place the environment's
-        // emission disk (SceneView::sceneRadius).
-        const Float4 bounds = boundingSphere(scene);
-        const bool boundsMoved = bounds.x != s.boundingSphere.x || bounds.y != s.boundingSphere.y ||
-                                 bounds.z != s.boundingSphere.z || bounds.w != s.boundingSphere.w;
-        s.boundingSphere = bounds;
-        bool directional = false;
-        for (const wavefront::Light& l : scene.lights()) directional = directional || l.type == LightType::Directional;
-        lights = scene.materials()[std::size_t(r.material)].isEmissive() || (boundsMoved && directional);
+        const bool boundsLights = updateBounds(s, scene);
+        lights = scene.materials()[std::size_t(r.material)].isEmissive() || boundsLights;
+        break;
+    }
+    case SceneEdit::Instance: {
+        // One instance's transforms and box, then the top level over every box: rebuilt (an LBVH
+        // over the instances, O(n log n) in the sort) unless a refit is asked for.
+        st.what = "instance " + std::to_string(e.index);
+        const InstanceData d = packInstance(scene, e.index);
+        vec3 corners[2];
+        paddedInstanceBox(scene, e.index, corners);
+        exec.upload(s.instances.data() + e.index, &d, 1);
+        exec.upload(s.instanceCorners.data() + 2 * std::size_t(e.index), corners, 2);
+        bytes += sizeof(InstanceData) + sizeof(corners);
+        exec.synchronize();
+        const auto bvhStart = std::chrono::steady_clock::now();
+        if (e.bvh == BvhUpdate::Refit) {
+            refitBvh(exec, s.instanceTop, s.instanceBoxSource());
+            st.bvh = "refit";
+        } else {
+            s.instanceTop = buildLbvh(exec, s.instanceBoxSource());
+            st.bvh = "rebuild";
+        }
+        exec.synchronize();
+        st.bvhSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - bvhStart).count();
+        lights = updateBounds(s, scene);
         break;
     }
     }

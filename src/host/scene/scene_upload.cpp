@@ -142,38 +142,27 @@ CombinedGeometry combineGeometry(const Scene& scene) {
     return g;
 }
 
-std::vector<InstanceData> packInstances(const Scene& scene) {
-    std::vector<InstanceData> out;
-    out.reserve(scene.instances().size());
-    for (const Instance& instance : scene.instances()) {
-        const glm::dmat4 toWorld(instance.objectToWorld);
-        const glm::dmat4 toObject = glm::inverse(toWorld);
-        InstanceData d{};
-        for (int r = 0; r < 3; ++r) {  // glm is column-major: m[column][row]
-            d.objectToWorld[r] = Float4(float(toWorld[0][r]), float(toWorld[1][r]), float(toWorld[2][r]), float(toWorld[3][r]));
-            d.worldToObject[r] =
-                Float4(float(toObject[0][r]), float(toObject[1][r]), float(toObject[2][r]), float(toObject[3][r]));
-        }
-        d.object = instance.object;
-        d.mirrors = glm::determinant(glm::dmat3(toWorld)) < 0.0 ? 1 : 0;
-        out.push_back(d);
+InstanceData packInstance(const Scene& scene, int index) {
+    const Instance& instance = scene.instances()[std::size_t(index)];
+    const glm::dmat4 toWorld(instance.objectToWorld);
+    const glm::dmat4 toObject = glm::inverse(toWorld);
+    InstanceData d{};
+    for (int r = 0; r < 3; ++r) {  // glm is column-major: m[column][row]
+        d.objectToWorld[r] = Float4(float(toWorld[0][r]), float(toWorld[1][r]), float(toWorld[2][r]), float(toWorld[3][r]));
+        d.worldToObject[r] = Float4(float(toObject[0][r]), float(toObject[1][r]), float(toObject[2][r]), float(toObject[3][r]));
     }
-    return out;
+    d.object = instance.object;
+    d.mirrors = glm::determinant(glm::dmat3(toWorld)) < 0.0 ? 1 : 0;
+    return d;
 }
 
-void instanceBoxes(const Scene& scene, std::vector<vec3>& corners, std::vector<uvec3>& triangles) {
-    corners.clear();
-    triangles.clear();
-    for (std::size_t k = 0; k < scene.instances().size(); ++k) {
-        vec3 lo, hi;
-        scene.instanceBounds(int(k), lo, hi);
-        // The corners were transformed in float: widen by the point error of their magnitude.
-        const vec3 pad = vec3(kPointError) * (glm::max(glm::abs(lo), glm::abs(hi)) + (hi - lo));
-        const std::uint32_t base = std::uint32_t(corners.size());
-        corners.push_back(lo - pad);
-        corners.push_back(hi + pad);
-        triangles.push_back(uvec3(base, base + 1, base));
-    }
+void paddedInstanceBox(const Scene& scene, int index, vec3 corners[2]) {
+    vec3 lo, hi;
+    scene.instanceBounds(index, lo, hi);
+    // The corners were transformed in float: widen by the point error of their magnitude.
+    const vec3 pad = vec3(kPointError) * (glm::max(glm::abs(lo), glm::abs(hi)) + (hi - lo));
+    corners[0] = lo - pad;
+    corners[1] = hi + pad;
 }
 
 }  // namespace wavefront

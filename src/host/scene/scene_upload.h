@@ -40,6 +40,8 @@ struct SceneBuffers {
     std::vector<Bvh<Exec>> objectBvhs;
     Buffer<ObjectView> objects;
     Buffer<InstanceData> instances;
+    Buffer<vec3> instanceCorners;    ///< lo, hi per instance: their world boxes, kept for edits
+    Buffer<uvec3> instanceBoxes;     ///< the degenerate triangles the top level is built over
     Bvh<Exec> instanceTop;
     int numInstances = 0;
     double bvhCostAtBuild = -1.0;  ///< surface-area cost of the tree as last built; < 0: not measured yet
@@ -57,6 +59,11 @@ struct SceneBuffers {
     PrimitiveSource ownPrimitives() const {
         return PrimitiveSource{positions.data(), triangles.data(), spheres.data(), numOwnTriangles, numSpheres,
                                numTriangles - numOwnTriangles};
+    }
+
+    /// The instances' boxes as the top-level BVH's primitives.
+    PrimitiveSource instanceBoxSource() const {
+        return PrimitiveSource{instanceCorners.data(), instanceBoxes.data(), nullptr, numInstances, 0};
     }
 
     SceneView view(int width, int height) const {
@@ -118,11 +125,10 @@ struct CombinedGeometry {
     std::vector<int> objectFirstTriangle;
 };
 CombinedGeometry combineGeometry(const Scene& scene);
-/// Per instance: its transforms as kernels read them.
-std::vector<InstanceData> packInstances(const Scene& scene);
-/// The instances' world boxes (lo, hi per instance, a little larger so rounding cannot shrink
-/// them) and the degenerate triangles (lo, hi, lo) the top-level BVH is built over.
-void instanceBoxes(const Scene& scene, std::vector<vec3>& corners, std::vector<uvec3>& triangles);
+/// Instance `index`'s transforms as kernels read them.
+InstanceData packInstance(const Scene& scene, int index);
+/// Instance `index`'s world box (lo, hi), a little larger so rounding cannot shrink it.
+void paddedInstanceBox(const Scene& scene, int index, vec3 corners[2]);
 
 template <class Exec, class T>
 Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
@@ -240,15 +246,19 @@ void uploadInstances(Exec& exec, const Scene& scene, const std::vector<int>& obj
         objects.push_back(ObjectView{s.objectBvhs.back().view(), first});
     }
     s.objects = uploadVector(exec, objects);
-    s.instances = uploadVector(exec, packInstances(scene));
     s.numInstances = int(scene.instances().size());
-    std::vector<vec3> corners;
+    std::vector<InstanceData> instances;
+    std::vector<vec3> corners(2 * std::size_t(s.numInstances));
     std::vector<uvec3> boxes;
-    instanceBoxes(scene, corners, boxes);
-    Buffer<vec3> cornerBuffer = uploadVector(exec, corners);
-    Buffer<uvec3> boxBuffer = uploadVector(exec, boxes);
-    s.instanceTop = buildLbvh(exec, PrimitiveSource{cornerBuffer.data(), boxBuffer.data(), nullptr, s.numInstances, 0});
-    exec.synchronize();  // the build read the temporaries
+    for (int k = 0; k < s.numInstances; ++k) {
+        instances.push_back(packInstance(scene, k));
+        paddedInstanceBox(scene, k, &corners[2 * std::size_t(k)]);
+        boxes.push_back(uvec3(2 * k, 2 * k + 1, 2 * k));  // (lo, hi, lo): bounds = the box
+    }
+    s.instances = uploadVector(exec, instances);
+    s.instanceCorners = uploadVector(exec, corners);
+    s.instanceBoxes = uploadVector(exec, boxes);
+    s.instanceTop = buildLbvh(exec, s.instanceBoxSource());
 }
 
 /// `scene` must be validated.

@@ -141,7 +141,8 @@ struct RepackLeafStage {
     std::uint32_t* ids;
     WF_CPU_GPU void operator()(int leaf) const {
         Float4* p = primData + kPrimWords * leaf;
-        int id = isSphereLeaf(p) ? floatAsInt(p[1].x) : floatAsInt(p[0].w);
+        // The leaf holds the id hits report; a sphere's is its source id shifted (sphereIdShift).
+        int id = isSphereLeaf(p) ? floatAsInt(p[1].x) - src.sphereIdShift : floatAsInt(p[0].w);
         ids[leaf] = std::uint32_t(id);
         src.pack(id, p);
     }

@@ -1,7 +1,6 @@
 // pbrt-v4's scene builder semantics (src/pbrt/scene.cpp, BasicSceneBuilder), reduced to what a
 // wavefront Scene can hold: one transform per shape (the start of a motion-blurred one), shapes
-// flattened into world space, objects kept in their own space and instanced (those holding an
-// area light copied into the world at each instance instead: instances do not emit).
+// flattened into world space, objects kept in their own space and instanced.
 #include "host/scene/pbrt/builder.h"
 
 #include <wavefront/error.h>
@@ -16,14 +15,6 @@ namespace wavefront::pbrt {
 namespace {
 
 const char* const kTargetNames[] = {"shape", "light", "material", "medium", "texture"};
-
-bool hasAreaLight(const ShapeSet& shapes) {
-    for (const MeshShape& m : shapes.meshes)
-        if (m.areaLight >= 0) return true;
-    for (const SphereShape& s : shapes.spheres)
-        if (s.areaLight >= 0) return true;
-    return false;
-}
 
 bool isFinite(const glm::dmat4& m) {
     for (int c = 0; c < 4; ++c)
@@ -223,18 +214,16 @@ void SceneBuilder::objectInstance(const std::string& name, const FileLoc& loc) {
     if (it == objects_.end()) throw InputError(loc.str() + ": ObjectInstance \"" + name + "\": no object of that name");
     if (!isFinite(state_.ctm)) throw InputError(loc.str() + ": ObjectInstance under a transform that is not finite");
     ObjectDefinition& object = it->second;
-    // Instanced emitters would not be sampled as lights (Scene::addObject refuses them): an object
-    // with an area light is copied into the world instead. Its triangles were counted as it was
-    // defined; only copies count again.
-    if (object.instanced < 0 && !hasAreaLight(object.shapes)) {
+    if (d_.instances.size() >= kMaxSceneFileInstances)
+        throw InputError(loc.str() + ": more than " + std::to_string(kMaxSceneFileInstances) +
+                         " object instances, the most one scene file may give");
+    // Its shapes move to the description at the first instance; every instance is a placement.
+    if (object.instanced < 0) {
         object.instanced = int(d_.objects.size());
         d_.objects.push_back(InstancedObject{name, std::move(object.shapes), object.loc});
         object.shapes = ShapeSet{};
     }
-    if (object.instanced >= 0)
-        d_.instances.push_back(ObjectPlacement{object.instanced, state_.ctm, loc});
-    else
-        triangles_ += addInstance(object.shapes, state_.ctm, kMaxSceneFileTriangles - triangles_, loc, d_.shapes);
+    d_.instances.push_back(ObjectPlacement{object.instanced, state_.ctm, loc});
 }
 
 Entity SceneBuilder::entity(const std::string& type, ParamList params, Target defaults, const FileLoc& loc) const {
@@ -288,13 +277,12 @@ void SceneBuilder::shape(const std::string& type, ParamList params, const FileLo
     requireWorld("Shape", loc);
     if (!isFinite(state_.ctm)) throw InputError(loc.str() + ": Shape \"" + type + "\" under a transform that is not finite");
     if (state_.areaLight >= 0 && currentObject_)
-        warnings_.add(loc, "an area light in an object definition (pbrt-v4 does not support them): the object's instances "
-                           "are copied into the scene, each emitting");
+        warnings_.add(loc, "area lights in object definitions are not supported (nor by pbrt-v4): the shape does not emit");
     ShapeContext context;
     context.objectToWorld = state_.ctm;
     context.reverseOrientation = state_.reverseOrientation;
     context.material = state_.material;
-    context.areaLight = state_.areaLight;
+    context.areaLight = currentObject_ ? -1 : state_.areaLight;  // as pbrt-v4: instances do not emit
     context.triangleBudget = kMaxSceneFileTriangles - triangles_;
     Entity e = entity(type, std::move(params), ShapeAttributes, loc);
     triangles_ += addShape(type, e.params, loc, context, files_, warnings_, currentObject_ ? *currentObject_ : d_.shapes);

@@ -116,8 +116,7 @@ private:
     std::map<std::string, ObjectDefinition> objects_;
     ShapeSet* currentObject_ = nullptr;  ///< the object being defined (ObjectBegin), or null
     std::string currentObjectName_;
-    /// Created so far (kMaxSceneFileTriangles): objects' once, as they are defined, and flattened
-    /// instances' each time.
+    /// Created so far (kMaxSceneFileTriangles): objects' once, as they are defined.
     std::size_t triangles_ = 0;
 };
 

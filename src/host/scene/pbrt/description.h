@@ -89,8 +89,8 @@ struct Description {
     std::map<std::string, Entity> floatTextures, spectrumTextures;  ///< type: the texture class ("imagemap", ...)
     std::vector<Entity> lights;      ///< LightSource, with the light's transform
     std::vector<Entity> areaLights;  ///< AreaLightSource, shared by the shapes that follow it
-    ShapeSet shapes;  ///< with the instances of objects that hold an area light flattened into it
-    std::vector<InstancedObject> objects;  ///< the objects instanced, each once (none holds an area light)
+    ShapeSet shapes;  ///< the world's own shapes
+    std::vector<InstancedObject> objects;  ///< the objects instanced, each once (area lights in them dropped, as pbrt-v4 does)
     std::vector<ObjectPlacement> instances;
 
     /// Every file name a FileLoc points to (stable addresses: a deque).

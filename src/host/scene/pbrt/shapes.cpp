@@ -337,30 +337,6 @@ void transformMesh(MeshShape& mesh, const glm::dmat4& m) {
     if (det < 0.0) swapWinding(mesh.indices);
 }
 
-std::size_t triangleCount(const ShapeSet& shapes) {
-    std::size_t count = shapes.spheres.size() * std::size_t(2 * kSegments * kRings);
-    for (const MeshShape& m : shapes.meshes) count += m.indices.size() / 3;
-    return count;
-}
-
-std::size_t addInstance(const ShapeSet& object, const glm::dmat4& transform, std::size_t triangleBudget, const FileLoc& loc,
-                        ShapeSet& out) {
-    const std::size_t triangles = triangleCount(object);
-    if (triangles > triangleBudget)
-        throw InputError(loc.str() + ": this object instance takes the scene past " +
-                         std::to_string(kMaxSceneFileTriangles) + " triangles, the most one scene file may give");
-    for (MeshShape mesh : object.meshes) {
-        transformMesh(mesh, transform);
-        out.meshes.push_back(std::move(mesh));
-    }
-    for (SphereShape sphere : object.spheres) {
-        // Drawn as pbrt draws an instance: the sphere's normal transformed, not flipped again.
-        sphere.transform = transform * sphere.transform;
-        out.spheres.push_back(sphere);
-    }
-    return triangles;
-}
-
 MeshShape tessellateSphere(const SphereShape& sphere) {
     ShapeContext context;
     context.material = sphere.material;

@@ -29,20 +29,11 @@ struct ShapeContext {
 std::size_t addShape(const std::string& type, const ParamList& params, const FileLoc& loc, const ShapeContext& context,
                      const FileResolver& files, Warnings& warnings, ShapeSet& out);
 
-/// `object` under `transform` appended to `out` (the ObjectInstance of an object with an area
-/// light, flattened: every shape copied and transformed); returns the triangles added. Throws
-/// InputError beyond `triangleBudget`.
-std::size_t addInstance(const ShapeSet& object, const glm::dmat4& transform, std::size_t triangleBudget, const FileLoc& loc,
-                        ShapeSet& out);
-
 /// Applies `m` to a mesh: positions as points, normals by the inverse transpose, and the winding
 /// turned around where `m` mirrors, so that the triangles still face where the normal points.
 void transformMesh(MeshShape& mesh, const glm::dmat4& m);
 
 /// A sphere as triangles (smooth normals, pbrt's (u, v)), facing as the sphere does.
 MeshShape tessellateSphere(const SphereShape& sphere);
-
-/// The triangle count of a shape set.
-std::size_t triangleCount(const ShapeSet& shapes);
 
 }  // namespace wavefront::pbrt
