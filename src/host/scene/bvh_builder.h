@@ -226,6 +226,15 @@ void refitBvh(Exec& exec, Bvh<Exec>& bvh, const PrimitiveSource& src) {
     exec.parallelFor("bvh refit", n, lbvh::RefitStage{view, src.numTriangles});
 }
 
+/// The box of everything under the tree's root (empty for an empty tree): one node comes back.
+template <class Exec>
+Aabb rootBox(Exec& exec, const Bvh<Exec>& bvh) {
+    if (bvh.nodes.size() == 0) return Aabb();
+    BvhNode root;
+    exec.download(&root, bvh.nodes.data(), 1);
+    return Aabb::unite(root.box(0), root.box(1));
+}
+
 /// The tree's surface-area cost: the children's areas summed over the internal nodes, over the
 /// root's area (the expected internal-node visits of a ray through the root box, up to a
 /// constant). One value comes back to the host.
@@ -237,9 +246,7 @@ double bvhCost(Exec& exec, const Bvh<Exec>& bvh) {
     exec.transformReduceDevice(numInternal, 0.0, lbvh::NodeAreaSum{bvh.nodes.data()}, lbvh::SumDouble{}, sum.data());
     double total = 0.0;
     exec.download(&total, sum.data(), 1);
-    BvhNode root;
-    exec.download(&root, bvh.nodes.data(), 1);
-    const double rootArea = halfArea(Aabb::unite(root.box(0), root.box(1)));
+    const double rootArea = halfArea(rootBox(exec, bvh));
     return rootArea > 0.0 ? total / rootArea : 0.0;
 }
 

@@ -21,8 +21,8 @@ struct SceneEdit {
 /// be built again: the bounds weigh directional lights (deltaLightWeights) and place the
 /// environment's emission disk (SceneView::sceneRadius).
 template <class Exec>
-bool updateBounds(SceneBuffers<Exec>& s, const Scene& scene) {
-    const Float4 bounds = boundingSphere(scene);
+bool updateBounds(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene) {
+    const Float4 bounds = sceneBoundingSphere(exec, s);
     const bool moved = bounds.x != s.boundingSphere.x || bounds.y != s.boundingSphere.y ||
                        bounds.z != s.boundingSphere.z || bounds.w != s.boundingSphere.w;
     s.boundingSphere = bounds;
@@ -136,7 +136,7 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
         }
         exec.synchronize();
         st.bvhSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - bvhStart).count();
-        const bool boundsLights = updateBounds(s, scene);
+        const bool boundsLights = updateBounds(exec, s, scene);
         lights = scene.materials()[std::size_t(r.material)].isEmissive() || boundsLights;
         break;
     }
@@ -161,7 +161,7 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
         }
         exec.synchronize();
         st.bvhSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - bvhStart).count();
-        lights = updateBounds(s, scene);
+        lights = updateBounds(exec, s, scene);
         break;
     }
     }

@@ -91,9 +91,8 @@ std::vector<double> deltaLightWeights(const Scene& scene, float sceneRadius) {
     return weights;
 }
 
-Float4 boundingSphere(const Scene& scene) {
-    vec3 lo, hi;
-    scene.bounds(lo, hi);
+Float4 boundingSphere(const Aabb& box) {
+    const vec3 lo = box.lo, hi = box.hi;
     if (!(lo.x <= hi.x)) return Float4(0.0f, 0.0f, 0.0f, 1.0f);  // no primitives
     vec3 centre = 0.5f * (lo + hi);
     float radius = 0.5f * glm::length(hi - lo);

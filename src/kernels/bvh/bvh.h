@@ -233,7 +233,7 @@ struct EndTraversal {
 /// keeps them from running with a few lanes at a time. Any-hit queries test leaves at once instead.
 /// On the CPU the vote is absent and the loop is an ordinary stack traversal.
 template <bool kAnyHit, class NextRay = EndTraversal>
-WF_CPU_GPU inline Hit traverse(const BvhView& bvh, const Ray& firstRay, const SimdProbe& probe = SimdProbe(),
+WF_CPU_GPU WF_INLINE Hit traverse(const BvhView& bvh, const Ray& firstRay, const SimdProbe& probe = SimdProbe(),
                                NextRay nextRay = NextRay()) {
     // One ray returns from an any-hit at once, as before the hook: without that early return
     // ptxas spills differently in some render kernels (sm_90, measured).
