@@ -64,6 +64,13 @@ if [[ ! -s "$TMP/embed.png" ]]; then
   exit 1
 fi
 
+step="running the instancing host example on the CPU"
+"$BUILD_DIR/examples/wavefront-instancing" "$TMP/instancing" --cpu
+if [[ ! -s "$TMP/instancing-frame3.png" ]]; then
+  echo "test.sh: the instancing example did not write $TMP/instancing-frame3.png"
+  exit 1
+fi
+
 step="building the Python module (pip install in a venv)"
 # A fresh venv each time, seeing the system's packages; --no-build-isolation builds with Debian's
 # setuptools and pybind11-dev instead of fetching them (docs/decisions.md). The module's own

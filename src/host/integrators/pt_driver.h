@@ -128,13 +128,13 @@ private:
             if (!exhausted) exec_.parallelFor("generate", bound, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
             exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
             ItemCount live{bound, &k->pathCount[cur]};
-            exec_.parallelFor("extend", live, pt::ExtendStage{c, paths(cur), streams_.hits.data()});
+            exec_.parallelFor("extend", live, pt::ExtendStage<Materials>{c, paths(cur), streams_.hits.data()});
             pt::ShadeStage<Materials, kNee> shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
             exec_.compactingFor("shade", live, shade);
             // Without next-event estimation the connection stream stays empty: no launch (an empty
             // one cost 6.5 us, 5% of an rtiow-final frame with NEE off).
             if (c.params.nextEventEstimation)
-                exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage{c, shadow()});
+                exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage<Materials>{c, shadow()});
             cur ^= 1;
             if (finished(iteration, poll, first, steering, budget, bound, exhausted)) break;
             // SPT+R's drain: nothing left to start and at most half of the stream in flight. One

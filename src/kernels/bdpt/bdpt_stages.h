@@ -73,7 +73,7 @@ struct Context {
 template <class C>
 WF_CPU_GPU WF_INLINE Hit traceWalk(const C& c, const WalkState& w, const SimdProbe& probe) {
     if (isBlack(w.throughput.xyz())) return Hit{0.0f, -1};
-    return traceClosest(c.scene, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
+    return traceClosest<typename C::Materials>(c.scene, Ray{w.origin.xyz(), w.direction.xyz(), FLT_MAX}, probe);
 }
 
 /// Reads a stored vertex through the read-only cache.
@@ -230,7 +230,7 @@ struct ShadeStage {
 /// Traces a shadow ray and hands what is visible to the sink.
 template <class C>
 WF_CPU_GPU WF_INLINE void traceToSink(const C& c, const ShadowRay& r, const SimdProbe& probe) {
-    if (shadowRayUnoccluded(c.scene, r, probe)) c.sink.deposit(r.slot(), r.pixel(), r.contribution.xyz());
+    if (shadowRayUnoccluded<typename C::Materials>(c.scene, r, probe)) c.sink.deposit(r.slot(), r.pixel(), r.contribution.xyz());
 }
 
 /// Traces the s = 1 and t = 1 shadow rays of an iteration and deposits (splats) what is visible.

@@ -64,22 +64,39 @@ WF_CPU_GPU WF_INLINE vec3 transformNormal(const InstanceData& inst, vec3 n) {
 }
 
 /// The instances' part of a trace: narrows `hit` (which holds what the scene's own BVH found,
-/// hit.t its bound) to the closest instance hit, or any when kAnyHit. A plain stack traversal of
-/// the top level; each instance leaf runs traverse() on its object with the ray in object space,
-/// where the parametric distance is the world one (the direction is transformed, not normalised).
-/// Kept out of line on the GPU so that scenes without instances keep their kernels' registers.
+/// hit.t its bound) to the closest instance hit, or any when kAnyHit. One stack loop walks both
+/// levels: at an instance leaf the ray moves into the object's space (the direction transformed,
+/// not normalised, so the parametric distance stays the world one) and a kReturn entry marks
+/// where the object ends and the world ray comes back. One loop, not a traversal nested in
+/// another, and out of line on the GPU: a kernel's registers are the most any function it calls
+/// needs, and a nested traversal (or this one inlined) took every tracing kernel from 54 to 74-86
+/// registers and halved its occupancy (BDPT 2.7x slower on an H100, measured).
 template <bool kAnyHit>
 #if defined(__CUDACC__)
 __noinline__
 #endif
 WF_CPU_GPU void traverseInstances(const InstancesView& inst, const Ray& ray, Hit& hit, const SimdProbe& probe) {
-    SlabRay slabs(ray.origin, ray.direction);
-    int stack[kTraversalStackSize];
+    constexpr int kReturn = 0x7ffffffe;  // above every internal node index
+    const BvhNode* nodes = inst.top.nodes;
+    const Float4* primData = nullptr;    // the current object's leaves
+    vec3 org = ray.origin, dir = ray.direction;
+    SlabRay slabs(org, dir);
+    WatertightRay wr;
+    int current = -1, firstTriangle = 0;  // the instance being walked (-1: the top level)
+    // Each level's depth is within kTraversalStackSize (bvh.h), so both together within twice.
+    int stack[2 * kTraversalStackSize];
     int top = 0;
     int node = 0;
     for (;;) {
-        if (node >= 0) {
-            const BvhNode& n = inst.top.nodes[node];
+        if (node == kReturn) {
+            current = -1;
+            nodes = inst.top.nodes;
+            org = ray.origin;
+            dir = ray.direction;
+            slabs = SlabRay(org, dir);
+        } else if (node >= 0) {
+            probe.sample();
+            const BvhNode& n = nodes[node];
             float t0, t1;
             bool go0 = slabTest(n.lo0.xyz(), n.hi0.xyz(), slabs, hit.t, t0);
             bool go1 = slabTest(n.lo1.xyz(), n.hi1.xyz(), slabs, hit.t, t1);
@@ -94,14 +111,26 @@ WF_CPU_GPU void traverseInstances(const InstancesView& inst, const Ray& ray, Hit
                 node = go0 ? c0 : c1;
                 continue;
             }
-        } else {
-            int k = floatAsInt(inst.top.primData[kPrimWords * ~node].w);
-            const InstanceData& d = inst.instances[k];
+        } else if (current < 0) {
+            // An instance: into its object's space and tree.
+            current = floatAsInt(inst.top.primData[kPrimWords * ~node].w);
+            const InstanceData& d = inst.instances[current];
             const ObjectView& object = inst.objects[d.object];
-            Ray local{transformPoint(d.worldToObject, ray.origin), transformVector(d.worldToObject, ray.direction), hit.t};
-            Hit h = traverse<kAnyHit>(object.bvh, local, probe);
-            if (h.prim >= 0) {
-                hit = Hit{h.t, object.firstTriangle + h.prim, k};
+            org = transformPoint(d.worldToObject, ray.origin);
+            dir = transformVector(d.worldToObject, ray.direction);
+            slabs = SlabRay(org, dir);
+            wr = WatertightRay(dir);
+            nodes = object.bvh.nodes;
+            primData = object.bvh.primData;
+            firstTriangle = object.firstTriangle;
+            stack[top++] = kReturn;
+            node = 0;
+            continue;
+        } else {
+            probe.sample();
+            if (intersectLeaf(primData, ~node, wr, org, dir, hit)) {  // changes hit only when closer
+                hit.prim += firstTriangle;
+                hit.instance = current;
                 if constexpr (kAnyHit) return;
             }
         }

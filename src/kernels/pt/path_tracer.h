@@ -177,9 +177,10 @@ decltype(auto) withNextEventSetting(const PtParams& params, F&& f) {
 }
 
 /// Connect stage body: deposits a shadow ray's contribution when nothing blocks it.
+template <class Materials>
 WF_CPU_GPU inline void traceShadowRay(const SceneView& scene, const FilmView& film, const ShadowRay& s,
                                       const SimdProbe& probe) {
-    if (shadowRayUnoccluded(scene, s, probe)) film.deposit(s.pixel(), s.contribution.xyz());
+    if (shadowRayUnoccluded<Materials>(scene, s, probe)) film.deposit(s.pixel(), s.contribution.xyz());
 }
 
 }  // namespace wavefront

@@ -89,6 +89,7 @@ struct BookkeepingStage {
     }
 };
 
+template <class Materials>
 struct ExtendStage {
     static constexpr int kBlockSize = kTraversalBlock;
     Common c;
@@ -98,7 +99,7 @@ struct ExtendStage {
         c.simd.entry(kSimdExtend).sample();
         PathState p = paths.load(i);
         Ray r{p.origin.xyz(), p.direction.xyz(), FLT_MAX};
-        hits[i] = traceClosest(c.scene, r, c.simd.steps(kSimdExtend));
+        hits[i] = traceClosest<Materials>(c.scene, r, c.simd.steps(kSimdExtend));
     }
 };
 
@@ -130,13 +131,14 @@ struct ShadeStage {
     }
 };
 
+template <class Materials>
 struct ConnectStage {
     static constexpr int kBlockSize = kTraversalBlock;
     Common c;
     SoaView<ShadowRay> shadow;
     WF_CPU_GPU void operator()(int i) const {
         c.simd.entry(kSimdConnect).sample();
-        traceShadowRay(c.scene, c.film, shadow.load(i), c.simd.steps(kSimdConnect));
+        traceShadowRay<Materials>(c.scene, c.film, shadow.load(i), c.simd.steps(kSimdConnect));
     }
 };
 
@@ -149,12 +151,12 @@ WF_CPU_GPU WF_INLINE void tracePathToEnd(const Common& c, PathState path, unsign
     for (;;) {
         c.simd.entry(kSimdKernel).sample();  // lanes whose path is still alive at this bounce
         Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-        Hit hit = traceClosest(c.scene, r, c.simd.steps(kSimdKernel));
+        Hit hit = traceClosest<Materials>(c.scene, r, c.simd.steps(kSimdKernel));
         ++extension;
         ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
         if (o.hasShadow) {
             ++shadowRays;
-            traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdKernel));
+            traceShadowRay<Materials>(c.scene, c.film, o.shadow, c.simd.steps(kSimdKernel));
         }
         if (!o.hasNext) break;
         path = o.next;
@@ -236,12 +238,12 @@ struct PersistentRegenerateStage {
             }
             c.simd.entry(kSimdPersistent).sample();
             Ray r{path.origin.xyz(), path.direction.xyz(), FLT_MAX};
-            Hit hit = traceClosest(c.scene, r, c.simd.steps(kSimdPersistent));
+            Hit hit = traceClosest<Materials>(c.scene, r, c.simd.steps(kSimdPersistent));
             ++extension;
             ShadeOutput o = shadePath<Materials, kNextEvent>(c.scene, c.params, c.film, path, hit);
             if (o.hasShadow) {
                 ++shadowRays;
-                traceShadowRay(c.scene, c.film, o.shadow, c.simd.steps(kSimdPersistent));
+                traceShadowRay<Materials>(c.scene, c.film, o.shadow, c.simd.steps(kSimdPersistent));
             }
             live = o.hasNext;
             if (live) path = o.next;

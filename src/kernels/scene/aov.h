@@ -40,7 +40,7 @@ struct AovStage {
         Ray r = cameraRay(scene, sampler, sampler.startSample(0, firstSample + std::uint64_t(pixel)));
         Hit h = traceClosest(scene, r);
         if (h.prim < 0) return;
-        SurfaceHit s = surfaceAt<AllMaterials>(scene, h, r.origin, r.direction);
+        SurfaceHit s = surfaceAt<InstancedMaterials>(scene, h, r.origin, r.direction);
         MaterialData scratch;
         vec3 albedo = firstHitAlbedo(materialAt<AllMaterials>(scene, s.material, s.uv, scratch));
         vec3 n = glm::dot(s.ng, r.direction) > 0.0f ? -s.ns : s.ns;

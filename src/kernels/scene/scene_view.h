@@ -86,24 +86,31 @@ struct SceneView {
     }
 };
 
-/// Closest hit of `ray` in (0, ray.tMax): the scene's own primitives, then its instances.
+/// Closest hit of `ray` in (0, ray.tMax): the scene's own primitives, then, in kernels compiled
+/// for them (Materials::kInstances), its instances.
+template <class Materials = InstancedMaterials>
 WF_CPU_GPU WF_INLINE Hit traceClosest(const SceneView& scene, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
     Hit hit = traverse<false>(scene.bvh, ray, probe);
-    if (scene.instances.count > 0) traverseInstances<false>(scene.instances, ray, hit, probe);
+    if constexpr (Materials::kInstances)
+        if (scene.instances.count > 0) traverseInstances<false>(scene.instances, ray, hit, probe);
     return hit;
 }
 
 /// Whether anything lies on `ray` in (0, ray.tMax) (shadow rays).
+template <class Materials = InstancedMaterials>
 WF_CPU_GPU WF_INLINE bool traceOccluded(const SceneView& scene, const Ray& ray, const SimdProbe& probe = SimdProbe()) {
     Hit hit = traverse<true>(scene.bvh, ray, probe);
-    if (hit.prim < 0 && scene.instances.count > 0) traverseInstances<true>(scene.instances, ray, hit, probe);
+    if constexpr (Materials::kInstances)
+        if (hit.prim < 0 && scene.instances.count > 0) traverseInstances<true>(scene.instances, ray, hit, probe);
     return hit.prim >= 0;
 }
 
-/// Calls f(AllMaterials{}) or f(ClassicMaterials{}): the smaller set whenever the scene has no
-/// microfacet material and no texture (SceneView::microfacetMaterials and textured, set at upload).
+/// Calls f(InstancedMaterials{}) for a scene with instances, else f(AllMaterials{}) or
+/// f(ClassicMaterials{}): the smaller set whenever the scene has no microfacet material and no
+/// texture (SceneView::microfacetMaterials and textured, set at upload).
 template <class F>
 decltype(auto) withMaterialSet(const SceneView& scene, F&& f) {
+    if (scene.instances.count > 0) return f(InstancedMaterials{});
     if (scene.microfacetMaterials || scene.textured) return f(AllMaterials{});
     return f(ClassicMaterials{});
 }

@@ -64,8 +64,9 @@ WF_CPU_GPU WF_INLINE ShadowRay shadowRayAlong(const RayEnd& from, vec3 direction
 }
 
 /// True when nothing blocks a shadow ray.
+template <class Materials>
 WF_CPU_GPU WF_INLINE bool shadowRayUnoccluded(const SceneView& scene, const ShadowRay& s, const SimdProbe& probe) {
-    return !traceOccluded(scene, Ray{s.origin.xyz(), s.direction.xyz(), s.direction.w}, probe);
+    return !traceOccluded<Materials>(scene, Ray{s.origin.xyz(), s.direction.xyz(), s.direction.w}, probe);
 }
 
 }  // namespace wavefront

@@ -64,7 +64,7 @@ WF_CPU_GPU inline void applyNormalMap(const TextureView& map, float scale, vec3 
 
 /// The surface at a ray hit (hit.prim >= 0) of the ray from `origin` along `dir`, in world space.
 /// Kernels compiled with textures apply the material's normal map.
-template <class Materials = AllMaterials>
+template <class Materials = InstancedMaterials>
 WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, vec3 origin, vec3 dir) {
     const int prim = hit.prim;
     SurfaceHit h;
@@ -76,7 +76,8 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, v
     if (prim < scene.numTriangles) {
         uvec3 tri = scene.triangles[prim];
         vec3 v0 = scene.positions[tri.x], v1 = scene.positions[tri.y], v2 = scene.positions[tri.z];
-        const InstanceData* inst = hit.instance >= 0 ? &scene.instances.instances[hit.instance] : nullptr;
+        const InstanceData* inst =
+            Materials::kInstances && hit.instance >= 0 ? &scene.instances.instances[hit.instance] : nullptr;
         float placementError = 0.0f;
         if (inst) {
             // An instance's triangle, placed in world space. Placing rounds each vertex by a few
