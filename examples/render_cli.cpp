@@ -393,9 +393,9 @@ void printSummary(const std::string& schedule, const wavefront::RenderStats& st,
 
 void printStats(const wavefront::RenderOptions& options, const wavefront::RenderStats& st, double loadSeconds) {
     std::printf("scene: loaded in %.3f s; BVH build and upload %.3f s (%s); %llu triangles, %llu spheres, %llu "
-                "textures (%.2f MiB)\n",
+                "instances, %llu textures (%.2f MiB)\n",
                 loadSeconds, st.sceneSetupSeconds, st.bvhBuilder.c_str(), (unsigned long long)st.triangles,
-                (unsigned long long)st.spheres,
+                (unsigned long long)st.spheres, (unsigned long long)st.instances,
                 (unsigned long long)st.textures, st.textureBytes / 1048576.0);
     const bool cuda = st.backend.rfind("cuda", 0) == 0;
     std::printf("memory: %.1f MiB of %s held, %.1f MiB at most\n", st.memoryBytes / 1048576.0,

@@ -88,6 +88,23 @@ sanitize() {
     grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 }
 
+# memcheck and racecheck on 40 x 40, 2-spp renders with the integrators' own stream sizes (VCM
+# refuses one), one per argument, into $out/sanitizer.txt; its summary into the log.
+sanitize_renders() {
+    local san="$out/sanitizer.txt" tool args
+    : > "$san"
+    for tool in memcheck racecheck; do
+        for args in "$@"; do
+            echo "== $tool $args" >> "$san"
+            # shellcheck disable=SC2086  # $args is a list of words on purpose
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda --spp 2 \
+                --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
+            echo "exit $?" >> "$san"
+        done
+    done
+    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+}
+
 # Throughput before/after in the same run: the baseline bundle (scripts/gpu-bundle.sh with
 # WAVEFRONT_BASELINE) and this one, alternating, each with per-kernel times (--stats).
 before_after() {
@@ -197,16 +214,8 @@ if [ "$mode" = instancing ]; then
     # instances and flattened).
     if [ "${INSTANCING_PART:-tests}" = tests ]; then
         TEST_FILTER="[instancing],[edits],BDPT and MLT match PT through a thin lens" TEST_SHARDS=2 all_tests
-        san="$out/sanitizer.txt"; : > "$san"
-        for tool in memcheck racecheck; do
-            for integrator in pt bdpt mlt mmlt vcm; do
-                echo "== $tool forest $integrator" >> "$san"
-                compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" forest --integrator $integrator \
-                    --backend cuda --spp 2 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
-                echo "exit $?" >> "$san"
-            done
-        done
-        grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+        sanitize_renders "forest --integrator pt" "forest --integrator bdpt" "forest --integrator mlt" \
+            "forest --integrator mmlt" "forest --integrator vcm"
     else
         before_after
         run "$bin/instancing" --backend cuda --res 1024 --seconds 2 --integrators pt,bdpt,mlt > "$out/instancing.md" 2>&1
@@ -223,17 +232,7 @@ if [ "$mode" = vcm ]; then
     # table of BDPT, VCM and MLT (wavefront-compare, independent seeds).
     if [ "${VCM_PART:-tests}" = tests ]; then
         TEST_FILTER="[vcm],[mis]" TEST_SHARDS=2 all_tests
-        san="$out/sanitizer.txt"; : > "$san"
-        for tool in memcheck racecheck; do
-            for args in "cornell-box --integrator vcm" "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm"; do
-                echo "== $tool $args" >> "$san"
-                # shellcheck disable=SC2086  # $args is a list of words on purpose
-                compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda --spp 2 \
-                    --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
-                echo "exit $?" >> "$san"
-            done
-        done
-        grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
+        sanitize_renders "cornell-box --integrator vcm" "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm"
     else
         : > "$out/vcm-speed.md"
         for integrator in bdpt vcm bpm ppm; do
