@@ -152,6 +152,9 @@ private:
         if (object == kUndecided)
             object = references_[index] >= 2 ? makeObject(mesh) : kCopied;
         if (object >= 0) {
+            if (scene_.instances().size() >= kMaxSceneFileInstances)
+                throw InputError("scene file '" + path_ + "': more than " + std::to_string(kMaxSceneFileInstances) +
+                                 " mesh instances, the most one scene file may give");
             try {
                 scene_.addInstance(object, transform);
                 return;

@@ -18,8 +18,8 @@ struct SceneLoader {
 /// The most triangles (and vertices) one scene file may give once every copy is counted: what
 /// the largest OBJ under its 2 GiB cap can hold ("f 1 2 3\n" is 8 bytes: 2^28 triangles).
 constexpr std::size_t kMaxSceneFileTriangles = std::size_t(1) << 28;
-/// The most instances one scene file may place (pbrt's ObjectInstance): about 200 bytes each on
-/// the device and the host, 3.5 GB at the cap.
+/// The most instances one scene file may place (pbrt's ObjectInstance, glTF nodes): about 260 bytes each on
+/// the device and the host, 4.4 GB at the cap.
 constexpr std::size_t kMaxSceneFileInstances = std::size_t(1) << 24;
 
 /// Every format wavefront reads.
