@@ -71,39 +71,28 @@ all_tests() {
     cat "$out"/tests-*.txt > "$out/tests.txt"
     echo "tests exit $status" | tee -a "$log"
 }
-# compute-sanitizer memcheck and racecheck on small renders (40 x 40, a 700-slot stream), one per
-# argument (a wavefront-render argument list), into $out/sanitizer.txt; its summary into the log.
-sanitize() {
-    local san="$out/sanitizer.txt" tool args
+# compute-sanitizer memcheck and racecheck on 40 x 40 renders, one per argument (a
+# wavefront-render argument list) with the options OPTIONS added (sanitize_with OPTIONS ARGS...),
+# into $out/sanitizer.txt; its summary into the log.
+sanitize_with() {
+    local san="$out/sanitizer.txt" options=$1 tool args
+    shift
     : > "$san"
     for tool in memcheck racecheck; do
         for args in "$@"; do
             echo "== $tool $args" >> "$san"
-            # shellcheck disable=SC2086  # $args is a list of words on purpose
-            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda \
-                --stream-capacity 700 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
-            echo "exit $?" >> "$san"
-        done
-    done
-    grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
-}
-
-# memcheck and racecheck on 40 x 40, 2-spp renders with the integrators' own stream sizes (VCM
-# refuses one), one per argument, into $out/sanitizer.txt; its summary into the log.
-sanitize_renders() {
-    local san="$out/sanitizer.txt" tool args
-    : > "$san"
-    for tool in memcheck racecheck; do
-        for args in "$@"; do
-            echo "== $tool $args" >> "$san"
-            # shellcheck disable=SC2086  # $args is a list of words on purpose
-            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda --spp 2 \
+            # shellcheck disable=SC2086  # $args and $options are lists of words on purpose
+            compute-sanitizer --tool $tool --error-exitcode 9 "$bin/wavefront-render" $args --backend cuda $options \
                 --res 40x40 --out /tmp/san.pfm >> "$san" 2>&1
             echo "exit $?" >> "$san"
         done
     done
     grep -E "^== |^exit|ERROR SUMMARY" "$san" | tee -a "$log"
 }
+# With a 700-slot stream.
+sanitize() { sanitize_with "--stream-capacity 700" "$@"; }
+# At 2 samples per pixel with the integrators' own stream sizes (VCM refuses one).
+sanitize_renders() { sanitize_with "--spp 2" "$@"; }
 
 # Throughput before/after in the same run: the baseline bundle (scripts/gpu-bundle.sh with
 # WAVEFRONT_BASELINE) and this one, alternating, each with per-kernel times (--stats).
