@@ -163,6 +163,36 @@ TEST_CASE("PT and BDPT on several devices give the film of one device", "[multid
     }
 }
 
+TEST_CASE("instances on several devices give the film of one device, also after one moves", "[multidevice][instancing][gpu]") {
+    const Scene scene = Scene::builtin("forest");
+    for (auto [backend, devices] : multiDeviceSetups()) {
+        for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt}) {
+            RenderOptions o = wftest::smallRender(integrator, backend, 32, 4);
+            o.devices = {0};
+            Renderer one(scene, o);
+            o.devices = devices;
+            Renderer many(scene, o);
+            INFO(toString(backend) << " " << toString(integrator));
+            Image before;
+            for (int step = 0; step < 2; ++step) {
+                if (step == 1) {
+                    // Tree 5095 (row 50, column 95) stands close in front of the camera: moved on every device.
+                    glm::mat4 m = scene.instances()[5095].objectToWorld;
+                    m[3] += glm::vec4(0.8f, 0.0f, -0.5f, 0.0f);
+                    one.setInstanceTransform(5095, m);
+                    many.setInstanceTransform(5095, m);
+                }
+                one.render();
+                many.render();
+                CHECK(wftest::maxRelativeDifference(many.image(), one.image()) < 1e-5);
+                CHECK(many.stats().samples == one.stats().samples);
+                if (step == 0) before = one.image();
+                else CHECK(wftest::maxRelativeDifference(one.image(), before) > 1e-2);  // the move shows
+            }
+        }
+    }
+}
+
 TEST_CASE("renderMore, time limits and cancellation on several devices", "[multidevice][render][gpu]") {
     Scene scene = Scene::builtin("cornell-box");
     for (auto [backend, devices] : multiDeviceSetups()) {
