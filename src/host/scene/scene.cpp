@@ -275,6 +275,16 @@ std::size_t dropDegenerateTriangles(GeometryArrays g) {
     return dropped;
 }
 
+/// Widens [lo, hi] by every vertex the triangles use.
+void extendByTriangles(const std::vector<glm::vec3>& positions, const std::vector<glm::uvec3>& triangles, glm::vec3& lo,
+                       glm::vec3& hi) {
+    for (const glm::uvec3& t : triangles)
+        for (int k = 0; k < 3; ++k) {
+            lo = glm::min(lo, positions[t[k]]);
+            hi = glm::max(hi, positions[t[k]]);
+        }
+}
+
 GeometryArrays arraysOf(ObjectGeometry& o) {
     return GeometryArrays{o.positions, o.normals, o.uvs, o.triangles, o.triangleMaterials, o.triangleHasNormals};
 }
@@ -314,11 +324,7 @@ int Scene::addObject(const std::vector<TriangleMesh>& meshes) {
     skippedDegenerate_ += dropped;
     object.boundsLo = glm::vec3(std::numeric_limits<float>::infinity());
     object.boundsHi = -object.boundsLo;
-    for (const glm::uvec3& t : object.triangles)
-        for (int k = 0; k < 3; ++k) {
-            object.boundsLo = glm::min(object.boundsLo, object.positions[t[k]]);
-            object.boundsHi = glm::max(object.boundsHi, object.positions[t[k]]);
-        }
+    extendByTriangles(object.positions, object.triangles, object.boundsLo, object.boundsHi);
     objects_.push_back(std::move(object));
     return int(objects_.size() - 1);
 }
@@ -388,24 +394,22 @@ void Scene::flattenInstances() {
     std::vector<std::vector<TriangleMesh>> parts(objects_.size());
     for (std::size_t k = 0; k < objects_.size(); ++k) {
         const ObjectGeometry& o = objects_[k];
-        std::vector<std::pair<int, std::vector<std::uint32_t>>> groups;  // material, object vertex per mesh vertex
-        std::vector<std::vector<std::uint32_t>> remap;
+        constexpr std::uint32_t kUnused = std::numeric_limits<std::uint32_t>::max();
+        std::vector<std::vector<std::uint32_t>> remap;  // per part: each object vertex's index in it
         for (std::size_t t = 0; t < o.triangles.size(); ++t) {
             const int material = o.triangleMaterials[t];
             std::size_t g = 0;
-            while (g < groups.size() && groups[g].first != material) ++g;
-            if (g == groups.size()) {
-                groups.push_back({material, {}});
-                remap.emplace_back(o.positions.size(), std::numeric_limits<std::uint32_t>::max());
+            while (g < parts[k].size() && parts[k][g].material != material) ++g;
+            if (g == parts[k].size()) {
+                remap.emplace_back(o.positions.size(), kUnused);
                 parts[k].emplace_back();
                 parts[k].back().material = material;
             }
             TriangleMesh& mesh = parts[k][g];
             for (int c = 0; c < 3; ++c) {
                 const std::uint32_t v = o.triangles[t][c];
-                if (remap[g][v] == std::numeric_limits<std::uint32_t>::max()) {
-                    remap[g][v] = std::uint32_t(groups[g].second.size());
-                    groups[g].second.push_back(v);
+                if (remap[g][v] == kUnused) {
+                    remap[g][v] = std::uint32_t(mesh.positions.size());
                     mesh.positions.push_back(o.positions[v]);
                     if (!o.normals.empty() && o.triangleHasNormals[t]) mesh.normals.push_back(o.normals[v]);
                     if (!o.uvs.empty()) mesh.uvs.push_back(o.uvs[v]);
@@ -439,11 +443,7 @@ void Scene::flattenInstances() {
 bool Scene::bounds(glm::vec3& lo, glm::vec3& hi) const {
     lo = glm::vec3(std::numeric_limits<float>::infinity());
     hi = -lo;
-    for (const glm::uvec3& t : triangles_)
-        for (int k = 0; k < 3; ++k) {
-            lo = glm::min(lo, positions_[t[k]]);
-            hi = glm::max(hi, positions_[t[k]]);
-        }
+    extendByTriangles(positions_, triangles_, lo, hi);
     for (const Sphere& s : spheres_) {
         lo = glm::min(lo, s.center - glm::vec3(s.radius));
         hi = glm::max(hi, s.center + glm::vec3(s.radius));

@@ -114,8 +114,8 @@ std::vector<double> deltaLightWeights(const Scene& scene, float sceneRadius);
 Float4 boundingSphere(const Aabb& box);
 
 /// The scene's own geometry followed by every object's, as the exec holds it: vertex indices
-/// of the objects' triangles moved past the vertices before them. `objectFirstTriangle` and
-/// `objectFirstVertex`: per object, where its triangles and vertices start.
+/// of the objects' triangles moved past the vertices before them. `objectFirstTriangle`: per
+/// object, where its triangles start.
 struct CombinedGeometry {
     std::vector<vec3> positions, normals;
     std::vector<vec2> uvs;
@@ -245,7 +245,6 @@ template <class Exec>
 void uploadInstances(Exec& exec, const Scene& scene, const std::vector<int>& objectFirstTriangle, BvhBuilder builder,
                      SceneBuffers<Exec>& s) {
     std::vector<ObjectView> objects;
-    s.objectBvhs.clear();
     for (std::size_t k = 0; k < scene.objects().size(); ++k) {
         const int first = objectFirstTriangle[k];
         const int count = int(scene.objects()[k].triangles.size());
@@ -276,25 +275,18 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     SceneBuffers<Exec> s;
     s.numOwnTriangles = int(scene.triangles().size());
     s.numSpheres = int(scene.spheres().size());
-    if (scene.objects().empty()) {
-        s.numTriangles = s.numOwnTriangles;
-        s.positions = uploadVector(exec, scene.positions());
-        s.normals = uploadVector(exec, scene.normals());
-        s.triangles = uploadVector(exec, scene.triangles());
-        s.triangleMaterial = uploadVector(exec, scene.triangleMaterials());
-        s.hasNormals = uploadVector(exec, scene.triangleHasNormals());
-        s.uvs = uploadVector(exec, scene.uvs());
-    } else {
-        const CombinedGeometry g = combineGeometry(scene);
-        s.numTriangles = int(g.triangles.size());
-        s.positions = uploadVector(exec, g.positions);
-        s.normals = uploadVector(exec, g.normals);
-        s.triangles = uploadVector(exec, g.triangles);
-        s.triangleMaterial = uploadVector(exec, g.triangleMaterials);
-        s.hasNormals = uploadVector(exec, g.triangleHasNormals);
-        s.uvs = uploadVector(exec, g.uvs);
-        uploadInstances(exec, scene, g.objectFirstTriangle, bvhBuilder, s);
-    }
+    // The scene's own arrays as they are, or (with objects) a combined copy of them and the objects'.
+    const bool objects = !scene.objects().empty();
+    const CombinedGeometry combined = objects ? combineGeometry(scene) : CombinedGeometry{};
+    auto geometry = [&](const auto& own, const auto& all) -> decltype(own) { return objects ? all : own; };
+    s.positions = uploadVector(exec, geometry(scene.positions(), combined.positions));
+    s.normals = uploadVector(exec, geometry(scene.normals(), combined.normals));
+    s.triangles = uploadVector(exec, geometry(scene.triangles(), combined.triangles));
+    s.triangleMaterial = uploadVector(exec, geometry(scene.triangleMaterials(), combined.triangleMaterials));
+    s.hasNormals = uploadVector(exec, geometry(scene.triangleHasNormals(), combined.triangleHasNormals));
+    s.uvs = uploadVector(exec, geometry(scene.uvs(), combined.uvs));
+    s.numTriangles = int(s.triangles.size());
+    if (objects) uploadInstances(exec, scene, combined.objectFirstTriangle, bvhBuilder, s);
     uploadTextures(exec, scene, s);
     std::vector<Float4> spheres;
     std::vector<int> sphereMaterial;
