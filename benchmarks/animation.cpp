@@ -9,7 +9,8 @@
 // first (which pays for the first film's stream).
 // The host's own vertex animation is timed apart and is not part of the frame.
 //   animation [--backend cpu|cuda] [--res WxH] [--triangles N] [--frames F] [--update refit|rebuild|auto]
-//             [--resolve host|device]
+//             [--resolve host|device] [--variant PT-SCHEDULE] [--builder auto|lbvh|ploc] [--kernels]
+// --kernels lists the last frame's kernels (RenderStats::kernels: the render's, timed on the device).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,7 +43,9 @@ struct Column {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string res = "1920x1080", update = "refit", resolveOn = "host";
+    std::string res = "1920x1080", update = "refit", resolveOn = "host", variant = toString(PtVariant::SptR),
+                builder = toString(BvhBuilder::Auto);
+    bool kernels = false;
     long long triangles = 1000000;
     int frames = 60;
     BenchArgs args("animation", "Per-frame times of an animated mesh: vertex upload, BVH refit or rebuild, 1-spp PT "
@@ -54,6 +57,11 @@ int main(int argc, char** argv) {
         ->check(BenchArgs::validator([](const std::string& u) { parseBvhUpdate(u); }));
     args.add("--resolve", resolveOn, "where the image is resolved: host (image()) or device (deviceImage())")
         ->check(CLI::IsMember({"host", "device"}));
+    args.add("--variant", variant, "the path tracer's schedule")
+        ->check(BenchArgs::validator([](const std::string& v) { parsePtVariant(v); }));
+    args.add("--builder", builder, "BVH builder of the upload and of every rebuild")
+        ->check(BenchArgs::validator([](const std::string& b) { parseBvhBuilder(b); }));
+    args.addFlag("--kernels", kernels, "list the last frame's kernels and their device times");
     if (auto rc = args.parse(argc, argv)) return *rc;
     try {
         const auto [width, height] = parseResolution(res);
@@ -64,11 +72,13 @@ int main(int argc, char** argv) {
         o.width = width;
         o.height = height;
         o.samplesPerPixel = 1;
+        o.pt.variant = parsePtVariant(variant);
+        o.bvhBuilder = parseBvhBuilder(builder);
         Renderer renderer(grid.scene(), o);
         std::printf("animation: %s, grid %dx%d (%lld triangles), %dx%d at 1 spp, --update %s, %d frames (the first "
-                    "not counted), resolve on the %s\n",
+                    "not counted), resolve on the %s, PT %s, BVH builder %s\n",
                     toString(renderer.backend()), grid.columns, grid.rows, (long long)grid.triangles(), width, height,
-                    update.c_str(), frames, resolveOn.c_str());
+                    update.c_str(), frames, resolveOn.c_str(), variant.c_str(), builder.c_str());
         Column host{"host positions", {}}, upload{"upload", {}}, bvh{"bvh update", {}}, render{"render", {}},
             resolve{resolveOn == "device" ? "resolve (device image)" : "resolve (host image)", {}}, frame{"frame", {}};
         std::vector<glm::vec3> positions;
@@ -101,6 +111,12 @@ int main(int argc, char** argv) {
         std::printf("| per frame | median ms | worst ms |\n|---|---|---|\n");
         for (const Column* c : {&upload, &bvh, &render, &resolve, &frame, &host})
             std::printf("| %s | %.3f | %.3f |\n", c->name, c->median(), c->worst());
+        if (kernels) {
+            const RenderStats st = renderer.stats();
+            std::printf("\nthe last frame's render (%s tree): kernel, launches, device ms\n", st.bvhBuilder.c_str());
+            for (const KernelStats& k : st.kernels)
+                std::printf("| %s | %llu | %.3f |\n", k.label.c_str(), (unsigned long long)k.launches, k.milliseconds);
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "animation: %s\n", e.what());
         return 1;

@@ -25,6 +25,8 @@ TEST_CASE("animation: a deforming grid renders frame after frame on one Renderer
             CHECK(e.bvhSeconds > 0.0);
             CHECK(e.bvhSeconds <= e.seconds);
             r.render();
+            // The renderer's builder (Auto) rebuilds with the LBVH: the per-frame build.
+            if (e.bvh.find("rebuild") != std::string::npos) CHECK(r.stats().bvhBuilder == std::string("lbvh"));
             const Image img = r.image();
             REQUIRE(img.width == 32);
             CHECK(wftest::allFinite(img));

@@ -23,6 +23,8 @@ struct Bvh {
     int numPrims = 0;
     int numTriangles = 0;
     BvhBuilder builtWith = BvhBuilder::Lbvh;  ///< Lbvh or Ploc: the tree these nodes are
+    /// Kept from the first refit (refitBvh) for the next ones: the topology does not change.
+    Buffer<int> refitParents, refitVisits;
     BvhView view() const { return BvhView{nodes.data(), primData.data(), numPrims, numTriangles}; }
 };
 
@@ -205,25 +207,27 @@ std::optional<WideBvh<Exec>> collapseToWide(Exec& exec, const Bvh<Exec>& binary)
 }
 
 /// Refits `bvh` (built over `src`'s primitives, which have moved since: same ids, same count)
-/// bottom-up: leaves packed again, every box recomputed, the topology kept. O(n), no sort.
+/// bottom-up: leaves packed again, every box recomputed, the topology kept. O(n), no sort: after
+/// the first refit (which finds every node's parent and keeps them with the tree) one memset and
+/// one launch.
 template <class Exec>
 void refitBvh(Exec& exec, Bvh<Exec>& bvh, const PrimitiveSource& src) {
     const int n = bvh.numPrims;
     if (n == 0) return;
     const int numInternal = int(bvh.nodes.size());
-    Buffer<int> parents = exec.template allocate<int>(std::size_t(numInternal) + n);
-    Buffer<int> visits = exec.template allocate<int>(numInternal);
-    Buffer<std::uint32_t> ids = exec.template allocate<std::uint32_t>(n);
-    exec.fill(visits.data(), 0, numInternal);
-    BvhBuildView view{bvh.nodes.data(), bvh.primData.data(), parents.data(), visits.data(), nullptr, ids.data(), n,
-                      numInternal};
-    exec.parallelFor("bvh refit repack", n, lbvh::RepackLeafStage{src, bvh.primData.data(), ids.data()});
-    if (n == 1) {
-        exec.parallelFor("bvh single leaf root", 1, lbvh::SingleLeafRootStage{view, src.numTriangles});
-        return;
+    BvhBuildView view{bvh.nodes.data(), bvh.primData.data(), nullptr, nullptr, nullptr, nullptr, n, numInternal};
+    if (n > 1) {
+        if (bvh.refitParents.size() == 0) {
+            bvh.refitParents = exec.template allocate<int>(std::size_t(numInternal) + n);
+            bvh.refitVisits = exec.template allocate<int>(numInternal);
+            view.parents = bvh.refitParents.data();
+            exec.parallelFor("bvh refit parents", numInternal, lbvh::ParentsStage{view});
+        }
+        view.parents = bvh.refitParents.data();
+        view.visits = bvh.refitVisits.data();
+        exec.fill(view.visits, 0, numInternal);
     }
-    exec.parallelFor("bvh refit parents", numInternal, lbvh::ParentsStage{view});
-    exec.parallelFor("bvh refit", n, lbvh::RefitStage{view, src.numTriangles});
+    exec.parallelFor("bvh refit", n, lbvh::RepackRefitStage{src, view});
 }
 
 /// The box of everything under the tree's root (empty for an empty tree): one node comes back.

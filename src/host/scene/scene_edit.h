@@ -130,7 +130,9 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
             rebuild = judge && st.bvhCostRatio > kRefitCostLimit;
         }
         if (rebuild) {
-            s.bvh = buildBvh(exec, src, builder);
+            // Auto rebuilds with the LBVH: an edit's rebuild is per-frame work, where PLOC's rounds
+            // (a read-back each) cost more than its better tree saves (docs/decisions.md, "Edits").
+            s.bvh = buildBvh(exec, src, builder == BvhBuilder::Auto ? BvhBuilder::Lbvh : builder);
             s.bvhCostAtBuild = -1.0;
             st.bvh = st.bvh == "refit" ? "refit, rebuild" : "rebuild";
         }

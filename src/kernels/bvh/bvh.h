@@ -174,12 +174,10 @@ WF_CPU_GPU WF_INLINE double halfArea(const Aabb& b) {
     return double(d.x) * d.y + double(d.y) * d.z + double(d.z) * d.x;
 }
 
-/// Bottom-up refit from leaf `leaf`: each thread climbs while it is the second to arrive at a
-/// node, so every node's box is computed exactly once, after both children are final.
-WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int numTriangles) {
-    const Float4* prim = v.primData + kPrimWords * leaf;
-    bool isTriangle = int(v.sortedPrims[leaf]) < numTriangles;
-    Aabb box = primDataBounds(prim, isTriangle);
+/// Bottom-up refit above leaf `leaf`, whose box is `box`: each thread climbs while it is the
+/// second to arrive at a node, so every node's box is computed exactly once, after both children
+/// are final.
+WF_CPU_GPU WF_INLINE void refitAbove(const BvhBuildView& v, int leaf, Aabb box) {
     int child = ~leaf;
     int node = v.parents[v.numInternal + leaf];
     while (node >= 0) {
@@ -190,6 +188,20 @@ WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int num
         child = node;
         node = node == 0 ? -1 : v.parents[node];
     }
+}
+
+/// refitAbove from the leaf's packed primitive (the build: sortedPrims tells triangles apart).
+WF_CPU_GPU WF_INLINE void refitFromLeaf(const BvhBuildView& v, int leaf, int numTriangles) {
+    const bool isTriangle = int(v.sortedPrims[leaf]) < numTriangles;
+    refitAbove(v, leaf, primDataBounds(v.primData + kPrimWords * leaf, isTriangle));
+}
+
+/// The root of a tree of one primitive, whose box is `box`: both child slots name the one leaf.
+WF_CPU_GPU WF_INLINE void writeSingleLeafRoot(BvhNode& root, const Aabb& box) {
+    root.lo0 = Float4(box.lo, intAsFloat(~0));
+    root.hi0 = Float4(box.hi, intAsFloat(~0));
+    root.lo1 = Float4(box.lo, intAsFloat(1));
+    root.hi1 = Float4(box.hi, intAsFloat(1));
 }
 
 // ---- Traversal -----------------------------------------------------------------------------

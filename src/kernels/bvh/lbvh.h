@@ -107,12 +107,7 @@ struct SingleLeafRootStage {
     BvhBuildView v;
     int numTriangles;
     WF_CPU_GPU void operator()(int) const {
-        Aabb b = primDataBounds(v.primData, int(v.sortedPrims[0]) < numTriangles);
-        BvhNode& root = v.nodes[0];
-        root.lo0 = Float4(b.lo, intAsFloat(~0));
-        root.hi0 = Float4(b.hi, intAsFloat(~0));
-        root.lo1 = Float4(b.lo, intAsFloat(1));
-        root.hi1 = Float4(b.hi, intAsFloat(1));
+        writeSingleLeafRoot(v.nodes[0], primDataBounds(v.primData, int(v.sortedPrims[0]) < numTriangles));
     }
 };
 struct RefitStage {
@@ -134,17 +129,19 @@ struct ParentsStage {
     }
 };
 /// Leaf `leaf` packed again from the moved primitives, its original id read from the leaf itself
-/// (triangle: the first word's w; sphere: the second word's x) into sortedPrims.
-struct RepackLeafStage {
+/// (triangle: the first word's w; sphere: the second word's x), then the boxes above it refitted:
+/// one pass over the leaves, nothing sorted or gathered.
+struct RepackRefitStage {
     PrimitiveSource src;
-    Float4* primData;
-    std::uint32_t* ids;
+    BvhBuildView v;  ///< parents as ParentsStage made them, visits zeroed; no codes or ids
     WF_CPU_GPU void operator()(int leaf) const {
-        Float4* p = primData + kPrimWords * leaf;
+        Float4* p = v.primData + kPrimWords * leaf;
         // The leaf holds the id hits report; a sphere's is its source id shifted (sphereIdShift).
-        int id = isSphereLeaf(p) ? floatAsInt(p[1].x) - src.sphereIdShift : floatAsInt(p[0].w);
-        ids[leaf] = std::uint32_t(id);
+        const int id = isSphereLeaf(p) ? floatAsInt(p[1].x) - src.sphereIdShift : floatAsInt(p[0].w);
         src.pack(id, p);
+        const Aabb box = primDataBounds(p, id < src.numTriangles);
+        if (v.numPrims == 1) writeSingleLeafRoot(v.nodes[0], box);
+        else refitAbove(v, leaf, box);
     }
 };
 /// Surface-area cost of internal node i's children, relative to nothing: summed over the nodes
