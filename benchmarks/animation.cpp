@@ -113,7 +113,9 @@ int main(int argc, char** argv) {
             std::printf("| %s | %.3f | %.3f |\n", c->name, c->median(), c->worst());
         if (kernels) {
             const RenderStats st = renderer.stats();
-            std::printf("\nthe last frame's render (%s tree): kernel, launches, device ms\n", st.bvhBuilder.c_str());
+            std::printf("\nthe last frame's render (%s tree): %.3f M extension and %.3f M shadow rays; kernel, launches, "
+                        "device ms\n",
+                        st.bvhBuilder.c_str(), 1e-6 * double(st.extensionRays), 1e-6 * double(st.shadowRays));
             for (const KernelStats& k : st.kernels)
                 std::printf("| %s | %llu | %.3f |\n", k.label.c_str(), (unsigned long long)k.launches, k.milliseconds);
         }
