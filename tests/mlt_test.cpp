@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "kernels/mlt/mlt.h"
+#include "estimator_checks.h"
 #include "mlt_replay.h"
 #include "test_support.h"
 
@@ -436,6 +437,77 @@ TEST_CASE("MLT rejects bad input with a clear error", "[mlt]") {
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("does not apply to integrator mlt"));
 }
 
+TEST_CASE("relative importance: each pixel's factor is one over its tile's pilot mean, floored", "[mlt]") {
+    // A 20 x 10 pilot: tiles of 8 x 8 (the last column and row partial); one bright tile, one
+    // dim, the rest at 1. The factors follow 1 / max(tile mean, kPilotFloor x mean of the tiles).
+    const int width = 20, height = 10, tilesX = 3, tiles = 6;
+    std::vector<double> sum(3 * width * height, 1.0);
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 8; ++x)
+            for (int c = 0; c < 3; ++c) {
+                sum[3 * (y * width + x) + c] = 9.0;                                 // tile 0
+                sum[3 * (y * width + x + 8) + c] = 1e-4;                            // tile 1
+            }
+    std::vector<float> tileMean(tiles), importance(width * height);
+    for (int t = 0; t < tiles; ++t) PilotTileStage{sum.data(), width, height, tilesX, tileMean.data()}(t);
+    CHECK(tileMean[0] == Approx(9.0));
+    CHECK(tileMean[1] == Approx(1e-4));
+    CHECK(tileMean[5] == Approx(1.0));  // the 4 x 2 corner tile
+    double total = 0.0;
+    for (float m : tileMean) total += m;
+    for (int i = 0; i < width * height; ++i)
+        PixelImportanceStage{tileMean.data(), &total, tiles, width, tilesX, importance.data()}(i);
+    const float mean = float(total / tiles);
+    CHECK(importance[0] == Approx(1.0f / 9.0f).epsilon(1.0 / 256));
+    CHECK(importance[8] == Approx(1.0f / (kPilotFloor * mean)).epsilon(1.0 / 256));  // floored
+    CHECK(importance[9 * width + 19] == Approx(1.0f).epsilon(1.0 / 256));
+    CHECK(importance[0] <= 1.0f / 9.0f);  // cut, never rounded up
+    // A black pilot leaves I the luminance.
+    std::fill(tileMean.begin(), tileMean.end(), 0.0f);
+    total = 0.0;
+    PixelImportanceStage{tileMean.data(), &total, tiles, width, tilesX, importance.data()}(7);
+    CHECK(importance[7] == 1.0f);
+    CHECK(mltPilotPasses(64 * 64) == kMaxPilotPasses);
+    CHECK(mltPilotPasses(1024 * 1024) == 1);
+    CHECK(mltPilotPasses(512 * 512) == 4);
+}
+
+TEST_CASE("MLT and MMLT with relative importance are consistent with BDPT at one, few and many chains",
+          "[mlt][mmlt][statistical]") {
+    // I over a pilot's brightness: b, the start-up pool and the large steps all take the same I,
+    // so the image must not change. Per-pixel Welch tests over 16 renders a side.
+    struct Case {
+        IntegratorType integrator;
+        const char* scene;
+        int chains, spp;
+        bool twoDevices;
+    };
+    for (Case k : {Case{IntegratorType::Mlt, "cornell-spheres", 1, 1024, false},
+                   Case{IntegratorType::Mlt, "cornell-spheres", 64, 1024, false},
+                   Case{IntegratorType::Mlt, "door-ajar", 1024, 2048, false},
+                   Case{IntegratorType::Mlt, "glass-caustic", 64, 1024, true},
+                   Case{IntegratorType::Mmlt, "cornell-spheres", 64, 2048, false},
+                   Case{IntegratorType::Mmlt, "door-ajar", 64, 2048, true}}) {
+        RenderOptions o = wftest::chainRender(k.integrator, Backend::Cpu, 12, k.spp, k.chains);
+        o.maxDepth = 5;
+        (k.integrator == IntegratorType::Mmlt ? o.mmlt : o.mlt).relativeImportance = true;
+        if (k.twoDevices) o.devices = {0, 1};  // b shared between devices with a pilot each
+        INFO("two devices " << k.twoDevices);
+        wftest::checkChainsAgainstBdpt(k.scene, o, 6100);
+    }
+    // The option by name, and counted in the start-up: the pilot's samples come first.
+    RenderOptions o = mltOptions(Backend::Cpu, 16, 4, 256);
+    setIntegratorOption(o, "importance", "relative");
+    CHECK(o.mlt.relativeImportance);
+    CHECK(integratorOption(o, "importance") == "relative");
+    CHECK_THROWS_WITH(setIntegratorOption(o, "importance", "brightness"), Catch::Contains("not luminance or relative"));
+    RenderStats with, without;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &with);
+    o.mlt.relativeImportance = false;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &without);
+    CHECK(with.mlt.startupSamples == without.mlt.startupSamples + mltPilotPasses(16 * 16) * 16 * 16);
+}
+
 TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {
     if (!wftest::haveGpu()) return;
     for (const char* name : {"cornell-box", "glass-caustic"}) {
@@ -450,6 +522,16 @@ TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {
         CHECK(wftest::maxZScore(gpu, ref) < 6.0);
         CHECK(wftest::imageMeanZScore(gpu, ref) < 4.5);
     }
+    // Relative importance on the device: its pilot, factors and I against BDPT, pixel by pixel.
+    RenderOptions relative = wftest::chainRender(IntegratorType::Mlt, Backend::Cuda, 12, 1024, 64);
+    relative.maxDepth = 5;
+    relative.mlt.relativeImportance = true;
+    wftest::checkChainsAgainstBdpt("glass-caustic", relative, 7100);
+    relative.integrator = IntegratorType::Mmlt;
+    relative.mlt = MltOptions{};
+    relative.mmlt.relativeImportance = true;
+    relative.samplesPerPixel = 2048;
+    wftest::checkChainsAgainstBdpt("door-ajar", relative, 7300);
 }
 
 // The replay on CUDA is in "replaying a chain's stored primary samples reproduces its I".

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "kernels/mlt/mlt.h"
+#include "estimator_checks.h"
 #include "mlt_replay.h"
 #include "test_support.h"
 
@@ -95,27 +96,6 @@ TEST_CASE("an MMLT sample evaluates one strategy: at most one shadow ray, fewer 
     CHECK(m.mlt.acceptanceRate < 1.0);
 }
 
-namespace {
-
-/// Per-pixel Welch tests (Sidak-corrected, alpha 0.01) of MMLT against BDPT over 16 independent
-/// renders a side, and the image means.
-void checkAgainstBdpt(const char* sceneName, RenderOptions mmlt, unsigned seedBase) {
-    const Scene scene = Scene::builtin(sceneName);
-    RenderOptions bdpt = bdptOptionsLike(mmlt);
-    bdpt.samplesPerPixel = 256;
-    const int seeds = 16;
-    const wftest::SeedStats ref = wftest::renderSeedStats(scene, bdpt, seeds, 4, seedBase);
-    const wftest::SeedStats m = wftest::renderSeedStats(scene, mmlt, seeds, 4, seedBase + 100000);
-    const wftest::PixelTest pixels = wftest::pixelTest(m.pixels, ref.pixels);
-    INFO(sceneName << ", " << mmlt.streamCapacity << " chains, " << mmlt.samplesPerPixel << " mutations per pixel, camera connections "
-                   << mmlt.mmlt.cameraConnections << ": per-pixel failures " << pixels.failed << " of " << pixels.tested
-                   << ", worst p " << pixels.worstP);
-    CHECK(pixels.tested > 300);
-    CHECK(pixels.failed == 0);
-    CHECK(wftest::imageMeanZScore(m.blocks, ref.blocks) < 4.5);
-}
-
-}  // namespace
 
 TEST_CASE("MMLT is consistent with BDPT at one, few and many chains", "[mlt][mmlt][statistical]") {
     // Paths of up to 5 segments (20 strategies), 12 x 12 pixels, chains of 500 to 147,000
@@ -134,7 +114,7 @@ TEST_CASE("MMLT is consistent with BDPT at one, few and many chains", "[mlt][mml
         RenderOptions o = mmltOptions(Backend::Cpu, 12, k.spp, k.chains);
         o.maxDepth = 5;
         o.mmlt.cameraConnections = k.cameraConnections;
-        checkAgainstBdpt(k.scene, o, 3100);
+        wftest::checkChainsAgainstBdpt(k.scene, o, 3100);
     }
 }
 
@@ -143,7 +123,7 @@ TEST_CASE("MMLT on two devices (CPU workers) is consistent with BDPT", "[mlt][mm
     RenderOptions o = mmltOptions(Backend::Cpu, 12, 2048, 64);
     o.maxDepth = 5;
     o.devices = {0, 1};
-    checkAgainstBdpt("door-ajar", o, 5100);
+    wftest::checkChainsAgainstBdpt("door-ajar", o, 5100);
 }
 
 TEST_CASE("replaying an MMLT chain's stored primary samples reproduces its I and strategy", "[mlt][mmlt][gpu]") {

@@ -26,4 +26,26 @@ inline void checkSameImage(const std::string& what, const SeedStats& a, const Se
     CHECK(z < 4.5);
 }
 
+/// A Metropolis render (MLT or MMLT) against BDPT at 256 samples per pixel, 16 independent renders
+/// a side: every pixel passes a Welch test (Sidak-corrected over the image, alpha 0.01), and the
+/// image means agree within 4.5 standard errors.
+inline void checkChainsAgainstBdpt(const char* sceneName, const wavefront::RenderOptions& chains, unsigned seedBase) {
+    const wavefront::Scene scene = wavefront::Scene::builtin(sceneName);
+    wavefront::RenderOptions bdpt = bdptLike(chains);
+    bdpt.samplesPerPixel = 256;
+    const int seeds = 16;
+    const SeedStats ref = renderSeedStats(scene, bdpt, seeds, 4, seedBase);
+    const SeedStats m = renderSeedStats(scene, chains, seeds, 4, seedBase + 100000);
+    const PixelTest pixels = pixelTest(m.pixels, ref.pixels);
+    const wavefront::MltOptions& block = chains.integrator == wavefront::IntegratorType::Mmlt ? chains.mmlt : chains.mlt;
+    INFO(wavefront::toString(chains.integrator) << " on " << sceneName << ", " << chains.streamCapacity << " chains, "
+                                                << chains.samplesPerPixel << " mutations per pixel, camera connections "
+                                                << block.cameraConnections << ", relative importance "
+                                                << block.relativeImportance << ": per-pixel failures " << pixels.failed
+                                                << " of " << pixels.tested << ", worst p " << pixels.worstP);
+    CHECK(pixels.tested > 300);
+    CHECK(pixels.failed == 0);
+    CHECK(imageMeanZScore(m.blocks, ref.blocks) < 4.5);
+}
+
 }  // namespace wftest

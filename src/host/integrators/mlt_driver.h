@@ -2,6 +2,7 @@
 // resampling a pool of BDPT samples, mutation, and the replay check. A template over the exec
 // type, like the other drivers.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -30,7 +31,19 @@ struct MltSettings {
     bool poolFitsTime = false;
     /// Multiplexed MLT: each sample evaluates one strategy its numbers choose (mlt.h).
     bool multiplexed = false;
+    /// MltOptions::relativeImportance: I over a BDPT pilot's brightness (mlt.h, PixelImportanceStage).
+    bool relativeImportance = false;
 };
+
+/// BDPT samples of the relative importance's pilot: passes over the frame until about a million
+/// (64 per 8 x 8 tile at 1024 x 1024), at most kMaxPilotPasses. A share of the start-up far below
+/// the pool's (34.6 M samples at 1 s on an H100).
+constexpr std::uint64_t kPilotSamples = std::uint64_t(1) << 20;
+constexpr std::uint64_t kMaxPilotPasses = 16;
+inline std::uint64_t mltPilotPasses(std::uint64_t framePixels) {
+    return std::clamp<std::uint64_t>((kPilotSamples + framePixels - 1) / std::max<std::uint64_t>(framePixels, 1), 1,
+                                     kMaxPilotPasses);
+}
 
 /// Start-up pool samples per chain the pool policy aims at. Chains resampled from a pool of one
 /// sample per chain often start on the same sample, and at a few hundred mutations per chain they
@@ -187,7 +200,7 @@ public:
         Buffer<unsigned long long> nonFinite = exec_.template allocate<unsigned long long>(1);
         exec_.fill(nonFinite.data(), 0ull, 1);
         ChainSink scratch{scratchRecords.eye.data(), scratchRecords.splats.data(), scratchRecords.splatCount.data(),
-                          scratchRecords.scale.data(), maxSplats_, nullptr, nonFinite.data()};
+                          scratchRecords.scale.data(), maxSplats_, nullptr, nonFinite.data(), importanceOrNull()};
         withMaterialSet(scene, [&](auto materials) {
             auto c = bdpt_.template context<decltype(materials)>(scene, params,
                                                                  sampler(MltPhase::Replay, DistributionView{}), scratch);
@@ -297,7 +310,46 @@ private:
     /// Records the proposals of the chains; non-finite contributions are counted on `film`.
     ChainSink sink(const FilmView& film) const {
         return ChainSink{c_.records.eye.data(), c_.records.splats.data(), c_.records.splatCount.data(),
-                         c_.records.scale.data(), maxSplats_, c_.state.data(), film.nonFinite};
+                         c_.records.scale.data(), maxSplats_, c_.state.data(), film.nonFinite, importanceOrNull()};
+    }
+    const float* importanceOrNull() const { return importance_.size() ? importance_.data() : nullptr; }
+
+    /// Cancels on the render's cancel alone: the pilot's samples are not the call's.
+    template <class Budget>
+    struct CancelOnly : NoBudget {
+        Budget* budget;
+        RunVerdict check(std::uint64_t) { return budget->cancelRequested() ? RunVerdict::Stop : RunVerdict::Continue; }
+        bool cancelRequested() const { return budget->cancelRequested(); }
+    };
+    /// MltSettings::relativeImportance: renders the pilot (BDPT without its t = 1 splats, whose
+    /// order on the film varies between runs) into a film of its own and makes every pixel's
+    /// factor of I from it. Returns false when cancelled.
+    template <class Budget>
+    bool buildImportance(const SceneView& scene, const BdptParams& params, Budget& budget) {
+        const int width = scene.width, height = scene.height, pixels = width * height;
+        Buffer<double> pilotSum = exec_.template allocate<double>(std::size_t(3) * pixels);
+        Buffer<unsigned> pilotCounts = exec_.template allocate<unsigned>(pixels);
+        Buffer<unsigned long long> pilotNonFinite = exec_.template allocate<unsigned long long>(1);
+        exec_.fill(pilotSum.data(), 0.0, std::size_t(3) * pixels);
+        exec_.fill(pilotCounts.data(), 0u, pixels);
+        exec_.fill(pilotNonFinite.data(), 0ull, 1);
+        const FilmView pilot{pilotSum.data(), pilotCounts.data(), pilotNonFinite.data(), FilmWindow{}};
+        BdptParams p = params;
+        p.cameraConnections = false;
+        CancelOnly<Budget> cancelOnly{{}, &budget};
+        const std::uint64_t samples = mltPilotPasses(std::uint64_t(pixels)) * std::uint64_t(pixels);
+        startupSamples_ += bdpt_.render(scene, p, HashSampler(settings_.seed ^ 0x165667b1u), pilot, 0, samples, cancelOnly);
+        if (budget.cancelRequested()) return false;
+        const int tilesX = (width + kPilotTile - 1) / kPilotTile, tiles = tilesX * ((height + kPilotTile - 1) / kPilotTile);
+        Buffer<float> tileMean = exec_.template allocate<float>(tiles);
+        exec_.parallelFor("mlt pilot tiles", tiles, PilotTileStage{pilotSum.data(), width, height, tilesX, tileMean.data()});
+        Buffer<double> tileMeanSum = exec_.template allocate<double>(1);
+        exec_.transformReduceDevice(tiles, 0.0, TileMeanOf{tileMean.data()}, SumOfDoubles{}, tileMeanSum.data());
+        importance_ = exec_.template allocate<float>(pixels);
+        exec_.parallelFor("mlt pilot importance", pixels,
+                          PixelImportanceStage{tileMean.data(), tileMeanSum.data(), tiles, width, tilesX, importance_.data()});
+        exec_.synchronize();  // the pilot's buffers go when this returns
+        return true;
     }
     MltChains chains() const {
         return MltChains{c_.currentI.data(), c_.currentWeight.data(), sums_.data(), sharedSums_.data(), stepSums_.data(), steps_.data(),
@@ -361,6 +413,7 @@ private:
             poolWeights_ = Buffer<double>();
             return false;
         };
+        if (settings_.relativeImportance && !buildImportance(scene, params, budget)) return abandon();
         DistributionView choice{};
         Distribution<Exec> poolChoice;
         if (settings_.startupResampling) {
@@ -398,6 +451,7 @@ private:
     Buffer<double> sums_, sharedSums_, stepSums_, poolWeights_;
     Buffer<std::uint64_t> steps_;  ///< MltChains::foldedSteps, MltChains::completeSteps
     Buffer<float> normalization_;
+    Buffer<float> importance_;  ///< per frame pixel, MltSettings::relativeImportance (empty: I is the luminance)
     Buffer<MltCounters> counters_;
     bool started_ = false;
     std::uint64_t startupSamples_ = 0, poolSamples_ = 0;

@@ -32,6 +32,12 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
              (o.*Row::kBlock).startupResampling = v == "resample";
          },
          [](const RenderOptions& o) { return std::string((o.*Row::kBlock).startupResampling ? "resample" : "uniform"); }},
+        {"importance", "--importance", "the chains' target function: luminance, or relative (over a BDPT pilot's brightness)",
+         [](RenderOptions& o, const std::string& v) {
+             if (v != "luminance" && v != "relative") throw InputError("--importance '" + v + "' is not luminance or relative");
+             (o.*Row::kBlock).relativeImportance = v == "relative";
+         },
+         [](const RenderOptions& o) { return std::string((o.*Row::kBlock).relativeImportance ? "relative" : "luminance"); }},
         {"chains", "--chains", "Markov chains (0: as many as the chain policy picks)",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).chains = options::parseInt("--chains", v); },
          [](const RenderOptions& o) { return std::to_string((o.*Row::kBlock).chains); }},

@@ -42,7 +42,7 @@ public:
         const bool policy = m.poolSize == 0;
         MltSettings settings{m.largeStepProbability, m.startupResampling, o.seed,
                              policy ? mltPoolSize(chains, firstCall > 0 ? firstCall : ~std::uint64_t(0)) : m.poolSize,
-                             lens, policy && firstCall == 0, o.integrator == IntegratorType::Mmlt};
+                             lens, policy && firstCall == 0, o.integrator == IntegratorType::Mmlt, m.relativeImportance};
         return MltDriver<Exec>(exec, chains, o.maxDepth, m.cameraConnections, m.connectThresholdOrDefault(),
                                m.coalescedVertexWrites, settings);
     }

@@ -289,6 +289,9 @@ struct ChainSink {
     int maxSplats;         ///< t = 1 connections a sample makes: maxDepth (one per light vertex), multiplexed 1, none 0
     const int* state;      ///< records 2 chain + proposal slot; null: record 2 chain (replay scratch)
     unsigned long long* nonFinite;
+    /// Per frame pixel: the factor a contribution there carries in I (MltOptions::relativeImportance,
+    /// PixelImportanceStage); null: 1 everywhere (I is the luminance).
+    const float* importance;
 
     WF_CPU_GPU int record(int chain) const { return 2 * chain + (state ? (state[chain] & mltstate::kCurrent) ^ 1 : 0); }
     WF_CPU_GPU void beginSample(int chain, int pixel, float sampleScale) const {
@@ -320,10 +323,16 @@ struct ChainSink {
         eye[r] = Float4(0.0f, 0.0f, 0.0f, eye[r].w);
         splatCount[r] = 0;
     }
-    /// The target function I: luminance of the record's whole contribution.
+    WF_CPU_GPU float importanceAt(int framePixel) const { return importance ? importance[framePixel] : 1.0f; }
+    /// The target function I: luminance of the record's whole contribution, each pixel's share
+    /// weighted by its importance.
     WF_CPU_GPU float luminanceOf(int r) const {
-        float I = luminance(eye[r].xyz());
-        for (int k = 0, n = splatsIn(r); k < n; ++k) I += luminance(splats[std::size_t(r) * maxSplats + k].xyz());
+        const Float4 e = eye[r];
+        float I = luminance(e.xyz()) * importanceAt(floatAsInt(e.w));
+        for (int k = 0, n = splatsIn(r); k < n; ++k) {
+            const Float4 sp = splats[std::size_t(r) * maxSplats + k];
+            I += luminance(sp.xyz()) * importanceAt(floatAsInt(sp.w));
+        }
         return I * scale[r];
     }
     /// Adds w times the record to the film.
@@ -531,6 +540,58 @@ struct StartedEndOf {
 };
 struct MaxOf {
     WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a > b ? a : b; }
+};
+
+// ---- Relative importance (MltOptions::relativeImportance) -------------------------------------------
+// I = the luminance of each pixel's share over that pixel's brightness B (Hoberock and Hart 2010,
+// "Arbitrary importance functions for Metropolis light transport"): the chains then spend their
+// mutations about evenly over the image's pixels instead of in proportion to brightness, so dark
+// pixels get a relative error like bright ones'. Any I > 0 wherever a path contributes keeps
+// Kelemen's estimator unbiased (b is the mean of the same I over uniform samples); B comes from a
+// short BDPT pilot, averaged over tiles of kPilotTile x kPilotTile pixels and floored at
+// kPilotFloor of the image's mean, so no pixel's factor exceeds 1 / kPilotFloor of the mean's.
+
+constexpr int kPilotTile = 8;
+constexpr float kPilotFloor = 0.1f;
+
+/// Tile t's mean pilot luminance (a fixed-order loop: the same sums give the same mean).
+struct PilotTileStage {
+    const double* sum;  ///< the pilot film, 3 per frame pixel
+    int width, height, tilesX;
+    float* tileMean;
+    WF_CPU_GPU void operator()(int t) const {
+        const int x0 = (t % tilesX) * kPilotTile, y0 = (t / tilesX) * kPilotTile;
+        const int x1 = glm::min(x0 + kPilotTile, width), y1 = glm::min(y0 + kPilotTile, height);
+        double total = 0.0;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                const double* p = sum + 3 * (std::size_t(y) * width + x);
+                total += double(luminance(vec3(float(p[0]), float(p[1]), float(p[2]))));
+            }
+        tileMean[t] = float(total / double((x1 - x0) * (y1 - y0)));
+    }
+};
+struct TileMeanOf {
+    const float* tileMean;
+    WF_CPU_GPU double operator()(int t) const { return double(tileMean[t]); }
+};
+struct SumOfDoubles {
+    WF_CPU_GPU double operator()(double a, double b) const { return a + b; }
+};
+/// Pixel i's factor: 1 / max(its tile's mean, kPilotFloor x the image's), its mantissa cut to 8
+/// bits (devices of one render, each with its own pilot, then agree on I but where double sums
+/// of one pixel's samples in another order round across a step); 1 for a black pilot.
+struct PixelImportanceStage {
+    const float* tileMean;
+    const double* tileMeanSum;  ///< over every tile (TileMeanOf)
+    int tiles, width, tilesX;
+    float* importance;
+    WF_CPU_GPU void operator()(int i) const {
+        const float mean = float(*tileMeanSum / double(tiles));
+        const int t = (i % width) / kPilotTile + (i / width) / kPilotTile * tilesX;
+        const float B = glm::max(tileMean[t], kPilotFloor * mean);
+        importance[i] = B > 0.0f && mean > 0.0f ? intAsFloat(floatAsInt(1.0f / B) & ~0x7fff) : 1.0f;
+    }
 };
 
 /// Replay check: I of each chain's rebuilt sample (scratch record 2 chain).
