@@ -472,34 +472,39 @@ TEST_CASE("relative importance: each pixel's factor is one over its tile's pilot
     CHECK(mltPilotPasses(512 * 512) == 4);
 }
 
-TEST_CASE("MLT and MMLT with relative importance are consistent with BDPT at one, few and many chains",
+TEST_CASE("MLT and MMLT with either target function are consistent with BDPT at one, few and many chains",
           "[mlt][mmlt][statistical]") {
-    // I over a pilot's brightness: b, the start-up pool and the large steps all take the same I,
-    // so the image must not change. Per-pixel Welch tests over 16 renders a side.
+    // I over a pilot's brightness (the default, which the other tests run) or the luminance: b,
+    // the start-up pool and the large steps all take the same I, so the image must not change.
+    // Per-pixel Welch tests over 16 renders a side.
     struct Case {
         IntegratorType integrator;
         const char* scene;
         int chains, spp;
-        bool twoDevices;
+        bool twoDevices, relative;
     };
-    for (Case k : {Case{IntegratorType::Mlt, "cornell-spheres", 1, 1024, false},
-                   Case{IntegratorType::Mlt, "cornell-spheres", 64, 1024, false},
-                   Case{IntegratorType::Mlt, "door-ajar", 1024, 2048, false},
-                   Case{IntegratorType::Mlt, "glass-caustic", 64, 1024, true},
-                   Case{IntegratorType::Mmlt, "cornell-spheres", 64, 2048, false},
-                   Case{IntegratorType::Mmlt, "door-ajar", 64, 2048, true}}) {
+    for (Case k : {Case{IntegratorType::Mlt, "cornell-spheres", 1, 1024, false, true},
+                   Case{IntegratorType::Mlt, "cornell-spheres", 64, 1024, false, true},
+                   Case{IntegratorType::Mlt, "door-ajar", 1024, 2048, false, true},
+                   Case{IntegratorType::Mlt, "glass-caustic", 64, 1024, true, true},
+                   Case{IntegratorType::Mmlt, "cornell-spheres", 64, 2048, false, true},
+                   Case{IntegratorType::Mmlt, "door-ajar", 64, 2048, true, true},
+                   Case{IntegratorType::Mlt, "door-ajar", 64, 2048, false, false},
+                   Case{IntegratorType::Mmlt, "cornell-spheres", 64, 2048, false, false}}) {
         RenderOptions o = wftest::chainRender(k.integrator, Backend::Cpu, 12, k.spp, k.chains);
         o.maxDepth = 5;
-        (k.integrator == IntegratorType::Mmlt ? o.mmlt : o.mlt).relativeImportance = true;
+        (k.integrator == IntegratorType::Mmlt ? o.mmlt : o.mlt).relativeImportance = k.relative;
         if (k.twoDevices) o.devices = {0, 1};  // b shared between devices with a pilot each
         INFO("two devices " << k.twoDevices);
         wftest::checkChainsAgainstBdpt(k.scene, o, 6100);
     }
     // The option by name, and counted in the start-up: the pilot's samples come first.
     RenderOptions o = mltOptions(Backend::Cpu, 16, 4, 256);
+    CHECK(integratorOption(o, "importance") == "relative");
+    setIntegratorOption(o, "importance", "luminance");
+    CHECK_FALSE(o.mlt.relativeImportance);
     setIntegratorOption(o, "importance", "relative");
     CHECK(o.mlt.relativeImportance);
-    CHECK(integratorOption(o, "importance") == "relative");
     CHECK_THROWS_WITH(setIntegratorOption(o, "importance", "brightness"), Catch::Contains("not luminance or relative"));
     RenderStats with, without;
     wftest::renderImage(Scene::builtin("cornell-box"), o, &with);
@@ -522,16 +527,17 @@ TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {
         CHECK(wftest::maxZScore(gpu, ref) < 6.0);
         CHECK(wftest::imageMeanZScore(gpu, ref) < 4.5);
     }
-    // Relative importance on the device: its pilot, factors and I against BDPT, pixel by pixel.
-    RenderOptions relative = wftest::chainRender(IntegratorType::Mlt, Backend::Cuda, 12, 1024, 64);
-    relative.maxDepth = 5;
-    relative.mlt.relativeImportance = true;
-    wftest::checkChainsAgainstBdpt("glass-caustic", relative, 7100);
-    relative.integrator = IntegratorType::Mmlt;
-    relative.mlt = MltOptions{};
-    relative.mmlt.relativeImportance = true;
-    relative.samplesPerPixel = 2048;
-    wftest::checkChainsAgainstBdpt("door-ajar", relative, 7300);
+    // Relative importance on the device (the default): its pilot, factors and I against BDPT,
+    // pixel by pixel; and the luminance as the target.
+    RenderOptions o = wftest::chainRender(IntegratorType::Mlt, Backend::Cuda, 12, 1024, 64);
+    o.maxDepth = 5;
+    wftest::checkChainsAgainstBdpt("glass-caustic", o, 7100);
+    o.mlt.relativeImportance = false;
+    wftest::checkChainsAgainstBdpt("door-ajar", o, 7200);
+    o.integrator = IntegratorType::Mmlt;
+    o.mlt = MltOptions{};
+    o.samplesPerPixel = 2048;
+    wftest::checkChainsAgainstBdpt("door-ajar", o, 7300);
 }
 
 // The replay on CUDA is in "replaying a chain's stored primary samples reproduces its I".

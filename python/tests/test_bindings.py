@@ -40,6 +40,10 @@ def test_integrator_options_come_from_the_registry():
     o = options(integrator=wf.IntegratorType.Mlt)
     o.setIntegratorOption("large-step", "0.5")
     assert o.mlt.largeStepProbability == pytest.approx(0.5) and o.integratorOption("large-step") == "0.5"
+    # The target function: relative importance unless set.
+    assert o.mlt.relativeImportance and o.integratorOption("importance") == "relative"
+    o.setIntegratorOption("importance", "luminance")
+    assert not o.mlt.relativeImportance
     with pytest.raises(ValueError, match="not of integrator mlt"):
         o.setIntegratorOption("variant", "megakernel")
     # An option of another integrator is refused, not ignored.
