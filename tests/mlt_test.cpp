@@ -258,8 +258,10 @@ TEST_CASE("MLT's chains option sets the chain count, and the start-up is counted
     wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
     CHECK(st.streamCapacity == 300);
     CHECK(st.mlt.mutationsPerChain == Approx(16.0 * 16.0 * 16.0 / 300.0));
-    // The pool (at least one sample per chain, at most the first call's mutations) and one start per chain.
-    CHECK(st.mlt.startupSamples == 16u * 16u * 16u + 300u);
+    // The relative importance's pilot (16 passes of 16 x 16), the pool (at least one sample per
+    // chain, at most the first call's mutations) and one start per chain.
+    CHECK(st.mlt.pilotSamples == 16u * 16u * 16u);
+    CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + 16u * 16u * 16u + 300u);
     CHECK(st.mlt.startupSeconds > 0.0);
     CHECK(st.mlt.startupSeconds <= st.seconds);
     // The same count twice is fine; two different counts are refused, as is a negative one.
@@ -281,7 +283,7 @@ TEST_CASE("MLT's pool option sets the start-up pool, and a pool smaller than the
     CHECK(o.mlt.poolSize == 5000);
     RenderStats st;
     const Image img = wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
-    CHECK(st.mlt.startupSamples == 5000u + 300u);  // the pool, then one start per chain
+    CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + 5000u + 300u);  // the pilot, the pool, one start per chain
     CHECK(st.mlt.poolSamples == 5000u);
     CHECK(wftest::allFinite(img));
     o.mlt.poolSize = 299;
@@ -321,13 +323,13 @@ TEST_CASE("a time-limited render ends the policy's start-up pool early, an expli
     wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
     CHECK(st.mlt.poolSamples >= (1u << 17));
     CHECK(st.mlt.poolSamples < 16u * (1u << 17));
-    CHECK(st.mlt.startupSamples == st.mlt.poolSamples + (1u << 17));
+    CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + st.mlt.poolSamples + (1u << 17));
     // A pool the user asked for is evaluated in full.
     o.mlt.chains = 1 << 10;
     o.mlt.poolSize = 1 << 17;
     wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
     CHECK(st.mlt.poolSamples == (1u << 17));
-    CHECK(st.mlt.startupSamples == (1u << 17) + (1u << 10));
+    CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + (1u << 17) + (1u << 10));
 }
 
 TEST_CASE("the chain policy: the exec's chain count when time-limited, 16 mutations each otherwise", "[mlt][render]") {
@@ -369,7 +371,7 @@ TEST_CASE("a cancel stops MLT's chain start-up, and the next call starts the cha
     canceller.join();
     CHECK(r.stats().cancelled);
     CHECK(r.stats().samples == 0u);
-    CHECK(r.stats().mlt.startupSamples == r.stats().mlt.poolSamples);  // no chain started
+    CHECK(r.stats().mlt.startupSamples == r.stats().mlt.pilotSamples + r.stats().mlt.poolSamples);  // no chain started
     // The next call runs the whole start-up and then mutates.
     r.renderMore(1);
     CHECK_FALSE(r.stats().cancelled);
@@ -510,7 +512,9 @@ TEST_CASE("MLT and MMLT with either target function are consistent with BDPT at 
     wftest::renderImage(Scene::builtin("cornell-box"), o, &with);
     o.mlt.relativeImportance = false;
     wftest::renderImage(Scene::builtin("cornell-box"), o, &without);
-    CHECK(with.mlt.startupSamples == without.mlt.startupSamples + mltPilotPasses(16 * 16) * 16 * 16);
+    CHECK(with.mlt.pilotSamples == mltPilotPasses(16 * 16) * 16 * 16);
+    CHECK(without.mlt.pilotSamples == 0u);
+    CHECK(with.mlt.startupSamples == without.mlt.startupSamples + with.mlt.pilotSamples);
 }
 
 TEST_CASE("CUDA MLT agrees with the CPU backend and with BDPT", "[mlt][gpu]") {

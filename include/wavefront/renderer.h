@@ -343,10 +343,11 @@ struct BdptStats {
 /// normalisation b (mean luminance of a uniform sample's contribution) the render ended with.
 struct MltStats {
     double acceptanceRate = -1.0, largeStepFraction = -1.0, normalization = 0.0;
-    std::uint64_t startupSamples = 0;  ///< BDPT samples of the chains' start-up (the pool and the starts)
+    std::uint64_t startupSamples = 0;  ///< BDPT samples of the chains' start-up (the pilot, the pool and the starts)
     double startupSeconds = 0.0;       ///< wall time of the start-up (in the first call)
     double mutationsPerChain = 0.0;    ///< mutations on the film over the chains
     std::uint64_t poolSamples = 0;     ///< entries of the start-up pool evaluated (part of startupSamples)
+    std::uint64_t pilotSamples = 0;    ///< samples of the relative importance's pilot (part of startupSamples)
 };
 
 /// Vertex connection and merging's counters (VCM, BPM, PPM).

@@ -186,6 +186,7 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     d["largeStepFraction"] = s.mlt.largeStepFraction;
     d["normalization"] = s.mlt.normalization;
     d["startupSamples"] = s.mlt.startupSamples;
+    d["pilotSamples"] = s.mlt.pilotSamples;
     d["poolSamples"] = s.mlt.poolSamples;
     d["startupSeconds"] = s.mlt.startupSeconds;
     d["mutationsPerChain"] = s.mlt.mutationsPerChain;

@@ -40,6 +40,8 @@ struct MltSettings {
 /// the pool's (34.6 M samples at 1 s on an H100).
 constexpr std::uint64_t kPilotSamples = std::uint64_t(1) << 20;
 constexpr std::uint64_t kMaxPilotPasses = 16;
+/// A time-limited render's pilot ends at the first pass boundary after this share of the limit.
+constexpr double kPilotShare = 0.05;
 inline std::uint64_t mltPilotPasses(std::uint64_t framePixels) {
     return std::clamp<std::uint64_t>((kPilotSamples + framePixels - 1) / std::max<std::uint64_t>(framePixels, 1), 1,
                                      kMaxPilotPasses);
@@ -246,6 +248,8 @@ public:
     std::uint64_t startupSamples() const { return startupSamples_; }
     /// Entries of the start-up pool that were evaluated (0 before the start-up or without one).
     std::uint64_t poolSamples() const { return poolSamples_; }
+    /// Samples of the relative importance's pilot (part of startupSamples).
+    std::uint64_t pilotSamples() const { return pilotSamples_; }
     double startupSeconds() const { return startupSeconds_; }
 
 private:
@@ -314,11 +318,19 @@ private:
     }
     const float* importanceOrNull() const { return importance_.size() ? importance_.data() : nullptr; }
 
-    /// Cancels on the render's cancel alone: the pilot's samples are not the call's.
+    /// The pilot's budget: the render's cancel, and in a time-limited render on one device a
+    /// pass boundary once the pilot has taken kPilotShare of the limit (on several devices, which
+    /// share b, every pilot runs all its passes so that they agree on I). The pilot's samples are
+    /// not the call's.
     template <class Budget>
-    struct CancelOnly : NoBudget {
+    struct PilotBudget : NoBudget {
         Budget* budget;
-        RunVerdict check(std::uint64_t) { return budget->cancelRequested() ? RunVerdict::Stop : RunVerdict::Continue; }
+        RunVerdict check(std::uint64_t) {
+            if (budget->cancelRequested()) return RunVerdict::Stop;
+            const bool late = budget->timeLimited() && !budget->sharesNormalization() &&
+                              budget->elapsed() > kPilotShare * budget->timeLimit();
+            return late ? RunVerdict::FinishPass : RunVerdict::Continue;
+        }
         bool cancelRequested() const { return budget->cancelRequested(); }
     };
     /// MltSettings::relativeImportance: renders the pilot (BDPT without its t = 1 splats, whose
@@ -336,9 +348,11 @@ private:
         const FilmView pilot{pilotSum.data(), pilotCounts.data(), pilotNonFinite.data(), FilmWindow{}};
         BdptParams p = params;
         p.cameraConnections = false;
-        CancelOnly<Budget> cancelOnly{{}, &budget};
+        PilotBudget<Budget> pilotBudget{{}, &budget};
         const std::uint64_t samples = mltPilotPasses(std::uint64_t(pixels)) * std::uint64_t(pixels);
-        startupSamples_ += bdpt_.render(scene, p, HashSampler(settings_.seed ^ 0x165667b1u), pilot, 0, samples, cancelOnly);
+        const std::uint64_t done = bdpt_.render(scene, p, HashSampler(settings_.seed ^ 0x165667b1u), pilot, 0, samples, pilotBudget);
+        startupSamples_ += done;
+        pilotSamples_ += done;
         if (budget.cancelRequested()) return false;
         const int tilesX = (width + kPilotTile - 1) / kPilotTile, tiles = tilesX * ((height + kPilotTile - 1) / kPilotTile);
         Buffer<float> tileMean = exec_.template allocate<float>(tiles);
@@ -454,7 +468,7 @@ private:
     Buffer<float> importance_;  ///< per frame pixel, MltSettings::relativeImportance (empty: I is the luminance)
     Buffer<MltCounters> counters_;
     bool started_ = false;
-    std::uint64_t startupSamples_ = 0, poolSamples_ = 0;
+    std::uint64_t startupSamples_ = 0, poolSamples_ = 0, pilotSamples_ = 0;
     double startupSeconds_ = 0.0;
     bool weightedStart_ = false;  ///< chains start from uniform samples of their own (MltChains)
     std::uint64_t end_ = 0;  ///< mutation numbers below this are run (the end of the last call)

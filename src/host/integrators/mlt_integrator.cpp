@@ -74,6 +74,7 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
                                                          {"mutations per chain", st.mlt.mutationsPerChain},
                                                          {"start-up samples", double(st.mlt.startupSamples)},
                                                          {"pool samples", double(st.mlt.poolSamples)},
+                                                         {"pilot samples", double(st.mlt.pilotSamples)},
                                                          {"start-up seconds", st.mlt.startupSeconds}};
         for (auto& bdpt : bdptFigures(st)) f.push_back(bdpt);
         return f;
@@ -82,11 +83,12 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
         mergeBdptStats(perDevice, merged);
         // Weighted by each device's mutations.
         double accepted = 0.0, large = 0.0, b = 0.0, mutations = 0.0, chains = 0.0, startup = 0.0;
-        std::uint64_t startupSamples = 0, poolSamples = 0;
+        std::uint64_t startupSamples = 0, poolSamples = 0, pilotSamples = 0;
         for (const RenderStats& d : perDevice) {
             chains += double(d.streamCapacity);
             startupSamples += d.mlt.startupSamples;
             poolSamples += d.mlt.poolSamples;
+            pilotSamples += d.mlt.pilotSamples;
             startup = std::max(startup, d.mlt.startupSeconds);
             if (d.mlt.acceptanceRate < 0.0) continue;
             accepted += d.mlt.acceptanceRate * double(d.samples);
@@ -96,7 +98,7 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
         }
         if (mutations > 0.0)
             merged.mlt = MltStats{accepted / mutations, large / mutations, b / mutations, startupSamples, startup,
-                                  chains > 0.0 ? mutations / chains : 0.0, poolSamples};
+                                  chains > 0.0 ? mutations / chains : 0.0, poolSamples, pilotSamples};
     };
     return s;
 }

@@ -69,6 +69,7 @@ public:
         stats.mlt.largeStepFraction = k.proposals ? double(k.largeSteps) / double(k.proposals) : -1.0;
         stats.mlt.normalization = driver_.normalization();
         stats.mlt.startupSamples = driver_.startupSamples();
+        stats.mlt.pilotSamples = driver_.pilotSamples();
         stats.mlt.poolSamples = driver_.poolSamples();
         stats.mlt.startupSeconds = driver_.startupSeconds();
         stats.mlt.mutationsPerChain = double(k.proposals) / double(driver_.chainCount());
