@@ -42,6 +42,10 @@ constexpr std::uint64_t kPilotSamples = std::uint64_t(1) << 20;
 constexpr std::uint64_t kMaxPilotPasses = 16;
 /// A time-limited render's pilot ends at the first pass boundary after this share of the limit.
 constexpr double kPilotShare = 0.05;
+/// The pilot's seed, the same for every render: the devices of a multi-device render (each with a
+/// seed of its own for its chains, and b shared) then render the same pilot and agree on I. A
+/// fixed I is as unbiased as any: it is a function of the scene, like the luminance.
+constexpr std::uint32_t kPilotSeed = 0x165667b1u;
 inline std::uint64_t mltPilotPasses(std::uint64_t framePixels) {
     return std::clamp<std::uint64_t>((kPilotSamples + framePixels - 1) / std::max<std::uint64_t>(framePixels, 1), 1,
                                      kMaxPilotPasses);
@@ -320,8 +324,8 @@ private:
 
     /// The pilot's budget: the render's cancel, and in a time-limited render on one device a
     /// pass boundary once the pilot has taken kPilotShare of the limit (on several devices, which
-    /// share b, every pilot runs all its passes so that they agree on I). The pilot's samples are
-    /// not the call's.
+    /// share b, every pilot runs all its passes of kPilotSeed so that they agree on I). The
+    /// pilot's samples are not the call's.
     template <class Budget>
     struct PilotBudget : NoBudget {
         Budget* budget;
@@ -350,7 +354,7 @@ private:
         p.cameraConnections = false;
         PilotBudget<Budget> pilotBudget{{}, &budget};
         const std::uint64_t samples = mltPilotPasses(std::uint64_t(pixels)) * std::uint64_t(pixels);
-        const std::uint64_t done = bdpt_.render(scene, p, HashSampler(settings_.seed ^ 0x165667b1u), pilot, 0, samples, pilotBudget);
+        const std::uint64_t done = bdpt_.render(scene, p, HashSampler(kPilotSeed), pilot, 0, samples, pilotBudget);
         startupSamples_ += done;
         pilotSamples_ += done;
         if (budget.cancelRequested()) return false;
