@@ -439,33 +439,46 @@ TEST_CASE("MLT rejects bad input with a clear error", "[mlt]") {
     CHECK_THROWS_WITH(o.validate(), Catch::Contains("does not apply to integrator mlt"));
 }
 
-TEST_CASE("relative importance: each pixel's factor is one over its tile's pilot mean, floored", "[mlt]") {
+TEST_CASE("relative importance: each pixel's factor is the image's mean over its tile's, floored", "[mlt]") {
     // A 20 x 10 pilot: tiles of 8 x 8 (the last column and row partial); one bright tile, one
-    // dim, the rest at 1. The factors follow 1 / max(tile mean, kPilotFloor x mean of the tiles).
+    // dim, the rest at 1. The factors follow mean / max(tile mean, kPilotFloor x mean of the tiles).
     const int width = 20, height = 10, tilesX = 3, tiles = 6;
     std::vector<double> sum(3 * width * height, 1.0);
     for (int y = 0; y < 8; ++y)
         for (int x = 0; x < 8; ++x)
             for (int c = 0; c < 3; ++c) {
-                sum[3 * (y * width + x) + c] = 9.0;                                 // tile 0
-                sum[3 * (y * width + x + 8) + c] = 1e-4;                            // tile 1
+                sum[3 * (y * width + x) + c] = 9.0;       // tile 0
+                sum[3 * (y * width + x + 8) + c] = 1e-4;  // tile 1
             }
-    std::vector<float> tileMean(tiles), importance(width * height);
+    std::vector<double> tileMean(tiles);
+    std::vector<float> importance(width * height);
     for (int t = 0; t < tiles; ++t) PilotTileStage{sum.data(), width, height, tilesX, tileMean.data()}(t);
     CHECK(tileMean[0] == Approx(9.0));
     CHECK(tileMean[1] == Approx(1e-4));
     CHECK(tileMean[5] == Approx(1.0));  // the 4 x 2 corner tile
     double total = 0.0;
-    for (float m : tileMean) total += m;
+    for (double m : tileMean) total += m;
     for (int i = 0; i < width * height; ++i)
         PixelImportanceStage{tileMean.data(), &total, tiles, width, tilesX, importance.data()}(i);
-    const float mean = float(total / tiles);
-    CHECK(importance[0] == Approx(1.0f / 9.0f).epsilon(1.0 / 256));
-    CHECK(importance[8] == Approx(1.0f / (kPilotFloor * mean)).epsilon(1.0 / 256));  // floored
-    CHECK(importance[9 * width + 19] == Approx(1.0f).epsilon(1.0 / 256));
-    CHECK(importance[0] <= 1.0f / 9.0f);  // cut, never rounded up
+    const double mean = total / tiles;
+    CHECK(importance[0] == Approx(mean / 9.0).epsilon(1.0 / 256));
+    CHECK(importance[8] == Approx(1.0 / kPilotFloor).epsilon(1.0 / 256));  // floored
+    CHECK(importance[9 * width + 19] == Approx(mean).epsilon(1.0 / 256));
+    CHECK(importance[0] <= mean / 9.0);  // cut, never rounded up
+    // Sums beyond the float range (an emitter of 3e38, 16 passes) give the same factors.
+    std::vector<double> hot = sum;
+    for (double& v : hot) v *= 3e38 * 16;
+    std::vector<double> hotMean(tiles);
+    for (int t = 0; t < tiles; ++t) PilotTileStage{hot.data(), width, height, tilesX, hotMean.data()}(t);
+    double hotTotal = 0.0;
+    for (double m : hotMean) hotTotal += m;
+    std::vector<float> hotImportance(width * height);
+    for (int i = 0; i < width * height; ++i)
+        PixelImportanceStage{hotMean.data(), &hotTotal, tiles, width, tilesX, hotImportance.data()}(i);
+    CHECK(hotImportance[0] == Approx(importance[0]).epsilon(1.0 / 128));
+    CHECK(hotImportance[8] == Approx(importance[8]).epsilon(1.0 / 128));
     // A black pilot leaves I the luminance.
-    std::fill(tileMean.begin(), tileMean.end(), 0.0f);
+    std::fill(tileMean.begin(), tileMean.end(), 0.0);
     total = 0.0;
     PixelImportanceStage{tileMean.data(), &total, tiles, width, tilesX, importance.data()}(7);
     CHECK(importance[7] == 1.0f);

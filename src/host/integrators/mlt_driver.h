@@ -359,7 +359,7 @@ private:
         pilotSamples_ += done;
         if (budget.cancelRequested()) return false;
         const int tilesX = (width + kPilotTile - 1) / kPilotTile, tiles = tilesX * ((height + kPilotTile - 1) / kPilotTile);
-        Buffer<float> tileMean = exec_.template allocate<float>(tiles);
+        Buffer<double> tileMean = exec_.template allocate<double>(tiles);
         exec_.parallelFor("mlt pilot tiles", tiles, PilotTileStage{pilotSum.data(), width, height, tilesX, tileMean.data()});
         Buffer<double> tileMeanSum = exec_.template allocate<double>(1);
         exec_.transformReduceDevice(tiles, 0.0, TileMeanOf{tileMean.data()}, SumOfDoubles{}, tileMeanSum.data());

@@ -554,11 +554,13 @@ struct MaxOf {
 constexpr int kPilotTile = 8;
 constexpr float kPilotFloor = 0.1f;
 
-/// Tile t's mean pilot luminance (a fixed-order loop: the same sums give the same mean).
+/// Tile t's mean pilot luminance, of the pixels' sums (every pixel has the pilot's passes), in
+/// double (a film's sums may pass the float range) and in a fixed order (the same sums give the
+/// same mean).
 struct PilotTileStage {
     const double* sum;  ///< the pilot film, 3 per frame pixel
     int width, height, tilesX;
-    float* tileMean;
+    double* tileMean;
     WF_CPU_GPU void operator()(int t) const {
         const int x0 = (t % tilesX) * kPilotTile, y0 = (t / tilesX) * kPilotTile;
         const int x1 = glm::min(x0 + kPilotTile, width), y1 = glm::min(y0 + kPilotTile, height);
@@ -566,31 +568,34 @@ struct PilotTileStage {
         for (int y = y0; y < y1; ++y)
             for (int x = x0; x < x1; ++x) {
                 const double* p = sum + 3 * (std::size_t(y) * width + x);
-                total += double(luminance(vec3(float(p[0]), float(p[1]), float(p[2]))));
+                total += luminance(p[0], p[1], p[2]);
             }
-        tileMean[t] = float(total / double((x1 - x0) * (y1 - y0)));
+        tileMean[t] = total / double((x1 - x0) * (y1 - y0));
     }
 };
 struct TileMeanOf {
-    const float* tileMean;
-    WF_CPU_GPU double operator()(int t) const { return double(tileMean[t]); }
+    const double* tileMean;
+    WF_CPU_GPU double operator()(int t) const { return tileMean[t]; }
 };
 struct SumOfDoubles {
     WF_CPU_GPU double operator()(double a, double b) const { return a + b; }
 };
-/// Pixel i's factor: 1 / max(its tile's mean, kPilotFloor x the image's), its mantissa cut to 8
-/// bits (devices of one render, each with its own pilot, then agree on I but where double sums
-/// of one pixel's samples in another order round across a step); 1 for a black pilot.
+/// Pixel i's factor: the image's mean over max(its tile's mean, kPilotFloor x the image's), so
+/// between 1 / tiles and 1 / kPilotFloor and I stays of the luminance's magnitude (no overflow or
+/// underflow whatever the scene's scale), its mantissa cut to 8 bits (devices of one render, each
+/// with its own pilot, then agree on I but where double sums of one pixel's samples in another
+/// order round across a step); 1 for a black pilot.
 struct PixelImportanceStage {
-    const float* tileMean;
+    const double* tileMean;
     const double* tileMeanSum;  ///< over every tile (TileMeanOf)
     int tiles, width, tilesX;
     float* importance;
     WF_CPU_GPU void operator()(int i) const {
-        const float mean = float(*tileMeanSum / double(tiles));
+        const double mean = *tileMeanSum / double(tiles);
         const int t = (i % width) / kPilotTile + (i / width) / kPilotTile * tilesX;
-        const float B = glm::max(tileMean[t], kPilotFloor * mean);
-        importance[i] = B > 0.0f && mean > 0.0f ? intAsFloat(floatAsInt(1.0f / B) & ~0x7fff) : 1.0f;
+        const double B = glm::max(tileMean[t], double(kPilotFloor) * mean);
+        const float factor = B > 0.0 ? float(mean / B) : 0.0f;
+        importance[i] = factor > 0.0f && std::isfinite(factor) ? intAsFloat(floatAsInt(factor) & ~0x7fff) : 1.0f;
     }
 };
 
