@@ -2,41 +2,38 @@
 // instances and flattened (Scene::flattenInstances), per integrator: triangles stored, memory on
 // the backend, scene set-up (upload and BVH builds) and samples per second of a time-limited
 // render, each side twice, alternating.
-//   instancing [--backend cpu|cuda] [--res N] [--seconds S] [--integrators pt,bdpt]
+//   instancing [--backend auto|cpu|cuda] [--res N] [--seconds S] [--integrators pt,bdpt]
 #include <cstdio>
-#include <sstream>
 #include <string>
-#include <vector>
 
-#include <CLI/CLI.hpp>
-#include <wavefront/wavefront.h>
+#include "bench_args.h"
 
 using namespace wavefront;
 
 int main(int argc, char** argv) {
-    CLI::App app{"The built-in forest as instances and flattened"};
-    std::string backend = "cuda", integrators = "pt,bdpt";
+    std::string integrators = "pt,bdpt";
     int res = 1024;
     double seconds = 2.0;
-    app.add_option("--backend", backend, "cpu or cuda");
-    app.add_option("--res", res, "image side in pixels");
-    app.add_option("--seconds", seconds, "time limit of each render");
-    app.add_option("--integrators", integrators, "comma-separated integrator names");
-    CLI11_PARSE(app, argc, argv);
+    BenchArgs args("instancing", "The built-in forest as instances and flattened");
+    args.addAtLeast("--res", res, 1, "image side in pixels");
+    args.add("--seconds", seconds, "time limit of each render")->check(CLI::PositiveNumber);
+    args.add("--integrators", integrators, "comma-separated integrator names")
+        ->check(BenchArgs::validator([](const std::string& list) {
+            for (const std::string& name : splitList(list)) parseIntegrator(name);
+        }));
+    if (auto rc = args.parse(argc, argv)) return *rc;
     try {
         const Scene instanced = Scene::builtin("forest");
         Scene flat = instanced;
         flat.flattenInstances();
-        std::printf("forest, %s, %dx%d, %.1f s per render\n", backend.c_str(), res, res, seconds);
+        std::printf("forest, %s, %dx%d, %.1f s per render\n", toString(args.backend), res, res, seconds);
         std::printf("| scene | integrator | instances | triangles stored | memory MiB | peak MiB | set-up s | M samples/s |\n");
         std::printf("|---|---|---|---|---|---|---|---|\n");
-        std::stringstream list(integrators);
-        std::string name;
-        while (std::getline(list, name, ',')) {
+        for (const std::string& name : splitList(integrators)) {
             for (int round = 0; round < 2; ++round)
                 for (const Scene* scene : {&instanced, static_cast<const Scene*>(&flat)}) {
                     RenderOptions o;
-                    o.backend = parseBackend(backend);
+                    o.backend = args.backend;
                     o.integrator = parseIntegrator(name);
                     o.width = o.height = res;
                     o.samplesPerPixel = 1 << 20;

@@ -362,11 +362,11 @@ private:
         Buffer<double> tileMean = exec_.template allocate<double>(tiles);
         exec_.parallelFor("mlt pilot tiles", tiles, PilotTileStage{pilotSum.data(), width, height, tilesX, tileMean.data()});
         Buffer<double> tileMeanSum = exec_.template allocate<double>(1);
-        exec_.transformReduceDevice(tiles, 0.0, TileMeanOf{tileMean.data()}, SumOfDoubles{}, tileMeanSum.data());
+        exec_.transformReduceDevice(tiles, 0.0, TileMeanOf{tileMean.data()}, SumOf<double>{}, tileMeanSum.data());
         importance_ = exec_.template allocate<float>(pixels);
         exec_.parallelFor("mlt pilot importance", pixels,
                           PixelImportanceStage{tileMean.data(), tileMeanSum.data(), tiles, width, tilesX, importance_.data()});
-        exec_.synchronize();  // the pilot's buffers go when this returns
+        // No sync: the pilot's buffers are released stream-ordered (CUDA) or the work is done (CPU).
         return true;
     }
     MltChains chains() const {

@@ -18,14 +18,11 @@
 
 namespace wavefront {
 
-/// A film pixel's sample count, and their sum (ExecRenderBackend::filmSampleCount; at namespace
-/// scope, as CUDA kernels' functors must be).
+/// A film pixel's sample count (ExecRenderBackend::filmSampleCount sums them; at namespace scope,
+/// as CUDA kernels' functors must be).
 struct PixelCountOf {
     const unsigned* counts;
     WF_CPU_GPU std::uint64_t operator()(int i) const { return counts[i]; }
-};
-struct SumOfCounts {
-    WF_CPU_GPU std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
 };
 
 template <class Exec>
@@ -175,7 +172,7 @@ private:
     /// The samples the film's pixels counted, summed where the film is (8 bytes come back).
     std::uint64_t filmSampleCount() {
         if (!filmSamplesSum_.size()) filmSamplesSum_ = exec_.template allocate<std::uint64_t>(1);
-        exec_.transformReduceDevice(int(film_.counts.size()), std::uint64_t(0), PixelCountOf{film_.counts.data()}, SumOfCounts{},
+        exec_.transformReduceDevice(int(film_.counts.size()), std::uint64_t(0), PixelCountOf{film_.counts.data()}, SumOf<std::uint64_t>{},
                                     filmSamplesSum_.data());
         std::uint64_t n = 0;
         exec_.download(&n, filmSamplesSum_.data(), 1);

@@ -217,14 +217,14 @@ void refitBvh(Exec& exec, Bvh<Exec>& bvh, const PrimitiveSource& src) {
     const int numInternal = int(bvh.nodes.size());
     BvhBuildView view{bvh.nodes.data(), bvh.primData.data(), nullptr, nullptr, nullptr, nullptr, n, numInternal};
     if (n > 1) {
-        if (bvh.refitParents.size() == 0) {
+        const bool first = bvh.refitParents.size() == 0;
+        if (first) {
             bvh.refitParents = exec.template allocate<int>(std::size_t(numInternal) + n);
             bvh.refitVisits = exec.template allocate<int>(numInternal);
-            view.parents = bvh.refitParents.data();
-            exec.parallelFor("bvh refit parents", numInternal, lbvh::ParentsStage{view});
         }
         view.parents = bvh.refitParents.data();
         view.visits = bvh.refitVisits.data();
+        if (first) exec.parallelFor("bvh refit parents", numInternal, lbvh::ParentsStage{view});
         exec.fill(view.visits, 0, numInternal);
     }
     exec.parallelFor("bvh refit", n, lbvh::RepackRefitStage{src, view});
@@ -247,7 +247,7 @@ double bvhCost(Exec& exec, const Bvh<Exec>& bvh) {
     const int numInternal = int(bvh.nodes.size());
     if (numInternal == 0) return 0.0;
     Buffer<double> sum = exec.template allocate<double>(1);
-    exec.transformReduceDevice(numInternal, 0.0, lbvh::NodeAreaSum{bvh.nodes.data()}, lbvh::SumDouble{}, sum.data());
+    exec.transformReduceDevice(numInternal, 0.0, lbvh::NodeAreaSum{bvh.nodes.data()}, SumOf<double>{}, sum.data());
     double total = 0.0;
     exec.download(&total, sum.data(), 1);
     const double rootArea = halfArea(rootBox(exec, bvh));

@@ -150,9 +150,6 @@ struct NodeAreaSum {
     const BvhNode* nodes;
     WF_CPU_GPU double operator()(int i) const { return halfArea(nodes[i].box(0)) + halfArea(nodes[i].box(1)); }
 };
-struct SumDouble {
-    WF_CPU_GPU double operator()(double a, double b) const { return a + b; }
-};
 
 }  // namespace lbvh
 

@@ -577,9 +577,6 @@ struct TileMeanOf {
     const double* tileMean;
     WF_CPU_GPU double operator()(int t) const { return tileMean[t]; }
 };
-struct SumOfDoubles {
-    WF_CPU_GPU double operator()(double a, double b) const { return a + b; }
-};
 /// Pixel i's factor: the image's mean over max(its tile's mean, kPilotFloor x the image's), so
 /// between 1 / tiles and 1 / kPilotFloor and I stays of the luminance's magnitude (no overflow or
 /// underflow whatever the scene's scale), its mantissa cut to 8 bits (devices of one render, each
