@@ -9,7 +9,25 @@
 
 #include <wavefront/wavefront.h>
 
+// The vertex formula runs on the host and, in benchmarks/animation's --positions device, in a
+// CUDA kernel (benchmarks/animated_grid_device.cu).
+#ifdef __CUDACC__
+#define ANIMATION_HOST_DEVICE __host__ __device__
+#else
+#define ANIMATION_HOST_DEVICE
+#endif
+
 namespace animation {
+
+/// Vertex (x, y) of a columns x rows grid at `frame`: (u, height, v), heights of two waves
+/// travelling across the grid.
+ANIMATION_HOST_DEVICE inline void gridVertex(int x, int y, int columns, int rows, int frame, float out[3]) {
+    const float t = 0.05f * float(frame);
+    const float u = 2.0f * float(x) / float(columns) - 1.0f, v = float(y) / float(rows) - 0.5f;
+    out[0] = u;
+    out[1] = 0.06f * sinf(9.0f * u + 2.0f * t) * cosf(7.0f * v - 1.3f * t) + 0.03f * sinf(23.0f * (u + v) - 3.0f * t);
+    out[2] = v;
+}
 
 /// A grid of columns x rows quads, twice as wide as deep, over [-1, 1] x [-0.5, 0.5] in x and z.
 struct Grid {
@@ -24,18 +42,13 @@ struct Grid {
     std::int64_t triangles() const { return 2 * std::int64_t(columns) * rows; }
     std::size_t vertices() const { return std::size_t(columns + 1) * std::size_t(rows + 1); }
 
-    /// The vertex positions of `frame` into `out` (resized): heights of two waves travelling
-    /// across the grid; the same frame gives the same positions.
+    /// The vertex positions of `frame` into `out` (resized, row by row: gridVertex); the same
+    /// frame gives the same positions.
     void positions(int frame, std::vector<glm::vec3>& out) const {
         out.resize(vertices());
-        const float t = 0.05f * float(frame);
         for (int y = 0; y <= rows; ++y)
-            for (int x = 0; x <= columns; ++x) {
-                const float u = 2.0f * float(x) / float(columns) - 1.0f, v = float(y) / float(rows) - 0.5f;
-                const float h = 0.06f * std::sin(9.0f * u + 2.0f * t) * std::cos(7.0f * v - 1.3f * t) +
-                                0.03f * std::sin(23.0f * (u + v) - 3.0f * t);
-                out[std::size_t(y) * (columns + 1) + x] = glm::vec3(u, h, v);
-            }
+            for (int x = 0; x <= columns; ++x)
+                gridVertex(x, y, columns, rows, frame, &out[std::size_t(y) * (columns + 1) + x].x);
     }
 
     /// The scene: the grid (mesh 0) at frame 0, a grey diffuse material, the gradient sky, and a

@@ -510,6 +510,22 @@ public:
     EditStats setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
                                const std::vector<glm::vec3>& normals = {}, EditMode mode = EditMode::ResetFilm,
                                BvhUpdate bvh = BvhUpdate::Auto);
+    /// setMeshPositions from positions already in CUDA device memory, for a host that animates or
+    /// skins on the GPU: `devicePositions` holds `vertexCount` x, y, z float triples (packed, as
+    /// a float3 array; the mesh's vertex count, else InputError), in the memory of any CUDA
+    /// device. No host copy: they are
+    /// copied device to device (6 MB for a million triangles: microseconds), checked there as
+    /// Scene::setMeshPositions checks (InputError naming the first bad vertex, nothing changed),
+    /// then the BVH is updated as `bvh` says. Rules:
+    /// - The CUDA backend only (InputError on the CPU, or for a pointer to host memory).
+    /// - The copy runs in RenderOptions::cudaStream's order when one is given (work the host
+    ///   queued there before, such as the kernel that wrote the positions, comes first);
+    ///   otherwise on the renderer's own stream, so the host must have finished writing them.
+    ///   They are read only during the call: the host may overwrite them once it returns.
+    /// - The mesh keeps its shading normals. The host scene (scene()) catches up lazily: the
+    ///   next scene() call or other edit reads the positions back from the device, once.
+    EditStats setMeshPositionsOnDevice(int mesh, const float* devicePositions, std::size_t vertexCount,
+                                       EditMode mode = EditMode::ResetFilm, BvhUpdate bvh = BvhUpdate::Auto);
     /// Moves instance `index` (Scene::setInstanceTransform's checks): uploads its transforms and
     /// box (a few hundred bytes) and builds the top-level BVH over the instances again (O(instances);
     /// BvhUpdate::Refit refits it instead, keeping its topology); the objects' BVHs stay. The
@@ -517,7 +533,9 @@ public:
     EditStats setInstanceTransform(int index, const glm::mat4& objectToWorld, EditMode mode = EditMode::ResetFilm,
                                    BvhUpdate bvh = BvhUpdate::Auto);
     /// The scene as the renderer holds it, edits applied (validated: degenerate triangles
-    /// dropped). The Renderer keeps this host copy for its edits, besides the device's.
+    /// dropped). The Renderer keeps this host copy for its edits, besides the device's. After
+    /// setMeshPositionsOnDevice the first call reads those positions back (Error while a render
+    /// is running).
     const Scene& scene() const;
 
     /// The film of the last render call. A render call leaves the film where the backend keeps

@@ -45,6 +45,25 @@ namespace {
 
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
 
+/// The device pointer and row count of a CUDA array (__cuda_array_interface__, version 2 or
+/// later: CuPy, Numba, PyTorch) of shape (N, 3), float32, C-contiguous; InputError otherwise.
+std::pair<const float*, std::size_t> devicePositionsOf(const py::object& obj) {
+    if (!py::hasattr(obj, "__cuda_array_interface__"))
+        throw InputError("positions on the device must be a CUDA array (with __cuda_array_interface__, e.g. CuPy); "
+                         "setMeshPositions takes host arrays");
+    const py::dict i = obj.attr("__cuda_array_interface__");
+    const py::tuple shape = i["shape"];
+    if (shape.size() != 2 || shape[1].cast<std::size_t>() != 3 || i["typestr"].cast<std::string>() != "<f4")
+        throw InputError("positions on the device must be float32 of shape (N, 3)");
+    if (i.contains("strides") && !i["strides"].is_none()) {
+        const py::tuple strides = i["strides"];
+        if (strides[0].cast<std::size_t>() != 12 || strides[1].cast<std::size_t>() != 4)
+            throw InputError("positions on the device must be C-contiguous");
+    }
+    const py::tuple data = i["data"];
+    return {reinterpret_cast<const float*>(data[0].cast<std::uintptr_t>()), shape[0].cast<std::size_t>()};
+}
+
 /// A (rows, columns) C-contiguous array, or InputError naming `what`.
 void checkShape(const py::array& a, py::ssize_t columns, const char* what) {
     if (a.ndim() != 2 || a.shape(1) != columns)
@@ -828,6 +847,15 @@ PYBIND11_MODULE(_wavefront, m) {
              },
              "mesh"_a, "positions"_a, "normals"_a = py::none(), "mode"_a = EditMode::ResetFilm,
              "bvh"_a = BvhUpdate::Auto)
+        .def("setMeshPositionsOnDevice",
+             [](PyRenderer& r, int mesh, const py::object& positions, EditMode mode, BvhUpdate bvh) {
+                 const auto [pointer, count] = devicePositionsOf(positions);
+                 return r.edit([&](Renderer& x) { return x.setMeshPositionsOnDevice(mesh, pointer, count, mode, bvh); });
+             },
+             "mesh"_a, "positions"_a, "mode"_a = EditMode::ResetFilm, "bvh"_a = BvhUpdate::Auto,
+             "setMeshPositions from a CUDA array of shape (N, 3), float32 (Renderer::setMeshPositionsOnDevice): "
+             "copied device to device, the CUDA backend only; a stream in its __cuda_array_interface__ is not "
+             "waited for: synchronise it, or give the renderer that stream (options.cudaStream)")
         .def("setInstanceTransform",
              [](PyRenderer& r, int index, const py::object& m, EditMode mode, BvhUpdate bvh) {
                  const glm::mat4 matrix = matrixFromArray(m, "objectToWorld");

@@ -55,6 +55,21 @@ def test_bad_edits_raise_and_change_nothing():
         r.setMeshPositions(0, np.zeros((3, 3), np.float32))
     with pytest.raises(wf.InputError):
         r.setMeshPositions(0, np.full((r.scene().meshes()[0]["vertexCount"], 3), np.nan, np.float32))
+    # Positions on the device take a CUDA array; a host array, or a CPU renderer, is refused.
+    with pytest.raises(wf.InputError, match="CUDA array"):
+        r.setMeshPositionsOnDevice(0, np.zeros((r.scene().meshes()[0]["vertexCount"], 3), np.float32))
+
+    class FakeCudaArray:  # a CUDA array's interface, pointing nowhere: refused before it is read
+        def __init__(self, rows, typestr="<f4"):
+            self.__cuda_array_interface__ = {"shape": (rows, 3), "typestr": typestr, "data": (0, True),
+                                             "strides": None, "version": 3}
+
+    rows = r.scene().meshes()[0]["vertexCount"]
+    with pytest.raises(wf.InputError, match="float32"):
+        r.setMeshPositionsOnDevice(0, FakeCudaArray(rows, "<f8"))
+    if r.backend() == wf.Backend.Cpu:
+        with pytest.raises(wf.InputError, match="needs the CUDA backend"):
+            r.setMeshPositionsOnDevice(0, FakeCudaArray(rows))
     # An edit from the progress callback, during the render: wavefront.Error, the render goes on.
     errors = []
     cam = r.scene().camera()

@@ -45,6 +45,11 @@ public:
         return applySceneEdit(exec_, scene_, scene, edit, options.lightSampler, options.bvhBuilder);
     }
 
+    void downloadPositions(std::size_t first, std::size_t count, glm::vec3* out) override {
+        exec_.synchronize();
+        exec_.download(out, scene_.positions.data() + first, count);
+    }
+
     DeviceImage resolveOnDevice(const RenderOptions& options) override {
         const int pixels = int(runner::filmPixels(options));
         if (resolved_.size() != std::size_t(3) * std::size_t(pixels)) resolved_ = exec_.template allocate<float>(std::size_t(3) * pixels);

@@ -133,6 +133,12 @@ public:
         return image;
     }
 
+    void downloadPositions(std::size_t first, std::size_t count, glm::vec3* out) override {
+        onDevices([&](int d) {  // every device holds the same; the first's are read
+            if (d == 0) devices_[0]->downloadPositions(first, count, out);
+        });
+    }
+
     EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
         // Every device holds its own copy: the bytes add up, the time is the slowest device's.
         std::vector<EditStats> each(devices_.size());

@@ -21,6 +21,9 @@ public:
     /// Brings the device's scene in line with `scene`, which `edit` has changed (every device's,
     /// on a multi-device backend).
     virtual EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) = 0;
+    /// Copies `count` vertex positions from vertex `first` of the backend's scene out (after
+    /// Renderer::setMeshPositionsOnDevice the device's are newer than the host scene's).
+    virtual void downloadPositions(std::size_t first, std::size_t count, glm::vec3* out) = 0;
     /// Renderer::deviceImage(): the film's estimate in memory the backend owns.
     virtual DeviceImage resolveOnDevice(const RenderOptions& options) = 0;
 };

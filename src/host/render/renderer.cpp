@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
+#include <set>
 #include <vector>
 
 #include "host/integrators/registry.h"
@@ -96,6 +97,21 @@ public:
     Scene scene;                         ///< the host copy, edits applied
     std::vector<EditStats> pendingEdits; ///< made since the last call (RenderStats::edits)
     bool broken = false;                 ///< an edit failed on the device
+    /// Meshes whose positions came from device memory (setMeshPositionsOnDevice): the host
+    /// scene's are older than the device's until syncPositions() reads them back.
+    std::set<int> devicePositionMeshes;
+
+    /// Reads the device's positions of every mesh set from device memory back into the scene.
+    /// The caller holds the busy flag.
+    void syncPositions() {
+        for (int mesh : devicePositionMeshes) {
+            const MeshRange& range = scene.meshes()[std::size_t(mesh)];
+            std::vector<glm::vec3> positions(range.vertexCount);
+            backend->downloadPositions(range.firstVertex, positions.size(), positions.data());
+            scene.setMeshPositions(mesh, positions);
+        }
+        devicePositionMeshes.clear();
+    }
 
     struct Release {
         std::atomic<bool>& flag;
@@ -140,13 +156,25 @@ public:
             throw InputError("edit mode " + std::to_string(int(mode)) + " is not an EditMode value");
         if (int(e.bvh) < int(BvhUpdate::Auto) || int(e.bvh) > int(BvhUpdate::Rebuild))
             throw InputError("BVH update " + std::to_string(int(e.bvh)) + " is not a BvhUpdate value");
+        // Positions set from device memory are read back before any other edit: the host scene
+        // must be whole before it changes (a later edit's checks, a failure's state).
+        if (!(e.kind == SceneEdit::Positions && devicePositionMeshes.count(e.index) && devicePositionMeshes.size() == 1))
+            syncPositions();
         change(e);
         EditStats st;
         try {
             st = backend->applyEdit(scene, e, options);
+        } catch (const InputError&) {
+            // Device positions are checked on the device before anything changes there.
+            if (!e.deviceSource) broken = true;
+            throw;
         } catch (...) {
             broken = true;  // the host scene has the edit, the device perhaps part of it
             throw;
+        }
+        if (e.kind == SceneEdit::Positions) {
+            if (e.deviceSource) devicePositionMeshes.insert(e.index);
+            else devicePositionMeshes.erase(e.index);
         }
         st.filmReset = mode == EditMode::ResetFilm;
         if (st.filmReset) haveFilm = false;
@@ -209,6 +237,26 @@ EditStats Renderer::setMeshPositions(int mesh, const std::vector<glm::vec3>& pos
     return r.edit(e, mode, [&](SceneEdit&) { r.scene.setMeshPositions(mesh, positions, normals); });
 }
 
+EditStats Renderer::setMeshPositionsOnDevice(int mesh, const float* devicePositions, std::size_t vertexCount,
+                                             EditMode mode, BvhUpdate bvh) {
+    Impl& r = impl();
+    if (r.kind != Backend::Cuda)
+        throw InputError("setMeshPositionsOnDevice needs the CUDA backend (this renderer runs on the CPU): "
+                         "setMeshPositions takes host positions");
+    if (!devicePositions) throw InputError("setMeshPositionsOnDevice: the device positions are a null pointer");
+    if (mesh < 0 || std::size_t(mesh) >= r.scene.meshes().size())
+        throw InputError("mesh " + std::to_string(mesh) + " does not exist (the scene has " +
+                         std::to_string(r.scene.meshes().size()) + " meshes)");
+    const std::size_t vertices = r.scene.meshes()[std::size_t(mesh)].vertexCount;
+    if (vertexCount != vertices)
+        throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(vertices) + " vertices; " +
+                         std::to_string(vertexCount) + " positions were given (an edit keeps the topology)");
+    SceneEdit e{SceneEdit::Positions, mesh};
+    e.bvh = bvh;
+    e.deviceSource = reinterpret_cast<const glm::vec3*>(devicePositions);
+    return r.edit(e, mode, [](SceneEdit&) {});  // the host scene follows lazily (syncPositions)
+}
+
 EditStats Renderer::setInstanceTransform(int index, const glm::mat4& objectToWorld, EditMode mode, BvhUpdate bvh) {
     Impl& r = impl();
     SceneEdit e{SceneEdit::Instance, index};
@@ -216,7 +264,15 @@ EditStats Renderer::setInstanceTransform(int index, const glm::mat4& objectToWor
     return r.edit(e, mode, [&](SceneEdit&) { r.scene.setInstanceTransform(index, objectToWorld); });
 }
 
-const Scene& Renderer::scene() const { return impl().scene; }
+const Scene& Renderer::scene() const {
+    Impl& r = impl();
+    if (!r.devicePositionMeshes.empty()) {
+        r.enter("scene() with positions set on the device");
+        Impl::Release release{r.busy};
+        r.syncPositions();
+    }
+    return r.scene;
+}
 
 Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<Impl>()) {
     options.validate();

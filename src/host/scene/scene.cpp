@@ -495,23 +495,28 @@ void Scene::setLight(int index, const Light& light) {
     lights_[std::size_t(index)] = checkedLight(light, std::size_t(index));
 }
 
-void Scene::setMeshPositions(int mesh, const std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& normals) {
+void Scene::checkMeshPositions(int mesh, const glm::vec3* positions, std::size_t count) const {
     checkIndex(mesh, meshes_.size(), "mesh");
     const MeshRange& r = meshes_[std::size_t(mesh)];
-    if (positions.size() != r.vertexCount)
+    if (count != r.vertexCount)
         throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(r.vertexCount) + " vertices; " +
-                         std::to_string(positions.size()) + " positions were given (an edit keeps the topology)");
+                         std::to_string(count) + " positions were given (an edit keeps the topology)");
     // One branch-free pass first (it vectorises: a per-frame edit of a million vertices), then the
     // first bad vertex looked for only when there is one.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed floats");
     unsigned allInRange = 1;
-    const float* coordinates = reinterpret_cast<const float*>(positions.data());
-    for (std::size_t k = 0; k < 3 * positions.size(); ++k) allInRange &= unsigned(std::fabs(coordinates[k]) <= kMaxCoordinate);
-    for (std::size_t i = 0; !allInRange && i < positions.size(); ++i)
+    const float* coordinates = reinterpret_cast<const float*>(positions);
+    for (std::size_t k = 0; k < 3 * count; ++k) allInRange &= unsigned(std::fabs(coordinates[k]) <= kMaxCoordinate);
+    for (std::size_t i = 0; !allInRange && i < count; ++i)
         if (!inCoordinateRange(positions[i]))
             throw InputError("mesh " + std::to_string(mesh) + " vertex " + std::to_string(i) + " at " + format(positions[i]) +
                              (isFinite(positions[i]) ? " is beyond the coordinate range +-" + format(kMaxCoordinate)
                                                      : " is not finite"));
+}
+
+void Scene::setMeshPositions(int mesh, const std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& normals) {
+    checkMeshPositions(mesh, positions.data(), positions.size());
+    const MeshRange& r = meshes_[std::size_t(mesh)];
     if (!normals.empty()) {
         if (!r.hasNormals)
             throw InputError("mesh " + std::to_string(mesh) + " was added without normals; its edits cannot give any");

@@ -2,8 +2,12 @@
 // already; this brings the exec's copy in line, touching only what the edit names.
 #pragma once
 #include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
 
 #include "host/scene/scene_upload.h"
+#include "wavefront/error.h"
 #include "wavefront/renderer.h"
 
 namespace wavefront {
@@ -14,8 +18,49 @@ struct SceneEdit {
     int index = -1;              ///< material, texture, light, mesh or instance
     bool emissionChanged = false;  ///< Material/Texture: the light distribution must be built again
     bool normals = false;        ///< Positions: the mesh's normals changed too
+    /// Positions: the new positions in the GPU's memory (Renderer::setMeshPositionsOnDevice),
+    /// not in the host scene, which keeps the old ones.
+    const vec3* deviceSource = nullptr;
     BvhUpdate bvh = BvhUpdate::Auto;
 };
+
+/// 1 for a vertex with a coordinate that is not finite or beyond +-limit (Scene::kMaxCoordinate),
+/// else 0: summed, the device's count of Scene::setMeshPositions' refusals.
+struct VertexOutOfRange {
+    const vec3* positions;
+    float limit;
+    WF_CPU_GPU unsigned operator()(int i) const {
+        const vec3 p = positions[i];
+        return !(std::fabs(p.x) <= limit && std::fabs(p.y) <= limit && std::fabs(p.z) <= limit);
+    }
+};
+
+/// Copies a mesh's new positions from the GPU's memory (`e.deviceSource`) into the scene's
+/// buffer after Scene::setMeshPositions' checks, made on a staged copy so that a refused edit
+/// changes nothing (the copy also reaches one device from another's memory).
+template <class Exec>
+void copyDevicePositions(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, const SceneEdit& e) {
+    const MeshRange& r = scene.meshes()[std::size_t(e.index)];
+    if constexpr (!Exec::kIsGpu) {
+        throw InputError("positions in device memory need the CUDA backend");
+    } else {
+        Exec::checkDeviceMemory(e.deviceSource, "the positions");
+        Buffer<vec3> staged = exec.template allocate<vec3>(r.vertexCount);
+        Buffer<unsigned> bad = exec.template allocate<unsigned>(1);
+        exec.copy(staged.data(), e.deviceSource, r.vertexCount);
+        exec.transformReduceDevice(int(r.vertexCount), 0u, VertexOutOfRange{staged.data(), Scene::kMaxCoordinate},
+                                   SumOf<unsigned>{}, bad.data());
+        unsigned badCount = 0;
+        exec.download(&badCount, bad.data(), 1);
+        if (badCount > 0) {
+            std::vector<glm::vec3> host(r.vertexCount);
+            exec.download(host.data(), staged.data(), host.size());
+            scene.checkMeshPositions(e.index, host.data(), host.size());  // throws, naming the first
+            throw std::logic_error("the device refused positions the host check accepts");
+        }
+        exec.copy(s.positions.data() + r.firstVertex, staged.data(), r.vertexCount);
+    }
+}
 
 /// Takes the scene's bounding sphere again after geometry moved; returns whether the lights must
 /// be built again: the bounds weigh directional lights (deltaLightWeights) and place the
@@ -109,8 +154,12 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
     case SceneEdit::Positions: {
         st.what = "mesh " + std::to_string(e.index);
         const MeshRange& r = scene.meshes()[std::size_t(e.index)];
-        exec.upload(s.positions.data() + r.firstVertex, scene.positions().data() + r.firstVertex, r.vertexCount);
-        bytes += std::size_t(r.vertexCount) * sizeof(vec3);
+        if (e.deviceSource) {
+            copyDevicePositions(exec, s, scene, e);  // device to device: no host bytes
+        } else {
+            exec.upload(s.positions.data() + r.firstVertex, scene.positions().data() + r.firstVertex, r.vertexCount);
+            bytes += std::size_t(r.vertexCount) * sizeof(vec3);
+        }
         if (e.normals) {
             exec.upload(s.normals.data() + r.firstVertex, scene.normals().data() + r.firstVertex, r.vertexCount);
             bytes += std::size_t(r.vertexCount) * sizeof(vec3);

@@ -93,6 +93,22 @@ std::size_t CudaExec::freeMemoryBytes() const {
     return freeBytes + std::size_t(reserved > used ? reserved - used : 0);
 }
 
+void CudaExec::checkDeviceMemory(const void* p, const char* what) {
+    cudaPointerAttributes a{};
+    const cudaError_t status = cudaPointerGetAttributes(&a, p);
+    if (status == cudaErrorInvalidValue) {
+        cudaGetLastError();  // not a pointer CUDA knows: host memory
+        a.type = cudaMemoryTypeUnregistered;
+    } else {
+        WF_CUDA_CHECK(status);
+    }
+    if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) return;
+    char msg[256];
+    std::snprintf(msg, sizeof msg, "%s at %p are in %s, not in CUDA device memory", what, p,
+                  a.type == cudaMemoryTypeHost ? "pinned host memory" : "host memory");
+    throw InputError(msg);
+}
+
 void* CudaExec::allocateBytes(std::size_t bytes) {
     void* p = nullptr;
     cudaError_t status = cudaMallocAsync(&p, bytes, stream_);

@@ -253,6 +253,9 @@ public:
     void clearStats();
     std::string name() const;
     std::size_t freeMemoryBytes() const;
+    /// InputError unless `p` points into CUDA device (or managed) memory, of any device: a host
+    /// pointer there would fault a kernel. `what` names the data in the message.
+    static void checkDeviceMemory(const void* p, const char* what);
 
     template <class T>
     struct FillOp {  // public: kernel template arguments may not be private types
