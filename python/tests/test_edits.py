@@ -106,3 +106,47 @@ def test_aovs_and_their_exr_layers(tmp_path):
     path = str(tmp_path / "layers.exr")
     wf.writeImageWithAovs(path, r.image(), a)
     assert np.array_equal(np.asarray(wf.readImageLayer(path, "albedo")), albedo)
+
+
+def _cudart():
+    """The CUDA runtime through ctypes (no CuPy needed), or None."""
+    import ctypes
+    import ctypes.util
+    for name in ("libcudart.so", "libcudart.so.13", "libcudart.so.12", ctypes.util.find_library("cudart")):
+        if name:
+            try:
+                return ctypes.CDLL(name)
+            except OSError:
+                pass
+    return None
+
+
+@pytest.mark.skipif(wf.cudaDeviceCount() == 0 or _cudart() is None, reason="needs a CUDA device and libcudart")
+def test_positions_from_a_cuda_array_match_host_positions():
+    import ctypes
+    cudart = _cudart()
+    scene = wf.Scene.builtin("cornell-spheres")
+    o = options()
+    o.backend, o.cpuThreads = wf.Backend.Cuda, 0
+    via_host, via_device = wf.Renderer(scene, o), wf.Renderer(scene, o)
+    mesh = via_host.scene().meshes()[0]
+    first, count = mesh["firstVertex"], mesh["vertexCount"]
+    moved = np.ascontiguousarray(via_host.scene().positions()[first:first + count] * 1.02, dtype=np.float32)
+    pointer = ctypes.c_void_p()
+    assert cudart.cudaMalloc(ctypes.byref(pointer), ctypes.c_size_t(moved.nbytes)) == 0
+    try:
+        assert cudart.cudaMemcpy(pointer, moved.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(moved.nbytes), 1) == 0
+
+        class CudaArray:  # what CuPy, Numba and PyTorch arrays offer
+            __cuda_array_interface__ = {"shape": (count, 3), "typestr": "<f4", "data": (pointer.value, False),
+                                        "strides": None, "version": 3}
+
+        a = via_host.setMeshPositions(0, moved, bvh=wf.BvhUpdate.Refit)
+        b = via_device.setMeshPositionsOnDevice(0, CudaArray(), bvh=wf.BvhUpdate.Refit)
+        assert b["bytesUploaded"] == 0 and b["bvh"] == a["bvh"] == "refit"
+        via_host.render()
+        via_device.render()
+        assert close(via_device.image(), via_host.image())
+        assert np.array_equal(via_device.scene().positions(), via_host.scene().positions())
+    finally:
+        cudart.cudaFree(pointer)
