@@ -116,9 +116,8 @@ public:
     }
 
     /// Bytes per chain a driver allocates (film excluded; the paper's Table 6 has 4434 for MLT):
-    /// the BDPT slot, the current sample's and the proposal's primary samples, two contribution
-    /// records and the chain's decision state; before it exists (planned with the lens and
-    /// strategy numbers, the largest layout).
+    /// the BDPT slot, the current sample's primary samples, two contribution records and the chain's
+    /// decision state; before it exists (planned with the lens and strategy numbers, the largest layout).
     static std::size_t plannedBytesPerChain(int maxDepth, bool cameraConnections) {
         SlotAllocator<Exec> plan;
         allocateChains(plan, MltLayout::forDepth(maxDepth, true, true), cameraConnections ? maxDepth : 0);
@@ -289,7 +288,6 @@ private:
     /// Every buffer a chain holds besides its BDPT slot.
     struct Chains {
         Buffer<float> numbers;  ///< the current sample's primary samples (MltSampler::numbers)
-        Buffer<float> proposalNumbers;  ///< the running proposal's (MltSampler::proposalNumbers)
         Buffer<int> state, proposalEyeBlocks, proposalLightBlocks;
         Buffer<std::uint64_t> nextMutation;
         Records records;
@@ -299,7 +297,6 @@ private:
     static Chains allocateChains(SlotAllocator<Exec>& a, const MltLayout& layout, int maxSplats) {
         Chains c;
         c.numbers = a.template perSlot<float>(std::size_t(layout.perSlot()));
-        c.proposalNumbers = a.template perSlot<float>(std::size_t(layout.perSlot()));
         c.state = a.template perSlot<int>();
         c.proposalEyeBlocks = a.template perSlot<int>();
         c.proposalLightBlocks = a.template perSlot<int>();
@@ -314,8 +311,7 @@ private:
         HashSampler fresh(settings_.seed);
         HashSampler perturb(settings_.seed ^ 0x5bd1e995u), decide(settings_.seed ^ 0xc2b2ae35u);
         HashSampler pool(settings_.seed ^ 0x27d4eb2fu);
-        return MltSampler{fresh, perturb, decide, pool, c_.numbers.data(), c_.proposalNumbers.data(), c_.state.data(),
-                          c_.proposalEyeBlocks.data(),
+        return MltSampler{fresh, perturb, decide, pool, c_.numbers.data(), c_.state.data(), c_.proposalEyeBlocks.data(),
                           c_.proposalLightBlocks.data(), c_.nextMutation.data(), steps_.data(), chains_, layout_, phase,
                           settings_.largeStepProbability, choice};
     }

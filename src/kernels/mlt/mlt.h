@@ -16,13 +16,10 @@
 //                   (read by a thin lens only)
 //   strategy     1  multiplexed MLT only: the path length and the one (s, t) strategy the sample
 //                   evaluates (multiplexedStrategy)
-// A proposal's number is a function of the current one and the mutation's key (a hash). The walk
-// computes a block of them (the camera's, the light start's and the strategy's when the sample
-// starts, a vertex's when the walk reaches it: useVertex) into the chain's proposal numbers, and
-// reads them from there; an accepted proposal's blocks are copied over the current ones by the
-// decision, which runs one thread per chain (neighbouring chains, coalesced). Computed once, not
-// again by each read and by the decision: the decision recomputing them ran at a quarter of the
-// lanes and took 18% of an iteration on cornell-box (benchmarks/results/h100.md, session 9). A small step perturbs the numbers of the
+// Mutation happens as the walk reads: a proposal's number is a function of the current one and the
+// mutation's key (a hash), so the walk computes each number it reads from the stored current one
+// and stores nothing; only an accepted proposal is written back, by the decision, which runs one
+// thread per chain (neighbouring chains, coalesced). A small step perturbs the numbers of the
 // vertices that the current sample also used and draws the others fresh (the paper's symmetric
 // variant); useVertex records how many vertices the proposal used.
 //
@@ -174,9 +171,6 @@ struct MltSampler {
     /// The current sample's numbers, laid out by number with chains adjacent (offset * chains +
     /// chain): the decision's neighbouring threads are neighbouring chains.
     float* numbers;
-    /// The running proposal's numbers, laid out as `numbers`: each block computed once, when the
-    /// sample starts (camera, light start, strategy) or its walk reaches the vertex (useVertex).
-    float* proposalNumbers;
     int* state;                  ///< mltstate word per chain
     int* proposalEyeBlocks;      ///< vertices the running proposal used so far (Replay: the rebuilt sample)
     int* proposalLightBlocks;
@@ -191,9 +185,6 @@ struct MltSampler {
 
     WF_CPU_GPU float& stored(int chain, int offset) const {
         return numbers[std::size_t(offset) * std::size_t(chains) + std::size_t(chain)];
-    }
-    WF_CPU_GPU float& proposalNumber(int chain, int offset) const {
-        return proposalNumbers[std::size_t(offset) * std::size_t(chains) + std::size_t(chain)];
     }
     /// A fresh number of sample s: the pool's for the start-up, the mutation's otherwise.
     WF_CPU_GPU float draw(std::uint64_t s, int dim) const {
@@ -218,29 +209,20 @@ struct MltSampler {
         if (drawsFresh(st, dim)) return draw(s, dim);
         return kelemenMutate(stored(mltindex::chain(s), offset), perturb.get(mltindex::key(s), dim));
     }
-    /// A stored number of sample s: the proposal's (prepared: prepareBlock) or the current one.
     WF_CPU_GPU float get(std::uint64_t s, int dim) const {
         int off = layout.offset(dim);
         if (off < 0) return draw(s, dim);
         int chain = mltindex::chain(s);
-        return mltindex::readsProposal(s) ? proposalNumber(chain, off) : stored(chain, off);
+        return mltindex::readsProposal(s) ? proposed(s, state[chain], dim, off) : stored(chain, off);
     }
-    /// Computes the proposal's numbers [firstDim, firstDim + count) of sample s, whose chain is in
-    /// state `st`, into its proposal numbers (before anything reads them).
-    WF_CPU_GPU void prepareBlock(std::uint64_t s, int st, int firstDim, int count) const {
+    /// Writes the numbers of sample s's proposal that it used over the chain's stored ones (an
+    /// accepted proposal becomes the current sample); `st`: the chain's state while it ran.
+    WF_CPU_GPU void storeProposal(std::uint64_t s, int st, int eyeBlocks, int lightBlocks) const {
         int chain = mltindex::chain(s);
-        for (int k = 0; k < count; ++k) {
-            int dim = firstDim + k, off = layout.offset(dim);
-            proposalNumber(chain, off) = proposed(s, st, dim, off);
-        }
-    }
-    /// Copies blocks of chain `chain`'s proposal numbers over its current ones: the blocks every
-    /// sample prepares, and the first `eyeBlocks` / `lightBlocks` vertices' (those it used).
-    WF_CPU_GPU void storeProposal(int chain, int eyeBlocks, int lightBlocks) const {
         auto store = [&](int firstDim, int count) {
             for (int k = 0; k < count; ++k) {
-                int off = layout.offset(firstDim + k);
-                stored(chain, off) = proposalNumber(chain, off);
+                int dim = firstDim + k, off = layout.offset(dim);
+                stored(chain, off) = proposed(s, st, dim, off);  // reads the number it overwrites
             }
         };
         store(dims::kPixel, layout.cameraCount);
@@ -285,11 +267,7 @@ struct MltSampler {
             m = std::uint64_t(startChoice.sample(0, decide.get(g, mltdims::kStartChoice)).index);
         std::uint64_t s = mltindex::pack(m, true, slot);
         bool large = phase != MltPhase::Mutate || decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
-        const int st = (state[slot] & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
-        state[slot] = st;
-        prepareBlock(s, st, dims::kPixel, layout.cameraCount);
-        prepareBlock(s, st, dims::lightStart(0), dims::kLightStartCount);
-        if (layout.strategyNumbers > 0) prepareBlock(s, st, MltLayout::kStrategyDimension, 1);
+        state[slot] = (state[slot] & ~mltstate::kLargeStep) | (large ? mltstate::kLargeStep : 0);
         return s;
     }
 
@@ -297,11 +275,7 @@ struct MltSampler {
     /// the proposal has used the vertex's numbers.
     WF_CPU_GPU void useVertex(bool eye, std::uint64_t s, int vertex) const {
         if (vertex >= (eye ? layout.eyeBlocks : layout.lightBlocks)) return;  // the walk reads no numbers there
-        const int chain = mltindex::chain(s);
-        (eye ? proposalEyeBlocks : proposalLightBlocks)[chain] = vertex + 1;
-        if (!mltindex::readsProposal(s)) return;  // the replay reads the stored numbers
-        if (eye) prepareBlock(s, state[chain], dims::vertex(vertex, 0), dims::kPerVertex);
-        else prepareBlock(s, state[chain], dims::lightVertex(vertex, 0), layout.perLightVertex);
+        (eye ? proposalEyeBlocks : proposalLightBlocks)[mltindex::chain(s)] = vertex + 1;
     }
 };
 
@@ -479,7 +453,7 @@ struct DecideStage {
     /// The proposal of sample s becomes chain `chain`'s current sample: its numbers, record and I.
     WF_CPU_GPU void accept(int chain, std::uint64_t s, int st, float I) const {
         int eyeBlocks = c.sampler.proposalEyeBlocks[chain], lightBlocks = c.sampler.proposalLightBlocks[chain];
-        c.sampler.storeProposal(chain, eyeBlocks, lightBlocks);
+        c.sampler.storeProposal(s, st, eyeBlocks, lightBlocks);
         c.sampler.state[chain] = mltstate::make((st & mltstate::kCurrent) ^ 1, eyeBlocks, lightBlocks);
         chains.currentI[chain] = I;
     }
