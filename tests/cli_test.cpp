@@ -485,7 +485,7 @@ TEST_CASE("cli: film options are checked, AOVs written as layers and files", "[c
                        dir.file("o.png")}).exitCode == 0);
 }
 
-TEST_CASE("cli: --crop renders the window of the frame; bad windows are refused", "[cli][crop]") {
+TEST_CASE("cli: --crop renders the window of the frame, and bad windows are refused", "[cli][crop]") {
     TempDir dir;
     auto bad = [&](const std::string& crop, const char* message) {
         CliResult r = runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "16x8", "--spp", "1", "--crop", crop,

@@ -320,7 +320,7 @@ TEST_CASE("an edit during a render throws Error and leaves the render alone", "[
     CHECK(largestDifference(r.image(), wftest::renderImage(editScene(), editOptions(IntegratorType::PathTracer))) < 1e-4);
 }
 
-TEST_CASE("EditMode::Accumulate keeps the film; ResetFilm starts a fresh one", "[edits]") {
+TEST_CASE("EditMode::Accumulate keeps the film, ResetFilm starts a fresh one", "[edits]") {
     Renderer r(editScene(), editOptions(IntegratorType::PathTracer));
     r.render();
     Camera c = r.scene().camera();

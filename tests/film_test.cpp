@@ -36,7 +36,7 @@ TEST_CASE("pixel filters keep a constant image constant and spread a point", "[f
     CHECK_THAT(wftest::inputErrorOf([&] { filterImage(flat, PixelFilter(9)); }), Catch::Contains("PixelFilter"));
 }
 
-TEST_CASE("Renderer::image() resolves with the option's filter; the film stays box-filtered", "[film]") {
+TEST_CASE("Renderer::image() resolves with the option's filter, the film stays box-filtered", "[film]") {
     RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 12, 2);
     o.filter = PixelFilter::Gaussian;
     Renderer r(Scene::builtin("cornell-box"), o);

@@ -268,7 +268,7 @@ TEST_CASE("library messages are folded onto one line", "[io][hardening]") {
     CHECK(oneLine("\n").empty());
 }
 
-TEST_CASE("UTF-16 OBJ files are decoded; NUL bytes in OBJ and MTL files are refused at once", "[io][hardening][scene]") {
+TEST_CASE("UTF-16 OBJ files are decoded, NUL bytes in OBJ and MTL files are refused at once", "[io][hardening][scene]") {
     TempDir dir;
     const std::string text = kTriangle + "f 1 2 3\n";
     // assimp-testmodels' box_UTF16BE.obj was "contains no faces".
@@ -289,7 +289,7 @@ TEST_CASE("UTF-16 OBJ files are decoded; NUL bytes in OBJ and MTL files are refu
     CHECK_THAT(inputErrorOf([&] { Scene::loadObj(obj); }), Contains("sparse.mtl' holds a NUL byte at offset 0"));
 }
 
-TEST_CASE("concave OBJ polygons are ear clipped; those that intersect themselves are fanned with a warning", "[io][scene]") {
+TEST_CASE("concave OBJ polygons are ear clipped, those that intersect themselves fanned with a warning", "[io][scene]") {
     TempDir dir;
     // assimp-testmodels' concave_polygon.obj: a ring as one polygon with a bridge between its two
     // outlines (each bridge corner listed twice). Fanned, it was a filled disc.

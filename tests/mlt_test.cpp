@@ -31,7 +31,7 @@ double relativeRmse(const Image& a, const Image& b) {
 
 }  // namespace
 
-TEST_CASE("Kelemen's small step: offsets log-uniform in [1/1024, 1/64] either way, wrapped to [0, 1)", "[mlt]") {
+TEST_CASE("Kelemen's small step: offsets log-uniform between 1/1024 and 1/64 either way, wrapped into the unit interval", "[mlt]") {
     // Stratified u: each half of [0, 1) is one direction, its offset's log2 falls in 16 equal
     // bins of [-10, -6] with equal counts (a chi-square of the 32 bins).
     constexpr int kPerBin = 2000, kBins = 16, n = 2 * kBins * kPerBin;

@@ -73,9 +73,11 @@ TEST_CASE("MMLT's strategy choice: every path length and strategy with its proba
 
 TEST_CASE("an MMLT sample evaluates one strategy: at most one shadow ray, fewer rays than MLT", "[mlt][mmlt]") {
     // Counted, not derived: every sample (the start-up's and the mutations) traces at most one
-    // shadow ray (an s = 1 or t = 1 one, or its single connection).
+    // shadow ray (an s = 1 or t = 1 one, or its single connection). The luminance target function:
+    // relative importance's pilot is BDPT, every strategy of a sample, counted in the same rays.
     const Scene scene = Scene::builtin("cornell-spheres");
     RenderOptions mmlt = mmltOptions(Backend::Cpu, 16, 16, 256);
+    mmlt.mmlt.relativeImportance = false;
     RenderStats m;
     wftest::renderImage(scene, mmlt, &m);
     const std::uint64_t samples = m.samples + m.mlt.startupSamples;

@@ -160,7 +160,7 @@ TEST_CASE("map_Kd is read once per file, as sRGB bytes, and multiplies Kd", "[sc
     CHECK(scene.warnings().empty());
 }
 
-TEST_CASE("map_Kd's -s and -o scale and move the texture coordinates; other options warn", "[scene][io][obj][textures]") {
+TEST_CASE("map_Kd's -s and -o scale and move the texture coordinates, other options warn", "[scene][io][obj][textures]") {
     TempDir dir;
     writePng(dir.path() / "t.png", 2, 2, kTexels);
     dir.write("m.mtl", "newmtl tex\nKd 1 1 1\nmap_Kd -s 2 4 1 -o 0.25 0.5 0 -clamp on t.png\n");
@@ -309,7 +309,7 @@ TEST_CASE("an OBJ quad with a red-over-blue map_Kd renders red above blue under 
     CHECK(bottom.y < 1e-3);
 }
 
-TEST_CASE("map_Ke and norm are read; map_Ks, bump, map_d and the other maps are named in a warning", "[scene][io][obj][textures]") {
+TEST_CASE("map_Ke and norm are read, map_Ks, bump, map_d and the other maps are named in a warning", "[scene][io][obj][textures]") {
     TempDir dir;
     writePng(dir.path() / "t.png", 2, 2, kTexels);
     dir.write("m.obj", kQuad);

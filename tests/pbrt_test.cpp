@@ -441,7 +441,7 @@ Shape "trianglemesh" "point3 P" [ -4 -4 -1.5  4 -4 -1.5  4 4 -1.5  -4 4 -1.5 ] "
 
 // ---- Camera, film, options -----------------------------------------------------------------------
 
-TEST_CASE("pbrt: the camera: pbrt's fov spans the shorter image side; lens, film and integrator settings", "[pbrt]") {
+TEST_CASE("pbrt: the camera: pbrt's fov spans the shorter image side, and lens, film and integrator settings", "[pbrt]") {
     TempDir dir;
     const std::string world = "WorldBegin\n" + kTriangle + kLight;
     auto camera = [&](const std::string& options) { return loadText(dir, "LookAt 0 0 5 0 0 0 0 1 0\n" + options + world); };

@@ -241,7 +241,7 @@ TEST_CASE("films of disjoint pass ranges add up to the film of one render", "[re
     }
 }
 
-TEST_CASE("the LBVH and PLOC trees give the same images; Auto picks PLOC for triangles", "[render][bvh][ploc][gpu]") {
+TEST_CASE("the LBVH and PLOC trees give the same images, and Auto picks PLOC for triangles", "[render][bvh][ploc][gpu]") {
     // Traversal finds the same closest hit in either tree (ties between coincident primitives
     // aside), so the same samples give the same film: nearly every pixel bit for bit. (MLT's chains
     // would carry one tie into every later state: its images are compared in the integrator tests.)

@@ -94,7 +94,10 @@ TEST_CASE("MLT renders the Cornell box the same at a small and a large scale", "
     Backend backend = GENERATE(from_range(wftest::testBackends()));
     INFO(toString(backend));
     bool cpu = backend == Backend::Cpu;
-    RenderOptions o = wftest::smallRender(IntegratorType::Mlt, backend, cpu ? 16 : 64, 64);
+    // 128 mutations per pixel on the CPU: at 64 the image mean's standard error was 2.6%, above
+    // the 10% band's 4.5 standard errors (relative importance and the pool policy came after the
+    // bound was set, while ctest did not run this case).
+    RenderOptions o = wftest::smallRender(IntegratorType::Mlt, backend, cpu ? 16 : 64, cpu ? 128 : 64);
     o.streamCapacity = cpu ? 256 : 4096;  // chains
     checkPlacements(o, 8, {kPlacements[1], kPlacements[4]}, 0.1);  // scales 1e-4 and 1e6
 }

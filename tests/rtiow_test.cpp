@@ -232,7 +232,7 @@ TEST_CASE("PT and BDPT agree under the procedural sky", "[bdpt][rtiow][environme
     CHECK(wftest::imageMeanZScore(a, c) < 4.5);
 }
 
-TEST_CASE("next-event estimation off is refused outside the path tracer; bad sky colours are refused",
+TEST_CASE("next-event estimation off is refused outside the path tracer, and bad sky colours are refused",
           "[rtiow]") {
     RenderOptions o = ptOptions(8, 8, 1, 4, false);
     CHECK_NOTHROW(o.validate());
