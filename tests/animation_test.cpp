@@ -53,6 +53,12 @@ TEST_CASE("positions from device memory are refused on the CPU backend, changing
     CHECK_THAT(wftest::inputErrorOf([&] { r.setMeshPositionsOnDevice(0, &positions[0].x, positions.size()); }),
                Catch::Contains("needs the CUDA backend"));
     CHECK(r.scene().positions()[1] == grid.scene().positions()[1]);
+    // The checks made before a device edit: the mesh and the count (null positions), on the host.
+    CHECK_NOTHROW(r.scene().checkMeshPositions(0, nullptr, positions.size()));
+    CHECK_THAT(wftest::inputErrorOf([&] { r.scene().checkMeshPositions(0, nullptr, positions.size() + 1); }),
+               Catch::Contains("positions were given"));
+    CHECK_THAT(wftest::inputErrorOf([&] { r.scene().checkMeshPositions(1, nullptr, positions.size()); }),
+               Catch::Contains("mesh 1 is out of range"));
     r.render();
     CHECK(wftest::imageMean(r.image()) > 0.0);
 }
@@ -98,7 +104,7 @@ TEST_CASE("positions from CUDA device memory give the image host positions give"
     CHECK_THAT(wftest::inputErrorOf([&] { viaDevice.setMeshPositionsOnDevice(0, &positions[0].x, grid.vertices()); }),
                Catch::Contains("host memory"));
     CHECK_THAT(wftest::inputErrorOf([&] { viaDevice.setMeshPositionsOnDevice(1, device, grid.vertices()); }),
-               Catch::Contains("mesh 1 does not exist"));
+               Catch::Contains("mesh 1 is out of range"));
     CHECK_THAT(wftest::inputErrorOf([&] { viaDevice.setMeshPositionsOnDevice(0, nullptr, grid.vertices()); }),
                Catch::Contains("null"));
     viaDevice.render();

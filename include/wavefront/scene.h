@@ -265,7 +265,8 @@ public:
     void setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
                           const std::vector<glm::vec3>& normals = {});
     /// setMeshPositions' checks of the positions alone, changing nothing: InputError naming the
-    /// first bad vertex (or a count other than the mesh's vertices).
+    /// first bad vertex (or a count other than the mesh's vertices). `positions` null: the mesh
+    /// index and the count only.
     void checkMeshPositions(int mesh, const glm::vec3* positions, std::size_t count) const;
     /// Throws InputError, one line, for a camera validate() would refuse (non-finite or
     /// coinciding position and target, up parallel to the view, field of view outside (0, 180),

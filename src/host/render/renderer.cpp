@@ -101,16 +101,20 @@ public:
     /// scene's are older than the device's until syncPositions() reads them back.
     std::set<int> devicePositionMeshes;
 
-    /// Reads the device's positions of every mesh set from device memory back into the scene.
-    /// The caller holds the busy flag.
-    void syncPositions() {
-        for (int mesh : devicePositionMeshes) {
-            const MeshRange& range = scene.meshes()[std::size_t(mesh)];
+    /// Reads the device's positions of every mesh set from device memory back into the scene,
+    /// but mesh `except` (an edit about to replace its positions). The caller holds the busy flag.
+    void syncPositions(int except = -1) {
+        for (auto it = devicePositionMeshes.begin(); it != devicePositionMeshes.end();) {
+            if (*it == except) {
+                ++it;
+                continue;
+            }
+            const MeshRange& range = scene.meshes()[std::size_t(*it)];
             std::vector<glm::vec3> positions(range.vertexCount);
             backend->downloadPositions(range.firstVertex, positions.size(), positions.data());
-            scene.setMeshPositions(mesh, positions);
+            scene.setMeshPositions(*it, positions);
+            it = devicePositionMeshes.erase(it);
         }
-        devicePositionMeshes.clear();
     }
 
     struct Release {
@@ -158,8 +162,7 @@ public:
             throw InputError("BVH update " + std::to_string(int(e.bvh)) + " is not a BvhUpdate value");
         // Positions set from device memory are read back before any other edit: the host scene
         // must be whole before it changes (a later edit's checks, a failure's state).
-        if (!(e.kind == SceneEdit::Positions && devicePositionMeshes.count(e.index) && devicePositionMeshes.size() == 1))
-            syncPositions();
+        syncPositions(e.kind == SceneEdit::Positions ? e.index : -1);
         change(e);
         EditStats st;
         try {
@@ -244,13 +247,7 @@ EditStats Renderer::setMeshPositionsOnDevice(int mesh, const float* devicePositi
         throw InputError("setMeshPositionsOnDevice needs the CUDA backend (this renderer runs on the CPU): "
                          "setMeshPositions takes host positions");
     if (!devicePositions) throw InputError("setMeshPositionsOnDevice: the device positions are a null pointer");
-    if (mesh < 0 || std::size_t(mesh) >= r.scene.meshes().size())
-        throw InputError("mesh " + std::to_string(mesh) + " does not exist (the scene has " +
-                         std::to_string(r.scene.meshes().size()) + " meshes)");
-    const std::size_t vertices = r.scene.meshes()[std::size_t(mesh)].vertexCount;
-    if (vertexCount != vertices)
-        throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(vertices) + " vertices; " +
-                         std::to_string(vertexCount) + " positions were given (an edit keeps the topology)");
+    r.scene.checkMeshPositions(mesh, nullptr, vertexCount);  // the mesh and the count; the values on the device
     SceneEdit e{SceneEdit::Positions, mesh};
     e.bvh = bvh;
     e.deviceSource = reinterpret_cast<const glm::vec3*>(devicePositions);

@@ -501,6 +501,7 @@ void Scene::checkMeshPositions(int mesh, const glm::vec3* positions, std::size_t
     if (count != r.vertexCount)
         throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(r.vertexCount) + " vertices; " +
                          std::to_string(count) + " positions were given (an edit keeps the topology)");
+    if (!positions) return;  // the mesh and the count only
     // One branch-free pass first (it vectorises: a per-frame edit of a million vertices), then the
     // first bad vertex looked for only when there is one.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed floats");
