@@ -18,6 +18,7 @@ namespace wavefront {
 
 struct MltSettings {
     float largeStepProbability = MltOptions().largeStepProbability;
+    float smallStep = MltOptions().smallStep;  ///< the small step's largest offset (KelemenStep)
     /// Start every chain from a pool of BDPT samples chosen in proportion to I (Veach 1997), with
     /// b from the pool as well; false: each chain starts from one uniform sample of its own.
     bool startupResampling = true;
@@ -313,7 +314,7 @@ private:
         HashSampler pool(settings_.seed ^ 0x27d4eb2fu);
         return MltSampler{fresh, perturb, decide, pool, c_.numbers.data(), c_.state.data(), c_.proposalEyeBlocks.data(),
                           c_.proposalLightBlocks.data(), c_.nextMutation.data(), steps_.data(), chains_, layout_, phase,
-                          settings_.largeStepProbability, choice};
+                          settings_.largeStepProbability, choice, KelemenStep::upTo(settings_.smallStep)};
     }
     /// Records the proposals of the chains; non-finite contributions are counted on `film`.
     ChainSink sink(const FilmView& film) const {

@@ -3,6 +3,7 @@
 
 #include "host/integrators/bdpt_integrator.h"
 #include "host/integrators/bidirectional_options.h"
+#include "kernels/mlt/mlt.h"
 
 namespace wavefront {
 
@@ -26,6 +27,9 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
         {"large-step", "--large-step", "large-step probability in (0, 1]",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).largeStepProbability = options::parseFloat("--large-step", v); },
          [](const RenderOptions& o) { return options::number((o.*Row::kBlock).largeStepProbability); }},
+        {"small-step", "--small-step", "the small step's largest offset in (1/1024, 1/2]",
+         [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).smallStep = options::parseFloat("--small-step", v); },
+         [](const RenderOptions& o) { return options::number((o.*Row::kBlock).smallStep); }},
         {"startup", "--startup", "chain start-up: resample (a pool of BDPT samples) or uniform",
          [](RenderOptions& o, const std::string& v) {
              if (v != "resample" && v != "uniform") throw InputError("--startup '" + v + "' is not resample or uniform");
@@ -53,6 +57,8 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
         // Large steps keep improving b; without them the image scale stays that of the start-up pool.
         if (!(m.largeStepProbability > 0.0f && m.largeStepProbability <= 1.0f))
             throw InputError("large-step probability must be in (0, 1]");
+        if (!(m.smallStep > KelemenStep::kSmallest && m.smallStep <= 0.5f))
+            throw InputError("small step must be in (1/1024, 1/2]");
         if (m.chains < 0) throw InputError(label + " chains must be positive (or 0 for the chain policy)");
         if (m.chains > 0 && o.streamCapacity > 0 && m.chains != o.streamCapacity)
             throw InputError(label + " chains " + std::to_string(m.chains) + " and stream capacity " +

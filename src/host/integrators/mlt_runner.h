@@ -40,7 +40,7 @@ public:
         MltIntegrator::checkPoolCoversChains(o, chains, "the chain policy picked");
         const MltOptions& m = metropolisOptions(o);
         const bool policy = m.poolSize == 0;
-        MltSettings settings{m.largeStepProbability, m.startupResampling, o.seed,
+        MltSettings settings{m.largeStepProbability, m.smallStep, m.startupResampling, o.seed,
                              policy ? mltPoolSize(chains, firstCall > 0 ? firstCall : ~std::uint64_t(0)) : m.poolSize,
                              lens, policy && firstCall == 0, o.integrator == IntegratorType::Mmlt, m.relativeImportance};
         return MltDriver<Exec>(exec, chains, o.maxDepth, m.cameraConnections, m.connectThresholdOrDefault(),

@@ -36,19 +36,25 @@
 
 namespace wavefront {
 
-/// Kelemen's small step: an exponentially distributed offset between s1 = 1/1024 and s2 = 1/64
-/// in either direction, wrapped to [0, 1).
-WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) {
-    constexpr float s2 = 1.0f / 64.0f;
-    constexpr float log2Ratio = 4.0f;  // log2(s2 / s1) = log2(16): one exp2, a single GPU instruction
-    bool up = u < 0.5f;
-    float v = up ? 2.0f * u : 2.0f * u - 1.0f;
-    float dv = s2 * std::exp2(-log2Ratio * v);
-    x = up ? x + dv : x - dv;
-    if (x >= 1.0f) x -= 1.0f;
-    if (x < 0.0f) x += 1.0f;
-    return x < 1.0f ? x : 0.0f;  // x + 1 can round up to 1 for a tiny negative x
-}
+/// Kelemen's small step: an exponentially distributed offset between s1 = 1/1024 and s2 (Kelemen's
+/// 1/64 unless MltOptions::smallStep says otherwise) in either direction, wrapped to [0, 1).
+struct KelemenStep {
+    static constexpr float kSmallest = 1.0f / 1024.0f;
+    float largest = 1.0f / 64.0f;
+    float log2Ratio = 4.0f;  ///< log2(s2 / s1), kept so that a step is one exp2 (one GPU instruction)
+    static KelemenStep upTo(float largest) { return {largest, std::log2(largest / kSmallest)}; }
+    WF_CPU_GPU WF_INLINE float operator()(float x, float u) const {
+        bool up = u < 0.5f;
+        float v = up ? 2.0f * u : 2.0f * u - 1.0f;
+        float dv = largest * std::exp2(-log2Ratio * v);
+        x = up ? x + dv : x - dv;
+        if (x >= 1.0f) x -= 1.0f;
+        if (x < 0.0f) x += 1.0f;
+        return x < 1.0f ? x : 0.0f;  // x + 1 can round up to 1 for a tiny negative x
+    }
+};
+/// Kelemen's own small step (s2 = 1/64).
+WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) { return KelemenStep{}(x, u); }
 
 /// Where each primary sample of a chain lives. The lens numbers (the camera's lens u, v and
 /// each light vertex's t = 1 lens point) are stored only for a thin-lens camera: a pinhole never
@@ -182,6 +188,7 @@ struct MltSampler {
     float largeStepProbability;
     /// Start: the pool entries in proportion to their I (count 0: chain k takes pool entry k).
     DistributionView startChoice;
+    KelemenStep smallStep;
 
     WF_CPU_GPU float& stored(int chain, int offset) const {
         return numbers[std::size_t(offset) * std::size_t(chains) + std::size_t(chain)];
@@ -207,7 +214,7 @@ struct MltSampler {
     /// state `st`.
     WF_CPU_GPU float proposed(std::uint64_t s, int st, int dim, int offset) const {
         if (drawsFresh(st, dim)) return draw(s, dim);
-        return kelemenMutate(stored(mltindex::chain(s), offset), perturb.get(mltindex::key(s), dim));
+        return smallStep(stored(mltindex::chain(s), offset), perturb.get(mltindex::key(s), dim));
     }
     WF_CPU_GPU float get(std::uint64_t s, int dim) const {
         int off = layout.offset(dim);
