@@ -58,28 +58,6 @@ TEST_CASE("Kelemen's small step: offsets log-uniform between 1/1024 and 1/64 eit
         }
 }
 
-TEST_CASE("MLT's layout: dimensionAt is the inverse of offset for every stored number", "[mlt]") {
-    for (int maxDepth : {1, 2, 3, 5, 12})
-        for (bool lens : {false, true})
-            for (bool multiplexed : {false, true}) {
-                const MltLayout l = MltLayout::forDepth(maxDepth, lens, multiplexed);
-                INFO("maxDepth " << maxDepth << " lens " << lens << " multiplexed " << multiplexed);
-                for (int off = 0; off < l.perSlot(); ++off) CHECK(l.offset(l.dimensionAt(off)) == off);
-                // And every dimension the layout stores comes back from its offset.
-                std::vector<int> dimsStored;
-                for (int d = 0; d < dims::kCameraCount + maxDepth * dims::kPerVertex; ++d) dimsStored.push_back(d);
-                for (int d = dims::kLightSubpath; d < dims::lightVertex(maxDepth, 0); ++d) dimsStored.push_back(d);
-                dimsStored.push_back(MltLayout::kStrategyDimension);
-                int stored = 0;
-                for (int d : dimsStored)
-                    if (l.offset(d) >= 0) {
-                        ++stored;
-                        CHECK(l.dimensionAt(l.offset(d)) == d);
-                    }
-                CHECK(stored == l.perSlot());
-            }
-}
-
 TEST_CASE("MLT and BDPT converge to the same image", "[mlt][statistical]") {
     // Block means over independent renders (independent chains): b, the MIS weights of large and
     // small steps, the splat records and the pixel placement must all be right for these to agree.

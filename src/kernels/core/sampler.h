@@ -113,10 +113,7 @@ struct HashSampler {
     /// construction). The key is the same for every dimension of a sample, so a shading step that
     /// draws several numbers computes it once (two finalisers per number were 12% of the
     /// megakernel's per-bounce instructions on rtiow-final).
-    WF_CPU_GPU float get(std::uint64_t sampleIndex, int dimension) const { return number(seedKey, sampleIndex, dimension); }
-    /// get() of the sampler whose seed key is `seedKey` (lets a caller choose between two samplers
-    /// by selecting a key instead of branching).
-    WF_CPU_GPU static WF_INLINE float number(std::uint64_t seedKey, std::uint64_t sampleIndex, int dimension) {
+    WF_CPU_GPU float get(std::uint64_t sampleIndex, int dimension) const {
         std::uint64_t key = (sampleIndex * 0x9e3779b97f4a7c15ull) ^ seedKey;
         std::uint64_t h = mix64(key + std::uint64_t(std::int64_t(dimension)) * 0xd1b54a32d192ed03ull);
         return float(h >> 40) * (1.0f / 16777216.0f);  // 24 bits: exactly representable, < 1

@@ -85,15 +85,6 @@ struct MltLayout {
     WF_CPU_GPU int eyeBase() const { return lightStart() + dims::kLightStartCount; }
     WF_CPU_GPU int lightBase() const { return eyeBase() + eyeBlocks * dims::kPerVertex; }
     WF_CPU_GPU int perSlot() const { return lightBase() + lightBlocks * perLightVertex + strategyNumbers; }
-    /// The sampler dimension stored at `offset` (offset's inverse).
-    WF_CPU_GPU int dimensionAt(int off) const {
-        if (off < cameraCount) return dims::kPixel + off;
-        if (off < eyeBase()) return dims::lightStart(off - lightStart());
-        if (off < lightBase()) return dims::kCameraCount + (off - eyeBase());
-        int d = off - lightBase(), block = d / perLightVertex;
-        if (block < lightBlocks) return dims::lightVertex(block, d - block * perLightVertex);
-        return kStrategyDimension;
-    }
     /// Offset of sampler dimension `dim` within a slot; -1 where the layout has none (never read).
     WF_CPU_GPU int offset(int dim) const {
         if (dim >= dims::kLightSubpath) {
@@ -222,12 +213,8 @@ struct MltSampler {
     /// Number `dim` (stored at `offset`) of the running proposal of sample s, whose chain is in
     /// state `st`.
     WF_CPU_GPU float proposed(std::uint64_t s, int st, int dim, int offset) const {
-        if (phase != MltPhase::Mutate) return draw(s, dim);  // the same for every thread of a launch
-        // A fresh number or a step from the stored one: one hash either way, of the sampler the
-        // number needs, so that the lanes of a warp stay together whichever each one takes.
-        bool freshNumber = drawsFresh(st, dim);
-        float u = HashSampler::number(freshNumber ? fresh.seedKey : perturb.seedKey, mltindex::key(s), dim);
-        return freshNumber ? u : smallStep(stored(mltindex::chain(s), offset), u);
+        if (drawsFresh(st, dim)) return draw(s, dim);
+        return smallStep(stored(mltindex::chain(s), offset), perturb.get(mltindex::key(s), dim));
     }
     WF_CPU_GPU float get(std::uint64_t s, int dim) const {
         int off = layout.offset(dim);
@@ -238,18 +225,18 @@ struct MltSampler {
     /// Writes the numbers of sample s's proposal that it used over the chain's stored ones (an
     /// accepted proposal becomes the current sample); `st`: the chain's state while it ran.
     WF_CPU_GPU void storeProposal(std::uint64_t s, int st, int eyeBlocks, int lightBlocks) const {
-        // The numbers used are three runs of the layout: the camera's, the light start's and the
-        // first eyeBlocks eye vertices' (from offset 0), the first lightBlocks light vertices',
-        // and the strategy number. One loop over them all, so that chains of different lengths
-        // in a warp run the same iterations together (one loop per block kind left most lanes idle).
         int chain = mltindex::chain(s);
-        int eyeRun = layout.eyeBase() + eyeBlocks * dims::kPerVertex;
-        int lightRun = lightBlocks * layout.perLightVertex;
-        int count = eyeRun + lightRun + layout.strategyNumbers;
-        for (int k = 0; k < count; ++k) {
-            int off = k < eyeRun ? k : k < eyeRun + lightRun ? layout.lightBase() + (k - eyeRun) : layout.perSlot() - 1;
-            stored(chain, off) = proposed(s, st, layout.dimensionAt(off), off);  // reads the number it overwrites
-        }
+        auto store = [&](int firstDim, int count) {
+            for (int k = 0; k < count; ++k) {
+                int dim = firstDim + k, off = layout.offset(dim);
+                stored(chain, off) = proposed(s, st, dim, off);  // reads the number it overwrites
+            }
+        };
+        store(dims::kPixel, layout.cameraCount);
+        store(dims::lightStart(0), dims::kLightStartCount);
+        for (int v = 0; v < eyeBlocks; ++v) store(dims::vertex(v, 0), dims::kPerVertex);
+        for (int v = 0; v < lightBlocks; ++v) store(dims::lightVertex(v, 0), layout.perLightVertex);
+        if (layout.strategyNumbers > 0) store(MltLayout::kStrategyDimension, 1);
     }
     WF_CPU_GPU vec2 get2(std::uint64_t s, int dim) const { return vec2(get(s, dim), get(s, dim + 1)); }
     /// The camera numbers place the sample anywhere on the film.
