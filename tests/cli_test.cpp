@@ -220,6 +220,8 @@ TEST_CASE("cli: bad MLT options are reported", "[cli][mlt]") {
         return runCli(dir, args);
     };
     requireInputError(mlt({"--large-step", "-0.1"}), {"large-step probability"});
+    requireInputError(mlt({"--small-step", "0.0009"}), {"small step"});
+    requireInputError(mlt({"--small-step", "0.6"}), {"small step"});
     requireInputError(mlt({"--startup", "hot"}), {"--startup", "hot"});
     requireInputError(mlt({"--camera-connections", "maybe"}), {"--camera-connections", "maybe"});
 }

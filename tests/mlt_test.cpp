@@ -31,31 +31,37 @@ double relativeRmse(const Image& a, const Image& b) {
 
 }  // namespace
 
-TEST_CASE("Kelemen's small step: offsets log-uniform between 1/1024 and 1/64 either way, wrapped into the unit interval", "[mlt]") {
-    // Stratified u: each half of [0, 1) is one direction, its offset's log2 falls in 16 equal
-    // bins of [-10, -6] with equal counts (a chi-square of the 32 bins).
-    constexpr int kPerBin = 2000, kBins = 16, n = 2 * kBins * kPerBin;
-    std::vector<int> counts(2 * kBins, 0);
-    for (int i = 0; i < n; ++i) {
-        const float u = (float(i) + 0.5f) / float(n);
-        const double dx = double(kelemenMutate(0.5f, u)) - 0.5;
-        const double l = std::log2(std::abs(dx));
-        REQUIRE(l >= -10.0 - 1e-4);
-        REQUIRE(l <= -6.0 + 1e-4);
-        const int bin = std::min(kBins - 1, int((l + 10.0) / 4.0 * kBins));
-        ++counts[std::size_t((dx > 0.0 ? 0 : kBins) + bin)];
-    }
-    double chi2 = 0.0;
-    for (int c : counts) chi2 += double(c - kPerBin) * double(c - kPerBin) / kPerBin;
-    INFO("chi2 " << chi2 << " over 31 degrees of freedom");
-    CHECK(chi2 < 60.0);  // the 0.999 quantile is 61.1
-    // Wrapping: every result stays in [0, 1) at both ends of the range.
-    for (float x : {0.0f, 1e-7f, 0.999f, 0.99999994f})
-        for (float u : {0.0f, 0.25f, 0.4999f, 0.5f, 0.75f, 0.99999994f}) {
-            const float y = kelemenMutate(x, u);
-            CHECK(y >= 0.0f);
-            CHECK(y < 1.0f);
+TEST_CASE("Kelemen's small step: offsets log-uniform between 1/1024 and the largest offset either way, wrapped into the unit interval", "[mlt]") {
+    // The default (MltOptions::smallStep), Kelemen's 1/64 and a wide 1/4. Stratified u: each half
+    // of [0, 1) is one direction, its offset's log2 falls in 16 equal bins of [-10, log2(s2)] with
+    // equal counts (a chi-square of the 32 bins).
+    for (float largest : {MltOptions().smallStep, 1.0f / 64.0f, 0.25f}) {
+        const KelemenStep step = KelemenStep::upTo(largest);
+        const double top = std::log2(double(largest)), range = top + 10.0;
+        INFO("largest offset " << largest);
+        constexpr int kPerBin = 2000, kBins = 16, n = 2 * kBins * kPerBin;
+        std::vector<int> counts(2 * kBins, 0);
+        for (int i = 0; i < n; ++i) {
+            const float u = (float(i) + 0.5f) / float(n);
+            const double dx = double(step(0.5f, u)) - 0.5;
+            const double l = std::log2(std::abs(dx));
+            REQUIRE(l >= -10.0 - 1e-4);
+            REQUIRE(l <= top + 1e-4);
+            const int bin = std::min(kBins - 1, int((l + 10.0) / range * kBins));
+            ++counts[std::size_t((dx > 0.0 ? 0 : kBins) + bin)];
         }
+        double chi2 = 0.0;
+        for (int c : counts) chi2 += double(c - kPerBin) * double(c - kPerBin) / kPerBin;
+        INFO("chi2 " << chi2 << " over 31 degrees of freedom");
+        CHECK(chi2 < 60.0);  // the 0.999 quantile is 61.1
+        // Wrapping: every result stays in [0, 1) at both ends of the range.
+        for (float x : {0.0f, 1e-7f, 0.999f, 0.99999994f})
+            for (float u : {0.0f, 0.25f, 0.4999f, 0.5f, 0.75f, 0.99999994f}) {
+                const float y = step(x, u);
+                CHECK(y >= 0.0f);
+                CHECK(y < 1.0f);
+            }
+    }
 }
 
 TEST_CASE("MLT and BDPT converge to the same image", "[mlt][statistical]") {

@@ -130,8 +130,10 @@ struct MltOptions : BidirectionalOptions {
     /// mirror-caustic it beat 0.5 (docs/decisions.md).
     float largeStepProbability = 0.3f;
     /// The small step's largest offset of a primary sample, in (1/1024, 1/2]: Kelemen's exponential
-    /// step runs log-uniformly from 1/1024 up to it, either way. Kelemen's 1/64 unless set.
-    float smallStep = 1.0f / 64.0f;
+    /// step runs log-uniformly from 1/1024 up to it, either way. 1/128 unless set: on an H100 it
+    /// beat Kelemen's 1/64 on door-ajar and mirror-caustic, and larger steps lost everywhere
+    /// (docs/decisions.md).
+    float smallStep = 1.0f / 128.0f;
     /// Start the chains from a pool of BDPT samples (poolSize) resampled in proportion to their
     /// contribution, so that they start close to the target distribution (Veach 1997; the bias
     /// left shrinks with the pool); false: each chain starts from one uniform sample.

@@ -664,6 +664,7 @@ PYBIND11_MODULE(_wavefront, m) {
     py::class_<MltOptions, BidirectionalOptions>(m, "MltOptions")
         .def(py::init<>())
         .def_readwrite("largeStepProbability", &MltOptions::largeStepProbability)
+        .def_readwrite("smallStep", &MltOptions::smallStep)
         .def_readwrite("relativeImportance", &MltOptions::relativeImportance)
         .def_readwrite("startupResampling", &MltOptions::startupResampling)
         .def_readwrite("chains", &MltOptions::chains)

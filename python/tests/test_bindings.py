@@ -44,6 +44,10 @@ def test_integrator_options_come_from_the_registry():
     assert o.mlt.relativeImportance and o.integratorOption("importance") == "relative"
     o.setIntegratorOption("importance", "luminance")
     assert not o.mlt.relativeImportance
+    # The small step's largest offset: 1/128 unless set.
+    assert o.mlt.smallStep == pytest.approx(1.0 / 128.0)
+    o.setIntegratorOption("small-step", "0.015625")
+    assert o.mlt.smallStep == pytest.approx(1.0 / 64.0) and o.integratorOption("small-step") == "0.015625"
     with pytest.raises(ValueError, match="not of integrator mlt"):
         o.setIntegratorOption("variant", "megakernel")
     # An option of another integrator is refused, not ignored.

@@ -36,12 +36,12 @@
 
 namespace wavefront {
 
-/// Kelemen's small step: an exponentially distributed offset between s1 = 1/1024 and s2 (Kelemen's
-/// 1/64 unless MltOptions::smallStep says otherwise) in either direction, wrapped to [0, 1).
+/// Kelemen's small step: an exponentially distributed offset between s1 = 1/1024 and s2
+/// (MltOptions::smallStep) in either direction, wrapped to [0, 1).
 struct KelemenStep {
     static constexpr float kSmallest = 1.0f / 1024.0f;
-    float largest = 1.0f / 64.0f;
-    float log2Ratio = 4.0f;  ///< log2(s2 / s1), kept so that a step is one exp2 (one GPU instruction)
+    float largest;    ///< s2
+    float log2Ratio;  ///< log2(s2 / s1), kept so that a step is one exp2 (one GPU instruction)
     static KelemenStep upTo(float largest) { return {largest, std::log2(largest / kSmallest)}; }
     WF_CPU_GPU WF_INLINE float operator()(float x, float u) const {
         bool up = u < 0.5f;
@@ -53,9 +53,6 @@ struct KelemenStep {
         return x < 1.0f ? x : 0.0f;  // x + 1 can round up to 1 for a tiny negative x
     }
 };
-/// Kelemen's own small step (s2 = 1/64).
-WF_CPU_GPU WF_INLINE float kelemenMutate(float x, float u) { return KelemenStep{}(x, u); }
-
 /// Where each primary sample of a chain lives. The lens numbers (the camera's lens u, v and
 /// each light vertex's t = 1 lens point) are stored only for a thin-lens camera: a pinhole never
 /// reads them, and an accepted proposal writes back every stored number its vertices used.
