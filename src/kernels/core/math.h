@@ -40,13 +40,13 @@ WF_CPU_GPU WF_INLINE Float4 loadReadOnly(const Float4* p) {
 
 WF_CPU_GPU WF_INLINE float maxComponent(vec3 v) { return glm::max(v.x, glm::max(v.y, v.z)); }
 WF_CPU_GPU WF_INLINE float luminance(vec3 c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
+/// The same weights in double, for sums that may exceed the float range (a film's).
+WF_CPU_GPU WF_INLINE double luminance(double r, double g, double b) { return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
 /// The sum of two values: the reduction of transformReduceDevice's sums.
 template <class T>
 struct SumOf {
     WF_CPU_GPU T operator()(T a, T b) const { return a + b; }
 };
-/// The same weights in double, for sums that may exceed the float range (a film's).
-WF_CPU_GPU WF_INLINE double luminance(double r, double g, double b) { return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
 WF_CPU_GPU WF_INLINE bool isFinite(vec3 v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
