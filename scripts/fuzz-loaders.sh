@@ -16,6 +16,8 @@
 # Environment: WAVEFRONT_BUILD_DIR (default: build; configured here if it is not yet),
 #              WAVEFRONT_CMAKE_ARGS (extra configure arguments), WAVEFRONT_JOBS (default: nproc),
 #              WAVEFRONT_FUZZ_MODELS=0 (the seeds of tests/data/fuzz-seeds only),
+#              WAVEFRONT_FUZZ_ONLY=.pbrt (fuzz the seeds of one extension alone, no models; the
+#              other seeds still lie beside them for the files they name),
 #              WAVEFRONT_FUZZ_VERBOSE=1 (print every case's outcome and message),
 #              WAVEFRONT_FUZZ_FAILURES (where failed cases go; default tests/data/regressions).
 set -euo pipefail
@@ -43,12 +45,13 @@ for m in glTF2/BoxTextured-glTF/BoxTextured.gltf glTF2/BoxTextured-glTF/BoxTextu
          glTF2/simple_skin/simple_skin.gltf glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf \
          glTF2/cameras/Cameras.gltf glTF/BoxTextured-glTF/BoxTextured.gltf PLY/cube.ply PLY/cube_binary.ply PLY/cube_uv.ply \
          PLY/Wuson.ply OBJ/spider.obj OBJ/spider.mtl OBJ/concave_polygon.obj OBJ/box_UTF16BE.obj OBJ/cube_usemtl.obj; do
-  if [[ "${WAVEFRONT_FUZZ_MODELS:-1}" != 0 && -f "$A/$m" ]]; then MODELS+=(--model "$A/$m"); fi
+  if [[ "${WAVEFRONT_FUZZ_MODELS:-1}" != 0 && -z "${WAVEFRONT_FUZZ_ONLY:-}" && -f "$A/$m" ]]; then MODELS+=(--model "$A/$m"); fi
 done
 
 START=$SECONDS
 status=0
 "$BUILD_DIR/tests/wavefront_fuzz_loaders" "$ROOT/tests/data/fuzz-seeds" "${WAVEFRONT_FUZZ_FAILURES:-$ROOT/tests/data/regressions}" \
-  --cases "$CASES" --seed "$SEED" --timeout "${WAVEFRONT_FUZZ_TIMEOUT:-5}" "${MODELS[@]}" || status=$?
+  --cases "$CASES" --seed "$SEED" --timeout "${WAVEFRONT_FUZZ_TIMEOUT:-5}" "${MODELS[@]}" \
+  ${WAVEFRONT_FUZZ_ONLY:+--only "$WAVEFRONT_FUZZ_ONLY"} || status=$?
 echo "fuzz-loaders: $CASES cases in $((SECONDS - START)) s$([[ $status -ne 0 ]] && echo "; failures written to ${WAVEFRONT_FUZZ_FAILURES:-tests/data/regressions/}")"
 exit $status

@@ -434,15 +434,19 @@ TEST_CASE("cli: the CPU backend uses the CPUs of the process's affinity", "[cli]
 
 TEST_CASE("cli: a pbrt-v4 file's Film and Integrator settings apply unless the command line sets them", "[cli][pbrt]") {
     TempDir dir;
+    // The file's name is written in the scene's folder, whatever the working directory.
     const std::string output = dir.file("from-file.pfm");
-    const std::string scene = dir.write("scene.pbrt", R"(LookAt 0 0 5 0 0 0 0 1 0
+    const auto text = [](const std::string& name) {
+        return R"(LookAt 0 0 5 0 0 0 0 1 0
 Camera "perspective"
-Film "rgb" "integer xresolution" 12 "integer yresolution" 6 "string filename" ")" + output + R"("
+Film "rgb" "integer xresolution" 12 "integer yresolution" 6 "string filename" ")" + name + R"("
 Integrator "volpath" "integer maxdepth" 3
 WorldBegin
 AreaLightSource "diffuse"
 Shape "sphere"
-)");
+)";
+    };
+    const std::string scene = dir.write("scene.pbrt", text("from-file.pfm"));
     auto r = runCli(dir, {scene, "--backend", "cpu", "--spp", "1"});
     INFO(r.err);
     CHECK(r.exitCode == 0);
@@ -461,6 +465,15 @@ Shape "sphere"
     // --strict turns the reported settings into an error.
     requireInputError(runCli(dir, {scene, "--backend", "cpu", "--strict", "--out", dir.file("o.pfm")}),
                       {"--strict", "Integrator"});
+    // A name out of the scene's folder (issue 58: it overwrote files anywhere) is a warning, and
+    // the default output is used; --allow-external-files lets it be written there.
+    fs::create_directories(dir.path() / "sub");
+    const std::string nested = dir.write("sub/scene.pbrt", text("../escape.pfm"));
+    requireInputError(runCli(dir, {nested, "--backend", "cpu", "--spp", "1", "--strict", "--out", dir.file("o.pfm")}),
+                      {"--strict", "'../escape.pfm' resolves to"});
+    r = runCli(dir, {nested, "--backend", "cpu", "--spp", "1", "--allow-external-files"});
+    CHECK(r.exitCode == 0);
+    CHECK(wavefront::readImage(dir.file("escape.pfm")).width == 12);
 }
 
 TEST_CASE("cli: film options are checked, AOVs written as layers and files", "[cli]") {

@@ -80,6 +80,25 @@ TEST_CASE("input files must be regular files", "[io][hardening]") {
     CHECK_THAT(inputErrorOf([&] { Scene::loadObj(obj); }), Contains("m.obj:1") && Contains("FIFO"));
 }
 
+TEST_CASE("a confined read checks the file it opened, not the name it was given", "[io][hardening]") {
+    // Issue 58: a link swapped after resolveReferencedFile checked the name led an Include out of
+    // the folder. readInputFile's `within` is checked on the open file itself.
+    TempDir dir;
+    fs::create_directories(dir.path() / "scene" / "sub");
+    dir.write("secret.txt", "outside");
+    dir.write("scene/inside.txt", "inside");
+    fs::create_symlink(dir.path() / "secret.txt", dir.path() / "scene" / "link.txt");
+    fs::create_symlink(dir.path() / "scene" / "inside.txt", dir.path() / "scene" / "sub" / "good.txt");
+    const fs::path root = confinementRoot(dir.path() / "scene" / "main.pbrt", false);
+    CHECK(root == fs::canonical(dir.path() / "scene"));
+    CHECK(confinementRoot(dir.path() / "scene" / "main.pbrt", true).empty());
+    CHECK(readInputFile(dir.path() / "scene" / "inside.txt", InputKind::Model, 0, root) == "inside");
+    CHECK(readInputFile(dir.path() / "scene" / "sub" / "good.txt", InputKind::Model, 0, root) == "inside");  // a link inside
+    CHECK_THAT(inputErrorOf([&] { readInputFile(dir.path() / "scene" / "link.txt", InputKind::Model, 0, root); }),
+               Contains("link.txt") && Contains("secret.txt', outside '") && Contains("a link changed after the name was checked"));
+    CHECK(readInputFile(dir.path() / "scene" / "link.txt", InputKind::Model) == "outside");  // unconfined, as before
+}
+
 TEST_CASE("input files are capped in size per kind", "[io][hardening]") {
     TempDir dir;
     // Sparse files: the size is checked before a byte is read.

@@ -474,7 +474,7 @@ TEST_CASE("pbrt: the camera: pbrt's fov spans the shorter image side, and lens, 
                         "Film \"rgb\" \"string filename\" \"out.png\"\nIntegrator \"bdpt\" \"integer maxdepth\" 9\n");
     CHECK(lens.camera().lensRadius == Approx(0.1f));
     CHECK(lens.camera().focusDistance == Approx(4.0f));
-    CHECK(lens.fileSettings().outputFile == "out.png");
+    CHECK(fs::path(lens.fileSettings().outputFile) == dir.path() / "out.png");  // in the scene's folder
     CHECK(lens.fileSettings().maxDepth == 10);
     CHECK(hasWarning(lens, "Integrator \"bdpt\""));
     // Read and reported, not fatal.
@@ -600,6 +600,148 @@ TEST_CASE("pbrt: shapes are bounded: triangles, subdivision levels, nesting, tex
                }),
                Contains("past 268435456 triangles"));
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20.0 * wftest::timeScale());
+}
+
+// ---- Issue 58: stray writes, amplification, quadratic parsing, wraps ----------------------------
+
+TEST_CASE("pbrt: the Film's file name is written only inside the scene's folder", "[pbrt][hardening]") {
+    TempDir dir;
+    fs::create_directories(dir.path() / "scene");
+    fs::create_symlink(dir.path(), dir.path() / "scene" / "up");
+    auto output = [&](const std::string& name, SceneLoadOptions options = {}) {
+        const std::string main = dir.write("scene/main.pbrt", "Film \"rgb\" \"string filename\" \"" + name + "\"\n" +
+                                                                  "WorldBegin\n" + kTriangle + kLight);
+        return Scene::loadPbrt(main, options);
+    };
+    CHECK(fs::path(output("out.png").fileSettings().outputFile) == dir.path() / "scene" / "out.png");
+    // Absolute, .. out of the folder, through a link out of it: the default output, with a warning.
+    for (const std::string& name : {(dir.path() / "abs.png").string(), std::string("../up.png"), std::string("up/link.png")}) {
+        const Scene scene = output(name);
+        CHECK(scene.fileSettings().outputFile.empty());
+        CHECK(hasWarning(scene, "main.pbrt:1:") );
+        CHECK(hasWarning(scene, "the default output is used"));
+    }
+    // --allow-external-files lets it write there.
+    SceneLoadOptions allow;
+    allow.allowExternalFiles = true;
+    CHECK(fs::path(output("../up.png", allow).fileSettings().outputFile) == dir.path() / "scene" / ".." / "up.png");
+}
+
+TEST_CASE("pbrt: amplification is bounded before memory is taken: includes, tessellation, textures", "[pbrt][hardening]") {
+    TempDir dir;
+    const auto start = std::chrono::steady_clock::now();
+    // An Include DAG: each file includes the next one four times (4^8 inclusions).
+    for (int i = 0; i < 8; ++i) {
+        std::string text;
+        for (int k = 0; k < 4; ++k) text += "Include \"dag" + std::to_string(i + 1) + ".pbrt\"\n";
+        dir.write("dag" + std::to_string(i) + ".pbrt", text);
+    }
+    dir.write("dag8.pbrt", "# the leaf\n");
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, kHeader + "Include \"dag0.pbrt\"\n" + kTriangle); }),
+               Contains("dag7.pbrt:4:1: Include \"dag8.pbrt\": more than 16384 files included in all"));
+    // Tessellation and subdivision make at most 2^22 triangles per file, charged before they are
+    // made: 21845 cylinders (192 triangles each, not drawn: the "interface" material) leave 64.
+    std::string cylinders = kHeader + kLight + "AttributeBegin\nMaterial \"interface\"\n";
+    for (int i = 0; i < 21845; ++i) cylinders += "Shape \"cylinder\"\n";
+    cylinders += "AttributeEnd\n";
+    const int next = 4 + 5 + 2 + 21845 + 1;  // the line after them
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, cylinders + "Shape \"disk\"\n"); }),
+               Contains("scene.pbrt:" + std::to_string(next) + ":1: Shape \"disk\": its 192 triangles take the scene past "
+                        "4194304 triangles made by tessellation and subdivision"));
+    // A subdivision surface gets the levels that fit in what is left: 3 of 8 (4^3 of 64).
+    const Scene loop = loadText(dir, cylinders + "Shape \"loopsubdiv\" \"point3 P\" [ 0 0 0 1 0 0 0 1 0 ] "
+                                                 "\"integer indices\" [ 0 1 2 ] \"integer levels\" 8\n");
+    CHECK(hasWarning(loop, "8 levels would give over 64 triangles: subdivided 3 times"));
+    CHECK(loop.triangles().size() == 64);
+    // A sphere that cannot stay one (a non-uniform scale) is tessellated as the scene is made:
+    // charged then, and refused there.
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, cylinders + "Scale 1 2 1\nShape \"sphere\"\n"); }),
+               Contains("scene.pbrt:" + std::to_string(next + 1) + ":1: Shape \"sphere\" (tessellated): its 9216 triangles"));
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20.0 * wftest::timeScale());
+
+    // Textures: every image read, baked or tabulated is counted, a float texel as four RGBA8 ones.
+    Image image(64, 64);
+    writeImage(dir.file("small.png"), image);
+    SceneLoadOptions options;
+    options.maxTextureTexels = 64 * 64 * (1 + 2 * 4);  // the PNG and two baked copies
+    const std::string quad = "Shape \"trianglemesh\" \"point3 P\" [ 0 0 0 1 0 0 1 1 0 ] \"integer indices\" [ 0 1 2 ] "
+                             "\"point2 uv\" [ 0 0 1 0 1 1 ]\n";
+    std::string bakes = kHeader + "Texture \"img\" \"spectrum\" \"imagemap\" \"string filename\" \"small.png\"\n";
+    for (int i = 0; i < 3; ++i)
+        bakes += "Texture \"s" + std::to_string(i) + "\" \"spectrum\" \"scale\" \"texture tex\" \"img\" \"texture scale\" \"f\"\n"
+                 "Material \"diffuse\" \"texture reflectance\" \"s" + std::to_string(i) + "\"\n" + quad;
+    bakes = bakes.replace(bakes.find("Texture \"s0\""), 0, "Texture \"f\" \"float\" \"imagemap\" \"string filename\" \"small.png\"\n");
+    options.maxTextureTexels += 64 * 64;  // the float operand, read once
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, bakes + kLight, "scene.pbrt", options); }),
+               Contains("Texture \"s2\" \"scale\": baked as float texels: image size 64x64 (float) is over what is left of "
+                        "the scene's texture budget"));
+    options.maxTextureTexels += 64 * 64 * 4;
+    CHECK(loadText(dir, bakes + kLight, "scene.pbrt", options).textures().size() == 3);
+    // A float image is refused on its header, before it is decoded: this one holds no texels at all.
+    std::ofstream(dir.file("big.hdr"), std::ios::binary) << "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 16384 +X 16384\n";
+    std::ofstream(dir.file("big.pfm"), std::ios::binary) << "PF\n16384 16384\n-1.0\n";
+    for (const char* name : {"big.hdr", "big.pfm"})
+        CHECK_THAT(inputErrorOf([&] {
+                       loadText(dir, kHeader + "Texture \"t\" \"spectrum\" \"imagemap\" \"string filename\" \"" + name +
+                                         "\"\nMaterial \"diffuse\" \"texture reflectance\" \"t\"\n" + quad + kLight);
+                   }),
+                   Contains("image size 16384x16384 is over what is left of the scene's texture budget"));
+}
+
+TEST_CASE("pbrt: parsing stays linear: Attribute defaults and warnings", "[pbrt][hardening]") {
+    TempDir dir;
+    const auto start = std::chrono::steady_clock::now();
+    // 50,000 Attribute lines (took over 120 s): a name given again keeps its first value.
+    std::string attributes = kHeader;
+    for (int i = 0; i < 50000; ++i) attributes += "Attribute \"shape\" \"float radius\" " + std::to_string(2 + i % 7) + "\n";
+    const Scene sphere = loadText(dir, attributes + "Shape \"sphere\"\n" + kLight);
+    CHECK(sphere.spheres()[0].radius == Approx(2.0f));
+    // Attribute defaults are shared, not copied into every directive, and do not warn when unused.
+    std::string shared = kHeader;
+    for (int i = 0; i < 200; ++i) shared += "Attribute \"material\" \"float p" + std::to_string(i) + "\" 1\n";
+    for (int i = 0; i < 5000; ++i) shared += "Material \"diffuse\"\n" + kTriangle;
+    CHECK(!hasWarning(loadText(dir, shared + kLight), "\"float p"));
+    // More different names than any type reads: refused.
+    std::string names = kHeader;
+    for (int i = 0; i < 300; ++i) names += "Attribute \"shape\" \"float r" + std::to_string(i) + "\" 1\n";
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, names + kTriangle + kLight); }),
+               Contains("scene.pbrt:260:19: Attribute \"shape\": more than 256 different parameters in force"));
+    // 100,000 unsupported shapes of different names: a hundred warnings listed, the rest counted.
+    std::string shapes = kHeader + kTriangle;
+    for (int i = 0; i < 100000; ++i) shapes += "Shape \"x" + std::to_string(i) + "\"\n";
+    const Scene warned = loadText(dir, shapes + kLight);
+    CHECK(warned.warnings().size() == 101);
+    CHECK(hasWarning(warned, "... and 99900 more warnings of other kinds, not listed"));
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 10.0 * wftest::timeScale());
+}
+
+TEST_CASE("pbrt: values out of range name file and line", "[pbrt][hardening]") {
+    TempDir dir;
+    const std::string world = "WorldBegin\n" + kTriangle + kLight;
+    // Floats read as integers: 2147483648 is not an int (it wrapped to INT_MIN).
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, "Film \"rgb\" \"float xresolution\" 2147483648\n" + world); }),
+               Contains("scene.pbrt:1:12: parameter \"float xresolution\": 2147483648 is beyond the 32-bit integer range"));
+    CHECK_THAT(inputErrorOf([&] {
+                   loadText(dir, kHeader + "Shape \"loopsubdiv\" \"point3 P\" [ 0 0 0 1 0 0 0 1 0 ] \"integer indices\" [ 0 1 2 ] "
+                                           "\"float levels\" -2147483904\n" + kLight);
+               }),
+               Contains("scene.pbrt:4:") && Contains("beyond the 32-bit integer range"));
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, "Film \"rgb\" \"float xresolution\" 2.5\n" + world); }),
+               Contains("2.5 is not an integer"));
+    // Values the renderer or the scene would refuse later, without a place.
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, "Integrator \"path\" \"integer maxdepth\" 255\n" + world); }),
+               Contains("scene.pbrt:1:1: Integrator: \"maxdepth\" 255 is out of range (0..254"));
+    CHECK(loadText(dir, "Integrator \"path\" \"integer maxdepth\" 254\n" + world).fileSettings().maxDepth == 255);
+    CHECK_THAT(inputErrorOf([&] {
+                   loadText(dir, "Camera \"perspective\" \"float lensradius\" 0.1 \"float focaldistance\" 0\n" + world);
+               }),
+               Contains("scene.pbrt:1:") && Contains("\"focaldistance\" must be above 0"));
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, "LookAt 0 0 1e38 0 0 0 0 1 0\nCamera \"perspective\"\n" + world); }),
+               Contains("scene.pbrt:2:1: Camera: "));
+    CHECK_THAT(inputErrorOf([&] {
+                   loadText(dir, kHeader + "LightSource \"infinite\" \"rgb L\" [ 10 10 10 ] \"float scale\" 1e38\n" + kTriangle);
+               }),
+               Contains("scene.pbrt:4:1: LightSource \"infinite\": sky gradient colour"));
 }
 
 // ---- Materials and textures ----------------------------------------------------------------------

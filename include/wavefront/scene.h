@@ -200,7 +200,7 @@ struct Instance {
 /// The CLI uses them where its command line does not set --res, --out or --max-depth.
 struct SceneFileSettings {
     int width = 0, height = 0;  ///< the film's resolution
-    std::string outputFile;     ///< the image to write (.png, .exr or .pfm)
+    std::string outputFile;     ///< the image to write (.png, .exr or .pfm), a path in the scene file's folder (not outside it unless allowExternalFiles)
     int maxDepth = 0;           ///< the longest path, in segments from the camera (RenderOptions::maxDepth)
 };
 

@@ -11,7 +11,7 @@
 // out black are counted (a fuzzed camera may well see nothing). The cases that failed are written
 // to the failure folder (scripts/fuzz-loaders.sh: tests/data/regressions), where
 // regressions_test.cpp loads every one of them.
-//   wavefront_fuzz_loaders SEED_DIR FAILURE_DIR [--cases N] [--seed S] [--timeout SECONDS] [--model FILE]...
+//   wavefront_fuzz_loaders SEED_DIR FAILURE_DIR [--cases N] [--seed S] [--timeout SECONDS] [--model FILE]... [--only .EXT]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,6 +56,11 @@ const char* const kTokens[] = {
     "\"float radius\" -1 ", "\"float fov\" 0 ", "Scale 0 0 0\n", "Scale 1e30 1e30 1e30\n", "Rotate 90 0 0 0\n",
     "ReverseOrientation\n", "\"rgb L\" [ 1e38 1e38 1e38 ] ", "\"blackbody L\" 0 ", "\"spectrum k\" [ 300 1 ] ",
     "\"texture tex\" \"half\" ", "WorldBegin\n", "\"point3 P\" [ nan 0 0 ] ",
+    // pbrt-v4, issue 58: stray writes, include DAGs, wraps, values without a place, budgets
+    "\"string filename\" \"/tmp/wavefront-fuzz-escape.png\" ", "\"string filename\" \"../escape.png\" ",
+    "Include \"CASE\"\nInclude \"CASE\"\n", "\"float levels\" 2147483648 ", "\"float xresolution\" 2147483648 ",
+    "\"integer maxdepth\" 255 ", "\"float focaldistance\" 0 ", "\"float scale\" 1e38 ", "Attribute \"shape\" \"float radius\" 2\n",
+    "Attribute \"material\" \"float roughness\" 0.5\n", "Scale 1 2 1\n", "\"bool twosided\" true ", "\"integer levels\" 9 ",
     // Radiance HDR and text: runs of 0 and 255, the resolution line, control characters in messages
     "\2\2\0\10", "\x80", "\xff", "-Y 100000 +X 100000\n", "FORMAT=32-bit_rle_xyze\n", "\033[2J", "\v", "\f",
     // OBJ polygons that are concave or cross themselves
@@ -197,7 +202,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr,
-                     "usage: %s SEED_DIR FAILURE_DIR [--cases N] [--seed S] [--timeout SECONDS] [--model FILE]...\n",
+                     "usage: %s SEED_DIR FAILURE_DIR [--cases N] [--seed S] [--timeout SECONDS] [--model FILE]... [--only .EXT]\n",
                      argv[0]);
         return 2;
     }
@@ -205,12 +210,14 @@ int main(int argc, char** argv) {
     long cases = 1000, timeout = 5;
     unsigned long long seed = 1;
     std::vector<fs::path> models;
+    std::string only;  // --only .pbrt: fuzz the seeds of that extension alone (the others still lie beside them)
     for (int i = 3; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--cases") cases = std::atol(argv[i + 1]);
         else if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
         else if (flag == "--timeout") timeout = std::atol(argv[i + 1]);
         else if (flag == "--model") models.push_back(argv[i + 1]);
+        else if (flag == "--only") only = argv[i + 1];
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -221,7 +228,8 @@ int main(int argc, char** argv) {
     copySiblings(seeds, work / "seeds");
     for (const auto& entry : fs::directory_iterator(seeds))
         // A .bin is a buffer: fuzzed through the seed glTF that names it.
-        if (entry.is_regular_file()) inputs.push_back({entry.path(), work / "seeds"});
+        if (entry.is_regular_file() && (only.empty() || entry.path().extension() == only))
+            inputs.push_back({entry.path(), work / "seeds"});
     for (std::size_t m = 0; m < models.size(); ++m) {
         if (!fs::is_regular_file(models[m])) {
             std::fprintf(stderr, "no model %s\n", models[m].c_str());

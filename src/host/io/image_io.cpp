@@ -219,7 +219,10 @@ void checkTexels(const std::string& what, std::int64_t width, std::int64_t heigh
                          " texels (at most 2^28 in all are read)");
 }
 
-Image readPfm(const std::string& path, const std::string& bytes) {
+// No budget: readImage's 2^28 texels alone (checkTexels).
+constexpr std::uint64_t kNoBudget = ~std::uint64_t(0);
+
+Image readPfm(const std::string& path, const std::string& bytes, std::uint64_t texelsLeft = kNoBudget) {
     const std::string what = "PFM file '" + path + "'";
     // The header: "PF" or "Pf", width, height and scale, separated by whitespace; the last one
     // ends with a single whitespace character.
@@ -251,6 +254,7 @@ Image readPfm(const std::string& path, const std::string& bytes) {
     }
     if (scale == 0.0 || !std::isfinite(scale)) throw InputError("'" + path + "' is not a valid PFM file");
     checkTexels(what, width, height);
+    if (texelsLeft != kNoBudget) checkTextureSize(width, height, what, texelsLeft);
     const int channels = magic == "PF" ? 3 : 1;
     const std::size_t size = std::size_t(width) * std::size_t(height) * channels * 4;
     if (bytes.size() - pos < size) throw InputError(what + " is truncated");
@@ -288,7 +292,8 @@ struct ExrData {
 };
 
 /// `names`: the three channels to read (R, G, B; an AOV layer's: writeImageWithAovs).
-Image readExr(const std::string& path, const std::string& bytes, const std::string (&names)[3] = {"R", "G", "B"}) {
+Image readExr(const std::string& path, const std::string& bytes, const std::string (&names)[3] = {"R", "G", "B"},
+              std::uint64_t texelsLeft = kNoBudget) {
     const std::string what = "EXR file '" + path + "'";
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const auto fail = [&](const char* step, const char* err) {
@@ -311,6 +316,7 @@ Image readExr(const std::string& path, const std::string& bytes, const std::stri
     const EXRBox2i& window = exr.header.data_window;
     const std::int64_t width = std::int64_t(window.max_x) - window.min_x + 1, height = std::int64_t(window.max_y) - window.min_y + 1;
     checkTexels(what, width, height);
+    if (texelsLeft != kNoBudget) checkTextureSize(width, height, what, texelsLeft);
     // No more texels than the compression can give from the file's bytes (a fuzzed 4.9 KB ZIP EXR
     // declared 4194324 x 20 and took 1.6 GB and 4 s before tinyexr found nothing to decode):
     // deflate gives at most 1032:1, run lengths 128:1, B44 under 16:1, no compression 1:1.
@@ -574,15 +580,26 @@ Image readImageLayer(const std::string& path, const std::string& layer) {
     return readExr(path, readInputFile(path, InputKind::Image), names);
 }
 
-Image readImage(const std::string& path) {
+namespace {
+
+Image readImageWithin(const std::string& path, std::uint64_t texelsLeft, const std::filesystem::path& within) {
     const std::string ext = lowercaseExtension(path);
+    static const std::string rgb[3] = {"R", "G", "B"};
     if (ext == ".pfm")
-        return readPfm(path, readInputFile(path, InputKind::Image));
+        return readPfm(path, readInputFile(path, InputKind::Image, 0, within), texelsLeft);
     if (ext == ".exr")
-        return readExr(path, readInputFile(path, InputKind::Image));
+        return readExr(path, readInputFile(path, InputKind::Image, 0, within), rgb, texelsLeft);
     if (ext == ".hdr")
-        return readHdr(path);
+        return readHdr(path, texelsLeft, within);
     throw InputError("cannot read '" + path + "': unknown image extension '" + ext + "' (use .exr, .pfm or .hdr)");
+}
+
+}  // namespace
+
+Image readImage(const std::string& path) { return readImageWithin(path, kNoBudget, {}); }
+
+Image readFloatImage(const std::string& path, std::uint64_t texelsLeft, const std::filesystem::path& within) {
+    return readImageWithin(path, std::min(texelsLeft, kNoBudget - 1), within);
 }
 
 }  // namespace wavefront

@@ -60,7 +60,42 @@ struct FileDescriptor {
     }
 };
 
+// Whether `full` is `root` or lies below it (both absolute and canonical), element by element.
+bool liesWithin(const fs::path& full, const fs::path& root) {
+    auto r = root.begin(), f = full.begin();
+    for (; r != root.end() && !r->empty(); ++r, ++f)
+        if (f == full.end() || *r != *f) return false;
+    return true;
+}
+
+// Where the open file `fd` (opened as `path`) lies, or a refusal when that is outside `root`. The
+// kernel's own name of the open file (/proc/self/fd) cannot be changed by renaming links; without
+// /proc, the file the name resolves to now must be the one opened (same device and inode).
+void checkOpenFileWithin(int fd, const fs::path& path, const fs::path& root, const std::string& what) {
+    std::error_code ec;
+    fs::path real = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
+    if (ec) {
+        real = fs::weakly_canonical(fs::absolute(path, ec), ec);
+        struct stat opened {}, named {};
+        if (ec || ::fstat(fd, &opened) != 0 || ::stat(real.c_str(), &named) != 0 || opened.st_dev != named.st_dev ||
+            opened.st_ino != named.st_ino)
+            throw InputError("cannot read " + what + ": it changed while it was opened (a link swapped?)");
+    }
+    if (!liesWithin(real, root))
+        throw InputError("cannot read " + what + ": the file opened is '" + real.string() + "', outside '" + root.string() +
+                         "' (a link changed after the name was checked?)");
+}
+
 }  // namespace
+
+fs::path confinementRoot(const fs::path& referrer, bool allowExternal) {
+    if (allowExternal) return {};
+    const fs::path folder = referrer.parent_path().empty() ? fs::path(".") : referrer.parent_path();
+    std::error_code ec;
+    fs::path root = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+    if (ec) throw InputError("the folder '" + folder.string() + "' cannot be resolved: " + ec.message());
+    return root;
+}
 
 std::uint64_t inputSizeLimit(InputKind kind) {
     switch (kind) {
@@ -78,7 +113,7 @@ std::string specialFileKind(const fs::path& path) {
     return ::stat(path.c_str(), &st) == 0 ? notRegular(st.st_mode) : "";
 }
 
-std::string readInputFile(const fs::path& path, InputKind kind, std::uint64_t limit) {
+std::string readInputFile(const fs::path& path, InputKind kind, std::uint64_t limit, const fs::path& within) {
     if (limit == 0) limit = inputSizeLimit(kind);
     const std::string what = std::string(kindName(kind)) + " '" + path.string() + "'";
     // Refuse special files before opening them: opening a device can have effects of its own.
@@ -96,6 +131,7 @@ std::string readInputFile(const fs::path& path, InputKind kind, std::uint64_t li
         throw InputError("cannot read " + what + ": " + std::strerror(errno));
     if (*notRegular(st.st_mode))
         throw InputError("cannot read " + what + ": it is " + notRegular(st.st_mode) + ", not a regular file");
+    if (!within.empty()) checkOpenFileWithin(file.fd, path, within, what);
     const auto tooLarge = [&](const char* how) {
         return InputError(what + " " + how + " the size limit of " + formatBytes(limit) + " for its kind");
     };
@@ -139,10 +175,8 @@ fs::path resolveReferencedFile(const fs::path& referrer, const std::string& name
     if (ec) throw InputError(refused + "cannot be resolved: " + ec.message());
     const fs::path full = fs::weakly_canonical(fs::absolute(folder / written, ec), ec);
     if (ec) throw InputError(refused + "cannot be resolved: " + ec.message());
-    auto r = root.begin(), f = full.begin();
-    for (; r != root.end() && !r->empty(); ++r, ++f)
-        if (f == full.end() || *r != *f)
-            throw InputError(refused + "resolves to '" + full.string() + "', outside '" + root.string() + "'" + rule);
+    if (!liesWithin(full, root))
+        throw InputError(refused + "resolves to '" + full.string() + "', outside '" + root.string() + "'" + rule);
     return candidate;
 }
 

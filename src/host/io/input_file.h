@@ -27,8 +27,16 @@ std::string specialFileKind(const std::filesystem::path& path);
 
 /// Reads the whole file. Throws InputError, one line naming the file and the reason, for a path
 /// that does not exist, is not a regular file (directory, FIFO, device, socket), is larger than
-/// `limit` bytes (0: the kind's cap), or cannot be read.
-std::string readInputFile(const std::filesystem::path& path, InputKind kind, std::uint64_t limit = 0);
+/// `limit` bytes (0: the kind's cap), or cannot be read. With `within` (a folder, as
+/// confinementRoot gives it), the file as opened must lie inside that folder: checked on the open
+/// file itself (where /proc/self/fd says it is), so that a symbolic link swapped after
+/// resolveReferencedFile checked the name cannot lead the read out of it.
+std::string readInputFile(const std::filesystem::path& path, InputKind kind, std::uint64_t limit = 0,
+                          const std::filesystem::path& within = {});
+
+/// The folder `referrer`'s references must stay in, symbolic links resolved once (the `within` of
+/// readInputFile); empty when `allowExternal`.
+std::filesystem::path confinementRoot(const std::filesystem::path& referrer, bool allowExternal);
 
 /// The bytes of a text file (OBJ, MTL) as UTF-8: UTF-16 with a byte order mark (some Windows
 /// exporters write it) is converted, a UTF-8 byte order mark dropped. Throws InputError naming

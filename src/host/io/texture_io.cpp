@@ -200,19 +200,19 @@ Texture decodeTexture(const unsigned char* data, std::size_t size, const std::st
     return texture;
 }
 
-Texture readTexture(const std::string& path, std::uint64_t texelsLeft) {
-    const std::string bytes = readInputFile(path, InputKind::Image);
+Texture readTexture(const std::string& path, std::uint64_t texelsLeft, const std::filesystem::path& within) {
+    const std::string bytes = readInputFile(path, InputKind::Image, 0, within);
     return decodeTexture(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), "texture '" + path + "'",
                          texelsLeft);
 }
 
-Image readHdr(const std::string& path) {
-    const std::string bytes = readInputFile(path, InputKind::Image);
+Image readHdr(const std::string& path, std::uint64_t texelsLeft, const std::filesystem::path& within) {
+    const std::string bytes = readInputFile(path, InputKind::Image, 0, within);
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     // Not stbi_loadf, which would also take a PNG and undo its gamma: an .hdr file must be Radiance.
     if (!isRadiance(data, bytes.size()))
         throw InputError("HDR file '" + path + "' is not a Radiance RGBE file");
-    return decodeRadiance(data, bytes.size(), "HDR file '" + path + "'", kMaxImageTexels);
+    return decodeRadiance(data, bytes.size(), "HDR file '" + path + "'", std::min(texelsLeft, kMaxImageTexels));
 }
 
 }  // namespace wavefront

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace wavefront {
@@ -23,10 +24,16 @@ void checkTextureSize(std::int64_t width, std::int64_t height, const std::string
 /// to 8 bits), Radiance HDR content (whatever the file is called) to linear float RGBA. `what`
 /// names the image in errors. Throws InputError, one line, for data that cannot be decoded.
 Texture decodeTexture(const unsigned char* data, std::size_t size, const std::string& what, std::uint64_t texelsLeft);
-/// Reads and decodes an image file (decodeTexture).
-Texture readTexture(const std::string& path, std::uint64_t texelsLeft);
+/// Reads and decodes an image file (decodeTexture); `within`: readInputFile's confinement.
+Texture readTexture(const std::string& path, std::uint64_t texelsLeft, const std::filesystem::path& within = {});
 /// Reads a Radiance RGBE (.hdr) file as linear RGB. Throws InputError for files that are not
-/// Radiance HDR, are truncated or malformed, or exceed 2^28 texels.
-Image readHdr(const std::string& path);
+/// Radiance HDR, are truncated or malformed, or exceed 2^28 texels or `texelsLeft` (checked on
+/// the header, before decoding).
+Image readHdr(const std::string& path, std::uint64_t texelsLeft = std::uint64_t(1) << 28,
+              const std::filesystem::path& within = {});
+/// readImage (PFM, EXR, HDR by extension) with the size checked against `texelsLeft`
+/// (checkTextureSize) on the header, before anything is decoded, and the file read with
+/// readInputFile's `within`.
+Image readFloatImage(const std::string& path, std::uint64_t texelsLeft, const std::filesystem::path& within = {});
 
 }  // namespace wavefront

@@ -8,6 +8,7 @@
 #include "host/scene/loaders.h"
 #include "host/scene/pbrt/shapes.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wavefront::pbrt {
@@ -167,10 +168,23 @@ void SceneBuilder::attribute(const std::string& target, ParamList params, const 
         if (target == kTargetNames[t]) index = t;
     if (index < 0)
         throw InputError(loc.str() + ": Attribute \"" + target + "\": expected shape, light, material, medium or texture");
-    auto defaults = std::make_shared<std::vector<Param>>();
-    if (state_.attributes[index]) *defaults = *state_.attributes[index];
-    for (Param& p : params.params) defaults->push_back(std::move(p));
-    state_.attributes[index] = std::move(defaults);
+    // A name given before keeps its first value (the lookups took the first of a name), so a
+    // repeated Attribute adds nothing; new names copy the list once (earlier blocks share the
+    // old one), a list of at most kMaxAttributeParameters.
+    static const std::vector<Param> kNone;
+    std::shared_ptr<std::vector<Param>> defaults;
+    for (Param& p : params.params) {
+        const std::vector<Param>& inForce = defaults ? *defaults : state_.attributes[index] ? *state_.attributes[index] : kNone;
+        if (std::any_of(inForce.begin(), inForce.end(), [&](const Param& q) { return q.name == p.name; })) continue;
+        if (!defaults)
+            defaults = state_.attributes[index] ? std::make_shared<std::vector<Param>>(*state_.attributes[index])
+                                                : std::make_shared<std::vector<Param>>();
+        if (defaults->size() >= kMaxAttributeParameters)
+            throw InputError(p.loc.str() + ": Attribute \"" + target + "\": more than " + std::to_string(kMaxAttributeParameters) +
+                             " different parameters in force");
+        defaults->push_back(std::move(p));
+    }
+    if (defaults) state_.attributes[index] = std::move(defaults);
 }
 
 void SceneBuilder::worldBegin(const FileLoc& loc) {
@@ -230,7 +244,7 @@ Entity SceneBuilder::entity(const std::string& type, ParamList params, Target de
     Entity e;
     e.type = type;
     e.params = std::move(params);
-    if (defaults < kTargets && state_.attributes[defaults]) e.params.addDefaults(*state_.attributes[defaults]);
+    if (defaults < kTargets) e.params.defaults = state_.attributes[defaults];
     e.loc = loc;
     e.transform = state_.ctm;
     return e;
@@ -284,6 +298,7 @@ void SceneBuilder::shape(const std::string& type, ParamList params, const FileLo
     context.material = state_.material;
     context.areaLight = currentObject_ ? -1 : state_.areaLight;  // as pbrt-v4: instances do not emit
     context.triangleBudget = kMaxSceneFileTriangles - triangles_;
+    context.generated = &d_.generated;
     Entity e = entity(type, std::move(params), ShapeAttributes, loc);
     triangles_ += addShape(type, e.params, loc, context, files_, warnings_, currentObject_ ? *currentObject_ : d_.shapes);
     warnUnused("Shape \"" + type + "\"", e.params);

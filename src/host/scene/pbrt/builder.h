@@ -20,6 +20,10 @@ namespace wavefront::pbrt {
 /// The deepest AttributeBegin (and ObjectBegin, Import) nesting accepted: each level copies the
 /// graphics state, and no scene needs more.
 constexpr int kMaxAttributeDepth = 4096;
+/// The most different parameters `Attribute` may hold in force for one target (shape, light,
+/// material, medium, texture): no pbrt-v4 type reads more than a few dozen, and each new one
+/// copies the list.
+constexpr std::size_t kMaxAttributeParameters = 256;
 
 class SceneBuilder {
 public:

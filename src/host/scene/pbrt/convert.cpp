@@ -26,6 +26,8 @@ constexpr double kPi = 3.14159265358979323846;
 
 // pbrt-v4's defaults: a 1280 x 720 film, the volpath integrator with maxdepth 5.
 constexpr int kDefaultWidth = 1280, kDefaultHeight = 720, kDefaultMaxDepth = 5;
+// The deepest pbrt "maxdepth" (bounces): wavefront's RenderOptions::maxDepth counts segments, 1..255.
+constexpr int kMaxPbrtDepth = 254;
 
 glm::dvec3 point(const glm::dmat4& m, glm::dvec3 p) { return glm::dvec3(m * glm::dvec4(p, 1.0)); }
 glm::dvec3 vector(const glm::dmat4& m, glm::dvec3 v) { return glm::dvec3(m * glm::dvec4(v, 0.0)); }
@@ -64,6 +66,11 @@ Camera convertCamera(const Description& d, const glm::dmat4& sceneFromWorld, int
 
     // A thin lens: pbrt's lens radius and focal distance are in camera space.
     const double lensRadius = p.getFloat("lensradius", 0.0f), focus = p.getFloat("focaldistance", 1e6f);
+    if (lensRadius < 0.0)
+        throw InputError(p.find("lensradius")->loc.str() + ": " + what + ": \"lensradius\" must not be negative");
+    if (lensRadius > 0.0 && !(focus > 0.0))
+        throw InputError((p.find("focaldistance") ? p.find("focaldistance")->loc : c.loc).str() + ": " + what +
+                         ": \"focaldistance\" must be above 0 with a lens");
     if (lensRadius > 0.0) {
         camera.lensRadius = float(lensRadius * glm::length(vector(sceneFromCamera, glm::dvec3(1.0, 0.0, 0.0))));
         camera.focusDistance = float(focus * glm::length(dir));
@@ -74,7 +81,7 @@ Camera convertCamera(const Description& d, const glm::dmat4& sceneFromWorld, int
     return camera;
 }
 
-SceneFileSettings convertSettings(const Description& d, Warnings& warnings) {
+SceneFileSettings convertSettings(const Description& d, const FileResolver& files, Warnings& warnings) {
     SceneFileSettings s;
     s.width = kDefaultWidth;
     s.height = kDefaultHeight;
@@ -89,11 +96,18 @@ SceneFileSettings convertSettings(const Description& d, Warnings& warnings) {
                              std::to_string(s.height) + " is out of range (each side 1..65536)");
         const std::string file = p.getString("filename", "");
         const std::string ext = lowercaseExtension(file);
-        if (ext == ".png" || ext == ".exr" || ext == ".pfm")
-            s.outputFile = file;
-        else if (!file.empty())
+        if (ext == ".png" || ext == ".exr" || ext == ".pfm") {
+            // A scene file is input: what it names is written only inside its folder (no absolute
+            // path, no .. or link out of it) unless external files are allowed.
+            try {
+                s.outputFile = files.resolveOutput(file).string();
+            } catch (const InputError& e) {
+                warnings.add(p.find("filename")->loc, what + ": \"filename\" " + e.what() + ": the default output is used");
+            }
+        } else if (!file.empty()) {
             warnings.add(p.find("filename")->loc, what + ": \"filename\" '" + file +
                                                       "': wavefront writes .png, .exr or .pfm: the default output is used");
+        }
         for (const char* name : {"cropwindow", "pixelbounds", "iso", "exposuretime", "whitebalance", "sensor", "diagonal",
                                  "maxcomponentvalue"})
             if (const Param* q = p.find(name))
@@ -106,8 +120,10 @@ SceneFileSettings convertSettings(const Description& d, Warnings& warnings) {
     if (d.hasIntegrator) {
         // pbrt's maxdepth counts bounces; wavefront's counts segments from the camera, one more.
         const int depth = d.integrator.params.getInt("maxdepth", kDefaultMaxDepth);
-        if (depth < 0 || depth > 1000000)
-            throw InputError(d.integrator.loc.str() + ": Integrator: \"maxdepth\" " + std::to_string(depth) + " is out of range");
+        if (depth < 0 || depth > kMaxPbrtDepth)
+            throw InputError(d.integrator.loc.str() + ": Integrator: \"maxdepth\" " + std::to_string(depth) +
+                             " is out of range (0.." + std::to_string(kMaxPbrtDepth) + ": wavefront follows at most " +
+                             std::to_string(kMaxPbrtDepth + 1) + " path segments)");
         s.maxDepth = depth + 1;
         warnings.add(d.integrator.loc, "Integrator \"" + d.integrator.type +
                                            "\": wavefront renders with its own integrators (--integrator pt, bdpt or mlt); its "
@@ -156,7 +172,8 @@ MeshShape backFace(MeshShape& front) {
 
 // A shape as the TriangleMeshes wavefront draws, in the space `mesh` is in: its uvs mapped as the
 // material's textures read them, and a copy facing back for a two-sided emitter.
-std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter::Result& material) {
+std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter::Result& material,
+                                         GeneratedTriangles& generated) {
     std::vector<glm::vec2> uvs;
     if (material.textured && !mesh.uvs.empty()) {
         // pbrt looks images up at (s, 1 - t), s = su u + du, t = sv v + dv; wavefront at its uv, (0, 0) top-left.
@@ -164,7 +181,10 @@ std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter
         for (const glm::vec2& uv : mesh.uvs) uvs.emplace_back(m.x * uv.x + m.z, 1.0f - (m.y * uv.y + m.w));
     }
     std::vector<MeshShape> sides;
-    if (material.twoSided) sides.push_back(backFace(mesh));
+    if (material.twoSided) {
+        generated.charge(mesh.indices.size() / 3, mesh.loc, "the back of a two-sided emitter");
+        sides.push_back(backFace(mesh));
+    }
     sides.push_back(std::move(mesh));
     std::vector<TriangleMesh> out(sides.size());
     for (std::size_t k = 0; k < sides.size(); ++k) {
@@ -177,10 +197,11 @@ std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter
     return out;
 }
 
-void addMesh(MeshShape mesh, const MaterialConverter::Result& material, const glm::dmat4& sceneFromWorld, Scene& scene) {
+void addMesh(MeshShape mesh, const MaterialConverter::Result& material, const glm::dmat4& sceneFromWorld,
+             GeneratedTriangles& generated, Scene& scene) {
     transformMesh(mesh, sceneFromWorld);
     const FileLoc loc = mesh.loc;
-    for (const TriangleMesh& side : triangleMeshes(std::move(mesh), material)) {
+    for (const TriangleMesh& side : triangleMeshes(std::move(mesh), material, generated)) {
         try {
             scene.addMesh(side);
         } catch (const InputError& e) {
@@ -203,7 +224,7 @@ void addObjects(Description& d, MaterialConverter& materials, const glm::dmat4& 
         InstancedObject& object = d.objects[i];
         std::vector<TriangleMesh> meshes;
         auto add = [&](MeshShape&& mesh, const MaterialConverter::Result& material) {
-            for (TriangleMesh& m : triangleMeshes(std::move(mesh), material)) meshes.push_back(std::move(m));
+            for (TriangleMesh& m : triangleMeshes(std::move(mesh), material, d.generated)) meshes.push_back(std::move(m));
         };
         for (MeshShape& mesh : object.shapes.meshes) {
             const MaterialConverter::Result material = materials.convert(mesh.material, mesh.areaLight);
@@ -213,7 +234,7 @@ void addObjects(Description& d, MaterialConverter& materials, const glm::dmat4& 
         for (const SphereShape& sphere : object.shapes.spheres) {
             const MaterialConverter::Result material = materials.convert(sphere.material, sphere.areaLight);
             if (material.material < 0) ++interfaces;
-            else add(tessellateSphere(sphere), material);
+            else add(tessellateSphere(sphere, d.generated), material);
         }
         object.shapes = ShapeSet{};  // its memory back before the next one
         if (meshes.empty()) continue;
@@ -257,9 +278,15 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
     glm::dmat4 sceneFromWorld(1.0);
     if (glm::determinant(glm::dmat3(worldFromCamera)) > 0.0) sceneFromWorld[0][0] = -1.0;
 
-    SceneFileSettings settings = convertSettings(d, warnings);
+    SceneFileSettings settings = convertSettings(d, files, warnings);
     scene.setFileSettings(settings);
-    scene.setCamera(convertCamera(d, sceneFromWorld, settings.width, settings.height, warnings));
+    const Camera camera = convertCamera(d, sceneFromWorld, settings.width, settings.height, warnings);
+    try {
+        Scene::checkCamera(camera);  // what the render would refuse (a focus distance that overflows float, ...), named here
+    } catch (const InputError& e) {
+        throw InputError((d.camera.loc.file ? d.camera.loc.str() : d.fileNames.front()) + ": Camera: " + e.what());
+    }
+    scene.setCamera(camera);
 
     MaterialConverter materials(d, scene, files, maxTextureTexels, warnings);
     std::size_t interfaces = 0;
@@ -269,7 +296,7 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
             ++interfaces;
             continue;
         }
-        addMesh(std::move(mesh), material, sceneFromWorld, scene);
+        addMesh(std::move(mesh), material, sceneFromWorld, d.generated, scene);
         mesh = MeshShape{};  // its memory back before the next one
     }
     for (const SphereShape& sphere : d.shapes.spheres) {
@@ -287,7 +314,7 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
                 throw InputError(sphere.loc.str() + ": Shape \"sphere\": " + e.what());
             }
         } else {
-            addMesh(tessellateSphere(sphere), material, sceneFromWorld, scene);
+            addMesh(tessellateSphere(sphere, d.generated), material, sceneFromWorld, d.generated, scene);
         }
     }
     addObjects(d, materials, sceneFromWorld, interfaces, warnings, scene);

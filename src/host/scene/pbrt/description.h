@@ -77,6 +77,21 @@ struct ObjectPlacement {
     FileLoc loc;
 };
 
+/// The most triangles one scene file's shapes may make beyond those it lists: subdivision,
+/// tessellated quadrics (full spheres where they cannot stay spheres) and the back faces of
+/// two-sided emitters. A few hundred bytes each once rendered: about 1 GiB at the cap, where a
+/// file of a few KB could otherwise ask for tens of GB (loopsubdiv surfaces at 2^20 triangles
+/// each, thousands of textured spheres at 9216).
+constexpr std::size_t kMaxGeneratedTriangles = std::size_t(1) << 22;
+
+/// A scene file's count of generated triangles, charged before they are made.
+struct GeneratedTriangles {
+    std::size_t made = 0;
+    std::size_t left() const { return kMaxGeneratedTriangles - made; }
+    /// Counts `triangles` more; throws InputError "loc: what: ..." past kMaxGeneratedTriangles.
+    void charge(std::size_t triangles, const FileLoc& loc, const std::string& what);
+};
+
 struct Description {
     // The options block.
     Entity camera;  ///< transform: pbrt's camera-from-world (the CTM at the Camera directive); pbrt's default without one
@@ -92,6 +107,7 @@ struct Description {
     ShapeSet shapes;  ///< the world's own shapes
     std::vector<InstancedObject> objects;  ///< the objects instanced, each once (area lights in them dropped, as pbrt-v4 does)
     std::vector<ObjectPlacement> instances;
+    GeneratedTriangles generated;  ///< by the builder (subdivision, quadrics) and the conversion (spheres, back faces)
 
     /// Every file name a FileLoc points to (stable addresses: a deque).
     std::deque<std::string> fileNames;

@@ -31,10 +31,15 @@ fs::path FileResolver::resolve(const std::string& name, const FileLoc& where, co
     }
 }
 
+fs::path FileResolver::resolveOutput(const std::string& name) const {
+    if (name.empty()) throw InputError("'' names no file");
+    return resolveReferencedFile(mainFile_, name, allowExternal_);
+}
+
 std::string FileResolver::read(const fs::path& file, const FileLoc& where, const std::string& what, InputKind kind,
                                std::uint64_t limit) const {
     try {
-        return readInputFile(file, kind, limit);
+        return readInputFile(file, kind, limit, root_);
     } catch (const InputError& e) {
         throw InputError(where.str() + ": " + what + ": " + e.what());
     }

@@ -93,6 +93,7 @@ void LightConverter::translateLight(const Entity& light) {
         for (const Param& p : light.params.params) p.used = true;
         return;
     }
+    if (infiniteLocation_.empty()) infiniteLocation_ = light.loc.str() + ": " + what;
     float scale = light.params.getFloat("scale", 1.0f);
     const float illuminance = light.params.getFloat("illuminance", -1.0f);
     if (light.params.find("portal"))
@@ -110,7 +111,7 @@ void LightConverter::translateLight(const Entity& light) {
     const std::filesystem::path path = files_.resolve(file, light.loc, what + " \"filename\"");
     Image image;
     try {
-        image = readImage(path.string());
+        image = readFloatImage(path.string(), std::uint64_t(1) << 28, files_.root());  // the file as opened inside the folder
     } catch (const InputError& e) {
         throw InputError(light.loc.str() + ": " + what + ": " + e.what());
     }
@@ -218,13 +219,19 @@ void LightConverter::finish(Scene& scene) {
         }
     }
     if (!hasInfinite_) return;
-    if (environment_.width == 0) {
-        // A constant sky: the gradient with equal ends, sampled uniformly over the sphere.
-        scene.setSkyGradient(SkyGradient{constant_, constant_});
-        return;
+    // The sky's own checks (radiance times "scale" beyond the float range, ...), named at the
+    // first infinite light.
+    try {
+        if (environment_.width == 0) {
+            // A constant sky: the gradient with equal ends, sampled uniformly over the sphere.
+            scene.setSkyGradient(SkyGradient{constant_, constant_});
+            return;
+        }
+        for (std::size_t i = 0; i < environment_.rgb.size(); ++i) environment_.rgb[i] += constant_[int(i % 3)];
+        scene.setEnvironment(std::move(environment_));
+    } catch (const InputError& e) {
+        throw InputError(infiniteLocation_ + ": " + e.what());
     }
-    for (std::size_t i = 0; i < environment_.rgb.size(); ++i) environment_.rgb[i] += constant_[int(i % 3)];
-    scene.setEnvironment(std::move(environment_));
 }
 
 }  // namespace wavefront::pbrt

@@ -49,6 +49,7 @@ private:
     Warnings& warnings_;
     glm::vec3 constant_{0.0f};  ///< the sum of the constant infinite lights
     bool hasInfinite_ = false;
+    std::string infiniteLocation_;  ///< "file:line:column: LightSource \"infinite\"" of the first, for the sky's errors
     Image environment_;         ///< the sum of the image infinite lights, latitude-longitude, or empty
     std::vector<Light> deltaLights_;                ///< point, spot and distant lights, in the Scene's frame
     std::vector<std::string> deltaLightLocations_;  ///< "file:line:column: LightSource \"point\"" of each

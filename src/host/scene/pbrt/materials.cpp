@@ -66,7 +66,7 @@ TextureValue constantValue(glm::vec3 c) {
 // A new texture whose texel at pbrt's (s, t) of `operands[0]`'s mapping is f(the operands there):
 // the operands are looked up each with its own mapping at the same surface point.
 TextureValue bake(const std::vector<TextureValue>& operands, const std::function<glm::vec3(const std::vector<glm::vec3>&)>& f,
-                  Warnings& warnings, const FileLoc& loc, const std::string& what) {
+                  TextureBudget& budget, Warnings& warnings, const FileLoc& loc, const std::string& what) {
     const TextureValue* base = nullptr;
     int width = 1, height = 1;
     for (const TextureValue& o : operands)
@@ -82,6 +82,7 @@ TextureValue bake(const std::vector<TextureValue>& operands, const std::function
     }
     width = std::min(width, kMaxBakedSize);
     height = std::min(height, kMaxBakedSize);
+    budget.take(width, height, 16, loc.str() + ": " + what + ": baked as float texels");
     std::vector<std::unique_ptr<HostView>> views;
     for (const TextureValue& o : operands) {
         views.push_back(o.image ? std::make_unique<HostView>(*o.image) : nullptr);
@@ -131,8 +132,9 @@ TextureValue bake(const std::vector<TextureValue>& operands, const std::function
 // A 64 x 64 texture of f(s, t) over one tile, s and t in [0, 1) at the texel centres (t up, as
 // pbrt's images are looked up at (s, 1 - t)), for the procedural textures wavefront can tabulate.
 template <typename F>
-std::shared_ptr<const Texture> tile(F f) {
+std::shared_ptr<const Texture> tile(TextureBudget& budget, const std::string& what, F f) {
     constexpr int kSize = 64;
+    budget.take(kSize, kSize, 16, what);
     auto texture = std::make_shared<Texture>();
     texture->width = texture->height = kSize;
     texture->srgb = false;
@@ -144,8 +146,8 @@ std::shared_ptr<const Texture> tile(F f) {
     return texture;
 }
 
-TextureValue multiply(const TextureValue& a, const TextureValue& b, Warnings& warnings, const FileLoc& loc,
-                      const std::string& what) {
+TextureValue multiply(const TextureValue& a, const TextureValue& b, TextureBudget& budget, Warnings& warnings,
+                      const FileLoc& loc, const std::string& what) {
     if (!b.image) {
         TextureValue r = a;
         r.constant *= b.constant;
@@ -156,14 +158,24 @@ TextureValue multiply(const TextureValue& a, const TextureValue& b, Warnings& wa
         r.constant *= a.constant;
         return r;
     }
-    return bake({a, b}, [](const std::vector<glm::vec3>& v) { return v[0] * v[1]; }, warnings, loc, what);
+    return bake({a, b}, [](const std::vector<glm::vec3>& v) { return v[0] * v[1]; }, budget, warnings, loc, what);
 }
 
 }  // namespace
 
+void TextureBudget::take(std::int64_t width, std::int64_t height, int bytesPerTexel, const std::string& what) {
+    const std::uint64_t units = std::uint64_t(std::max<std::int64_t>(width, 0)) * std::uint64_t(std::max<std::int64_t>(height, 0)) *
+                                std::uint64_t(bytesPerTexel) / 4;
+    if (units > left_)
+        throw InputError(what + ": image size " + std::to_string(width) + "x" + std::to_string(height) + (bytesPerTexel > 4 ? " (float)" : "") +
+                         " is over what is left of the scene's texture budget (" + std::to_string(left_) +
+                         " RGBA8 texels, a float texel counting as four; SceneLoadOptions::maxTextureTexels)");
+    left_ -= units;
+}
+
 MaterialConverter::MaterialConverter(const Description& description, Scene& scene, const FileResolver& files,
                                      std::uint64_t maxTextureTexels, Warnings& warnings)
-    : d_(description), scene_(scene), files_(files), maxTextureTexels_(maxTextureTexels), warnings_(warnings) {}
+    : d_(description), scene_(scene), files_(files), textureBudget_(maxTextureTexels), warnings_(warnings) {}
 
 const Entity& MaterialConverter::resolve(const MaterialRef& ref) const {
     if (ref.index >= 0) return d_.materials[std::size_t(ref.index)];
@@ -394,13 +406,14 @@ TextureValue MaterialConverter::evaluateTexture(const Entity& t, bool spectrum, 
             warnings_.add(t.loc, what + ": \"wrap\" \"" + wrap + "\" is not supported: the texture repeats");
         for (const char* ignored : {"filter", "maxanisotropy"}) p.find(ignored);
         if (p.getBool("invert", false))
-            value = bake({value}, [](const std::vector<glm::vec3>& v) { return glm::vec3(1.0f) - v[0]; }, warnings_, t.loc, what);
+            value = bake({value}, [](const std::vector<glm::vec3>& v) { return glm::vec3(1.0f) - v[0]; }, textureBudget_,
+                         warnings_, t.loc, what);
     } else if (t.type == "scale") {
-        value = multiply(operand("tex", 1.0f), operand("scale", 1.0f, false), warnings_, t.loc, what);
+        value = multiply(operand("tex", 1.0f), operand("scale", 1.0f, false), textureBudget_, warnings_, t.loc, what);
     } else if (t.type == "mix") {
         value = bake({operand("tex1", 0.0f), operand("tex2", 1.0f), operand("amount", 0.5f, false)},
-                     [](const std::vector<glm::vec3>& v) { return (1.0f - v[2].x) * v[0] + v[2].x * v[1]; }, warnings_,
-                     t.loc, what);
+                     [](const std::vector<glm::vec3>& v) { return (1.0f - v[2].x) * v[0] + v[2].x * v[1]; }, textureBudget_,
+                     warnings_, t.loc, what);
     } else if (t.type == "checkerboard") {
         TextureValue a = operand("tex1", 1.0f), b = operand("tex2", 0.0f);
         if (a.image || b.image)
@@ -410,12 +423,13 @@ TextureValue MaterialConverter::evaluateTexture(const Entity& t, bool spectrum, 
         // Two checks by two, 32 texels each, repeated: pbrt's (s, t) halved; tex1 where
         // floor(s) + floor(t) is even.
         const glm::vec3 ca = meanOf(a), cb = meanOf(b);
-        value.image = tile([&](float s, float tt) { return (int(2.0f * s) + int(2.0f * tt)) % 2 == 0 ? ca : cb; });
+        value.image = tile(textureBudget_, t.loc.str() + ": " + what,
+                           [&](float s, float tt) { return (int(2.0f * s) + int(2.0f * tt)) % 2 == 0 ? ca : cb; });
         value.mapping = mapping * 0.5f;
     } else if (t.type == "bilerp") {
         const glm::vec3 v00 = meanOf(operand("v00", 0.0f)), v01 = meanOf(operand("v01", 1.0f)),
                         v10 = meanOf(operand("v10", 0.0f)), v11 = meanOf(operand("v11", 1.0f));
-        value.image = tile([&](float s, float tt) {
+        value.image = tile(textureBudget_, t.loc.str() + ": " + what, [&](float s, float tt) {
             return (1 - s) * (1 - tt) * v00 + s * (1 - tt) * v10 + (1 - s) * tt * v01 + s * tt * v11;
         });
         value.mapping = mapping;
@@ -443,8 +457,9 @@ std::shared_ptr<const Texture> MaterialConverter::loadImage(const std::string& f
         const std::string ext = lowercaseExtension(file);
         if (ext == ".exr" || ext == ".pfm" || ext == ".hdr") {
             // Float images are linear whatever the encoding says; pbrt clamps negative values at lookup.
-            const Image image = readImage(file);
-            checkTextureSize(image.width, image.height, "'" + file + "'", texelsLeft(scene_, maxTextureTexels_));
+            // Their size is checked against the budget on the header, before decoding.
+            const Image image = readFloatImage(file, textureBudget_.left(16), files_.root());
+            textureBudget_.take(image.width, image.height, 16, "'" + file + "'");
             texture->width = image.width;
             texture->height = image.height;
             texture->srgb = false;
@@ -457,7 +472,8 @@ std::shared_ptr<const Texture> MaterialConverter::loadImage(const std::string& f
                 texture->rgbaFloat.push_back(1.0f);
             }
         } else {
-            *texture = readTexture(file, texelsLeft(scene_, maxTextureTexels_));
+            *texture = readTexture(file, textureBudget_.left(4), files_.root());
+            textureBudget_.take(texture->width, texture->height, 4, "'" + file + "'");
             if (encoding == "sRGB") {
                 texture->srgb = true;
             } else if (encoding == "linear") {
@@ -470,6 +486,7 @@ std::shared_ptr<const Texture> MaterialConverter::loadImage(const std::string& f
                 }
                 if (!(gamma > 0.0 && gamma < 100.0))
                     throw InputError("\"encoding\" \"" + encoding + "\" has no usable exponent");
+                textureBudget_.take(texture->width, texture->height, 12, "'" + file + "' as float texels");
                 Texture linear;
                 linear.width = texture->width;
                 linear.height = texture->height;

@@ -26,6 +26,23 @@ struct TextureValue {
     glm::vec4 mapping{1.0f, 1.0f, 0.0f, 0.0f};  ///< su, sv, du, dv
 };
 
+/// A scene file's texture budget (SceneLoadOptions::maxTextureTexels) as the conversion spends
+/// it, in RGBA8 texels (4 bytes): a float texel (16 bytes) counts as four. Every image decoded,
+/// baked (mix, scale, invert) or tabulated (checkerboard, bilerp) is counted once, before its
+/// texels are allocated (image files from their headers).
+class TextureBudget {
+public:
+    explicit TextureBudget(std::uint64_t texels) : left_(texels) {}
+    /// What is left, in texels of `bytesPerTexel` bytes (4: RGBA8, 16: float RGBA).
+    std::uint64_t left(int bytesPerTexel) const { return left_ / std::uint64_t(bytesPerTexel) * 4; }
+    /// Takes a width x height image of `bytesPerTexel` bytes a texel; throws InputError
+    /// "`what`: ... over what is left of the scene's texture budget" when it does not fit.
+    void take(std::int64_t width, std::int64_t height, int bytesPerTexel, const std::string& what);
+
+private:
+    std::uint64_t left_;
+};
+
 class MaterialConverter {
 public:
     /// `maxTextureTexels`: SceneLoadOptions::maxTextureTexels, the scene's texture budget.
@@ -58,7 +75,7 @@ private:
     const Description& d_;
     Scene& scene_;
     const FileResolver& files_;
-    std::uint64_t maxTextureTexels_;
+    TextureBudget textureBudget_;
     Warnings& warnings_;
     std::map<std::pair<const Entity*, int>, Result> converted_;
     std::map<std::string, std::shared_ptr<const Texture>> images_;  ///< by file and encoding

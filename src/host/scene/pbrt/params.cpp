@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace wavefront::pbrt {
 
@@ -17,13 +18,24 @@ bool isOneOf(const std::string& type, std::initializer_list<std::string_view> ty
 
 }  // namespace
 
-const Param* ParamList::find(std::string_view name) const {
-    for (const Param& p : params)
-        if (p.name == name) {
-            p.used = true;
-            return &p;
-        }
+namespace {
+
+// The parameter of that name: the directive's own, else the Attribute default.
+const Param* lookup(const ParamList& list, std::string_view name) {
+    for (const Param& p : list.params)
+        if (p.name == name) return &p;
+    if (list.defaults)
+        for (const Param& p : *list.defaults)
+            if (p.name == name) return &p;
     return nullptr;
+}
+
+}  // namespace
+
+const Param* ParamList::find(std::string_view name) const {
+    const Param* p = lookup(*this, name);
+    if (p) p->used = true;
+    return p;
 }
 
 const Param& ParamList::expect(const Param& p, std::initializer_list<std::string_view> types, const char* expected) const {
@@ -48,9 +60,14 @@ std::vector<int> ParamList::getInts(std::string_view name) const {
     if (p->type == "integer") return p->ints;
     std::vector<int> out;
     for (float v : p->numbers) {
-        if (!(v == std::floor(v) && std::fabs(v) <= 2147483647.0f))
-            throw InputError(p->loc.str() + ": parameter " + p->declaration() + ": " + std::to_string(v) +
-                             " is not an integer");
+        // 2147483647 is not a float: float(INT_MAX) is 2^31, which int() would wrap to INT_MIN.
+        char text[64];
+        std::snprintf(text, sizeof text, v == std::floor(v) ? "%.0f" : "%.9g", double(v));
+        if (v != std::floor(v))
+            throw InputError(p->loc.str() + ": parameter " + p->declaration() + ": " + text + " is not an integer");
+        if (!(v >= -2147483648.0f && v < 2147483648.0f))
+            throw InputError(p->loc.str() + ": parameter " + p->declaration() + ": " + text +
+                             " is beyond the 32-bit integer range");
         out.push_back(int(v));
     }
     return out;
@@ -125,29 +142,16 @@ std::vector<glm::vec2> ParamList::getVec2s(std::string_view name) const {
 }
 
 std::string ParamList::getTexture(std::string_view name) const {
-    for (const Param& p : params)
-        if (p.name == name) {
-            if (p.type != "texture") return "";
-            p.used = true;
-            return single(p, p.strings);
-        }
-    return "";
-}
-
-void ParamList::addDefaults(const std::vector<Param>& defaults) {
-    for (const Param& d : defaults) {
-        const bool given = std::any_of(params.begin(), params.end(), [&](const Param& p) { return p.name == d.name; });
-        if (given) continue;
-        params.push_back(d);
-        params.back().fromAttribute = true;
-        params.back().used = false;
-    }
+    const Param* p = lookup(*this, name);
+    if (!p || p->type != "texture") return "";
+    p->used = true;
+    return single(*p, p->strings);
 }
 
 std::vector<const Param*> ParamList::unused() const {
     std::vector<const Param*> out;
     for (const Param& p : params)
-        if (!p.used && !p.fromAttribute) out.push_back(&p);
+        if (!p.used) out.push_back(&p);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // lookups check the type, convert, and mark the parameter used, so that whatever nobody asked
 // for can be named in a warning.
 #pragma once
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,6 @@ struct Param {
     std::vector<std::string> strings;  ///< "string", "texture", and a "spectrum" given by name or file
     std::vector<bool> bools;           ///< "bool"
     FileLoc loc;
-    bool fromAttribute = false;  ///< an `Attribute` default: may go unused without a warning
     mutable bool used = false;
 
     /// `"type name"`, as declared, for messages.
@@ -36,6 +36,10 @@ enum class SpectrumUse { Albedo, Unbounded, Illuminant };
 class ParamList {
 public:
     std::vector<Param> params;
+    /// `Attribute` values in force where the directive was given: shared by every directive
+    /// under them (never copied per directive), they count only where `params` has no parameter
+    /// of the same name, and may go unused without a warning.
+    std::shared_ptr<const std::vector<Param>> defaults;
 
     /// The first parameter of that name (any type), marked used; null when there is none.
     const Param* find(std::string_view name) const;
@@ -56,9 +60,6 @@ public:
     /// type (then it is a value: rgb, spectrum, float, ...).
     std::string getTexture(std::string_view name) const;
 
-    /// Appends `defaults` (Attribute values), which count only where the list has no parameter of
-    /// the same name.
-    void addDefaults(const std::vector<Param>& defaults);
     /// Parameters no lookup asked for, other than Attribute defaults.
     std::vector<const Param*> unused() const;
 

@@ -228,6 +228,9 @@ private:
         const std::string name = string(std::string(what) + "'s file name");
         if (depth + 1 > kMaxIncludeDepth)
             fail(at.loc, std::string(what) + " \"" + name + "\": files nested deeper than " + std::to_string(kMaxIncludeDepth));
+        if (++inclusions_ > kMaxInclusions)
+            fail(at.loc, std::string(what) + " \"" + name + "\": more than " + std::to_string(kMaxInclusions) +
+                             " files included in all (each Include and Import counted, every time)");
         const std::filesystem::path file = files_.resolve(name, at.loc, what);
         if (lowercaseExtension(file.string()) == ".gz")
             fail(at.loc, std::string(what) + " '" + name +
@@ -359,6 +362,7 @@ private:
     Warnings& warnings_;
     Source* source_ = nullptr;
     std::uint64_t parsedBytes_ = 0;
+    std::uint64_t inclusions_ = 0;
     FileLoc end_;
 };
 

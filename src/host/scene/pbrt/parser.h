@@ -10,6 +10,9 @@ namespace wavefront::pbrt {
 
 /// Include and Import nest at most this deep (a file that includes itself stops here).
 constexpr int kMaxIncludeDepth = 32;
+/// The most Include and Import directives one load follows, counting every time a file is
+/// included (a file that includes the next one twice, and so on, doubles them at each level: 2^L).
+constexpr std::uint64_t kMaxInclusions = 16384;
 /// The most bytes of scene text one load parses, over the main file and every Include and
 /// Import (a file included many times counts each time): twice the cap of one scene file.
 constexpr std::uint64_t kMaxParsedBytes = std::uint64_t(4) << 30;

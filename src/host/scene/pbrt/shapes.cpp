@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace wavefront::pbrt {
 
@@ -81,12 +82,16 @@ struct SurfacePoint {
     glm::dvec3 position, normal;
 };
 
+// What a tessellation charges its triangles to, before it makes them.
+using Charge = std::function<void(std::size_t triangles)>;
+
 // A surface of revolution about z over a (u, v) grid of (rows + 1) x (columns + 1) vertices, u
 // and v in [0, 1] (pbrt's parametrisation, `at` giving the point there), each triangle facing its
 // corners' normals; triangles without area (at a pole, at a disk's centre: two corners a rounding
 // error apart) are left out.
 template <typename At>
-LocalMesh revolve(int rows, int columns, At at) {
+LocalMesh revolve(int rows, int columns, const Charge& charge, At at) {
+    charge(2 * std::size_t(rows) * std::size_t(columns));
     LocalMesh mesh;
     for (int i = 0; i <= rows; ++i)
         for (int j = 0; j <= columns; ++j) {
@@ -116,11 +121,11 @@ int segmentsFor(double phiMax) { return std::max(3, int(std::ceil(kSegments * ph
 
 // pbrt-v4's sphere: z from zMin to zMax, phi from 0 to phiMax; u = phi / phiMax, v from zMin's
 // polar angle to zMax's.
-LocalMesh sphereMesh(double radius, double zMin, double zMax, double phiMax) {
+LocalMesh sphereMesh(double radius, double zMin, double zMax, double phiMax, const Charge& charge) {
     const double thetaZMin = std::acos(std::clamp(std::min(zMin, zMax) / radius, -1.0, 1.0));
     const double thetaZMax = std::acos(std::clamp(std::max(zMin, zMax) / radius, -1.0, 1.0));
     const int rows = std::max(2, int(std::ceil(kRings * (thetaZMin - thetaZMax) / kPi)));
-    return revolve(rows, segmentsFor(phiMax), [&](double u, double v) {
+    return revolve(rows, segmentsFor(phiMax), charge, [&](double u, double v) {
         const double theta = thetaZMin + v * (thetaZMax - thetaZMin), phi = u * phiMax;
         const glm::dvec3 n(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
         return SurfacePoint{radius * n, n};
@@ -128,16 +133,16 @@ LocalMesh sphereMesh(double radius, double zMin, double zMax, double phiMax) {
 }
 
 // pbrt-v4's disk at z = height, facing +z: u = phi / phiMax, v = 0 at the outer radius, 1 at the inner.
-LocalMesh diskMesh(double height, double radius, double innerRadius, double phiMax) {
-    return revolve(1, segmentsFor(phiMax), [&](double u, double v) {
+LocalMesh diskMesh(double height, double radius, double innerRadius, double phiMax, const Charge& charge) {
+    return revolve(1, segmentsFor(phiMax), charge, [&](double u, double v) {
         const double rho = radius + v * (innerRadius - radius), phi = u * phiMax;
         return SurfacePoint{glm::dvec3(rho * std::cos(phi), rho * std::sin(phi), height), glm::dvec3(0.0, 0.0, 1.0)};
     });
 }
 
 // pbrt-v4's open cylinder about z, facing out: u = phi / phiMax, v = (z - zMin) / (zMax - zMin).
-LocalMesh cylinderMesh(double radius, double zMin, double zMax, double phiMax) {
-    return revolve(1, segmentsFor(phiMax), [&](double u, double v) {
+LocalMesh cylinderMesh(double radius, double zMin, double zMax, double phiMax, const Charge& charge) {
+    return revolve(1, segmentsFor(phiMax), charge, [&](double u, double v) {
         const double phi = u * phiMax;
         const glm::dvec3 n(std::cos(phi), std::sin(phi), 0.0);
         return SurfacePoint{glm::dvec3(radius * n.x, radius * n.y, zMin + v * (zMax - zMin)), n};
@@ -337,11 +342,20 @@ void transformMesh(MeshShape& mesh, const glm::dmat4& m) {
     if (det < 0.0) swapWinding(mesh.indices);
 }
 
-MeshShape tessellateSphere(const SphereShape& sphere) {
+void GeneratedTriangles::charge(std::size_t triangles, const FileLoc& loc, const std::string& what) {
+    if (triangles > left())
+        throw InputError(loc.str() + ": " + what + ": its " + std::to_string(triangles) +
+                         " triangles take the scene past " + std::to_string(kMaxGeneratedTriangles) +
+                         " triangles made by tessellation and subdivision, the most one scene file may ask for");
+    made += triangles;
+}
+
+MeshShape tessellateSphere(const SphereShape& sphere, GeneratedTriangles& generated) {
     ShapeContext context;
     context.material = sphere.material;
     context.areaLight = sphere.areaLight;
-    MeshShape mesh = place(sphereMesh(sphere.radius, -sphere.radius, sphere.radius, 2.0 * kPi), sphere.transform,
+    const Charge charge = [&](std::size_t n) { generated.charge(n, sphere.loc, "Shape \"sphere\" (tessellated)"); };
+    MeshShape mesh = place(sphereMesh(sphere.radius, -sphere.radius, sphere.radius, 2.0 * kPi, charge), sphere.transform,
                            Facing::Winding, false, context, sphere.loc);
     if (sphere.inward) {
         for (glm::vec3& n : mesh.normals) n = -n;
@@ -366,6 +380,7 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
         warnings.add(loc, what + ": \"emissionfilename\" is not supported: the area light emits uniformly");
     const glm::dmat4& m = context.objectToWorld;
     const bool reverse = context.reverseOrientation;
+    const Charge charge = [&](std::size_t n) { context.generated->charge(n, loc, what); };
     auto emit = [&](LocalMesh&& local, Facing facing) {
         checkBudget(local.triangles(), context, loc);
         const std::size_t triangles = local.triangles();
@@ -437,8 +452,11 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
             return 0;
         }
         if (!checkIndices(indices, positions.size(), 3, type, loc, warnings)) return 0;
-        // Each level multiplies the triangles by four: as many levels as the caps allow.
-        const std::size_t base = indices.size() / 3, cap = std::min(context.triangleBudget, kMaxSubdividedTriangles);
+        // Each level multiplies the triangles by four: as many levels as the caps allow (one
+        // surface's, the file's, and what is left of the file's generated triangles), counted
+        // before subdividing.
+        const std::size_t base = indices.size() / 3;
+        const std::size_t cap = std::min({context.triangleBudget, kMaxSubdividedTriangles, context.generated->left()});
         int affordable = 0;
         while (affordable < 16 && base << (2 * (affordable + 1)) <= cap) ++affordable;
         if (levels > affordable) {
@@ -446,7 +464,9 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
                                   " triangles: subdivided " + std::to_string(affordable) + " times");
             levels = affordable;
         }
-        return emit(loopSubdivide(std::move(positions), toUnsigned(indices), std::max(levels, 0)), Facing::TowardsNormals);
+        levels = std::max(levels, 0);
+        if (levels > 0) charge(base << (2 * levels));
+        return emit(loopSubdivide(std::move(positions), toUnsigned(indices), levels), Facing::TowardsNormals);
     }
     if (type == "sphere" || type == "disk" || type == "cylinder") {
         const double radius = params.getFloat("radius", 1.0f);
@@ -471,14 +491,14 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
                 out.spheres.push_back(sphere);
                 return std::size_t(2 * kSegments * kRings);
             }
-            return emit(sphereMesh(radius, zMin, zMax, phiMax), Facing::Quadric);
+            return emit(sphereMesh(radius, zMin, zMax, phiMax, charge), Facing::Quadric);
         }
         if (type == "disk") {
             const double inner = std::clamp(double(params.getFloat("innerradius", 0.0f)), 0.0, radius);
-            return emit(diskMesh(params.getFloat("height", 0.0f), radius, inner, phiMax), Facing::Quadric);
+            return emit(diskMesh(params.getFloat("height", 0.0f), radius, inner, phiMax, charge), Facing::Quadric);
         }
         const double zMin = params.getFloat("zmin", -1.0f), zMax = params.getFloat("zmax", 1.0f);
-        return emit(cylinderMesh(radius, std::min(zMin, zMax), std::max(zMin, zMax), phiMax), Facing::Quadric);
+        return emit(cylinderMesh(radius, std::min(zMin, zMax), std::max(zMin, zMax), phiMax, charge), Facing::Quadric);
     }
     // curve, and pbrt-v3's cone, paraboloid, hyperboloid, nurbs and heightfield.
     warnings.add(loc, what + " is not supported: skipped");

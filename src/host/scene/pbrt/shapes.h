@@ -20,6 +20,7 @@ struct ShapeContext {
     MaterialRef material;
     int areaLight = -1;
     std::size_t triangleBudget = 0;  ///< how many more triangles the file may give
+    GeneratedTriangles* generated = nullptr;  ///< the file's count of generated triangles (Description::generated)
 };
 
 /// Adds the shape to `out`, in world space; returns how many triangles it added. Shapes
@@ -33,7 +34,8 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
 /// turned around where `m` mirrors, so that the triangles still face where the normal points.
 void transformMesh(MeshShape& mesh, const glm::dmat4& m);
 
-/// A sphere as triangles (smooth normals, pbrt's (u, v)), facing as the sphere does.
-MeshShape tessellateSphere(const SphereShape& sphere);
+/// A sphere as triangles (smooth normals, pbrt's (u, v)), facing as the sphere does; charged to
+/// `generated` before they are made.
+MeshShape tessellateSphere(const SphereShape& sphere, GeneratedTriangles& generated);
 
 }  // namespace wavefront::pbrt

@@ -5,11 +5,14 @@
 namespace wavefront::pbrt {
 
 void Warnings::add(const FileLoc& loc, const std::string& message) {
-    auto [it, inserted] = index_.emplace(message, entries_.size());
-    if (inserted)
-        entries_.push_back(Entry{loc.file ? loc.str() : std::string(), message, 0});
-    else
+    if (auto it = index_.find(message); it != index_.end()) {
         ++entries_[it->second].repeats;
+    } else if (entries_.size() >= kMaxListedWarnings) {
+        ++unlisted_;
+    } else {
+        index_.emplace(message, entries_.size());
+        entries_.push_back(Entry{loc.file ? loc.str() : std::string(), message, 0});
+    }
 }
 
 void Warnings::add(const std::string& message) { add(FileLoc{}, message); }
@@ -21,6 +24,9 @@ void Warnings::flush(Scene& scene) const {
             line += " (and " + std::to_string(e.repeats) + " more place" + (e.repeats > 1 ? "s" : "") + ")";
         scene.addWarning(line);
     }
+    if (unlisted_ > 0)
+        scene.addWarning("... and " + std::to_string(unlisted_) + " more warning" + (unlisted_ > 1 ? "s" : "") +
+                         " of other kinds, not listed (the first " + std::to_string(kMaxListedWarnings) + " kinds are)");
 }
 
 }  // namespace wavefront::pbrt

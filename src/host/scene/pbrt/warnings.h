@@ -14,6 +14,11 @@ class Scene;
 
 namespace wavefront::pbrt {
 
+/// The most different warnings listed: a file can make each directive's warning different (an
+/// unknown shape name per line), and one line per kind of problem is what helps; the rest are
+/// counted.
+constexpr std::size_t kMaxListedWarnings = 100;
+
 class Warnings {
 public:
     /// A warning about `loc`; the same message again only counts.
@@ -21,7 +26,8 @@ public:
     /// A warning about the whole file.
     void add(const std::string& message);
     /// Hands them to the scene (Scene::addWarning), in the order they first came:
-    /// "file:line:column: message (and 12 more places)".
+    /// "file:line:column: message (and 12 more places)", then "... N more warnings" for those
+    /// beyond kMaxListedWarnings.
     void flush(Scene& scene) const;
 
 private:
@@ -31,6 +37,7 @@ private:
     };
     std::vector<Entry> entries_;
     std::map<std::string, std::size_t> index_;
+    std::size_t unlisted_ = 0;  ///< warnings beyond kMaxListedWarnings different ones
 };
 
 }  // namespace wavefront::pbrt
