@@ -13,7 +13,7 @@ namespace {
 
 template <class Row>
 IntegratorSpec mergingSpec(const char* typeName, const char* name, const char* description) {
-    IntegratorSpec s{Row::kType, typeName, name, description};
+    IntegratorSpec s{Row::kType, typeName, name, description, WorkSplit::SampleRanges, {}};
     s.options = {
         {"radius", "--radius", "first merge radius in pixels (at the camera's target distance), in (0, 1000]",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).radius = options::parseFloat("--radius", v); },
