@@ -108,16 +108,25 @@ TEST_CASE("the work splitter covers the range exactly once and a slower device t
     CHECK(perDevice[0] > 2 * perDevice[2]);
 }
 
-TEST_CASE("MLT's b exchange: each device gets the others' latest samples, from any thread", "[multidevice][mlt]") {
-    NormalizationExchange exchange;
+TEST_CASE("the shared state exchange: each device gets the sum of the others' latest posts, from any thread",
+          "[multidevice][mlt]") {
+    using V = std::vector<double>;
+    SharedStateExchange exchange;
     exchange.reset(3);
-    CHECK(exchange.exchange(0, {2.0, 4.0}) == std::pair<double, double>{0.0, 0.0});  // nobody else has posted
-    CHECK(exchange.exchange(1, {1.0, 1.0}) == std::pair<double, double>{2.0, 4.0});
-    CHECK(exchange.exchange(0, {3.0, 5.0}) == std::pair<double, double>{1.0, 1.0});  // its own post replaced, not added
-    CHECK(exchange.exchange(2, {0.5, 2.0}) == std::pair<double, double>{4.0, 6.0});
+    CHECK(exchange.exchange(0, {2.0, 4.0}) == V{0.0, 0.0});  // nobody else has posted
+    CHECK(exchange.exchange(1, {1.0, 1.0}) == V{2.0, 4.0});
+    CHECK(exchange.exchange(0, {3.0, 5.0}) == V{1.0, 1.0});  // its own post replaced, not added
+    CHECK(exchange.exchange(2, {0.5, 2.0}) == V{4.0, 6.0});
     exchange.reset(2);  // a fresh film forgets every post
-    CHECK(exchange.exchange(1, {1.0, 1.0}) == std::pair<double, double>{0.0, 0.0});
+    CHECK(exchange.exchange(1, {1.0, 1.0}) == V{0.0, 0.0});
     CHECK_THROWS(exchange.exchange(2, {1.0, 1.0}));  // no such device
+    // Posts of any length (MMLT: numbers per path length): the sum is as long as the longest
+    // post, a shorter one counting 0 beyond its end; an empty post shares nothing.
+    exchange.reset(3);
+    CHECK(exchange.exchange(0, {1.0, 2.0, 3.0, 4.0}) == V{0.0, 0.0, 0.0, 0.0});
+    CHECK(exchange.exchange(1, {10.0, 20.0}) == V{1.0, 2.0, 3.0, 4.0});
+    CHECK(exchange.exchange(2, {}) == V{11.0, 22.0, 3.0, 4.0});
+    CHECK(exchange.exchange(0, {1.0}) == V{10.0, 20.0});
     // Devices post from their own threads while others read: every read is some set of whole posts.
     exchange.reset(4);
     std::vector<std::thread> threads;
@@ -125,13 +134,13 @@ TEST_CASE("MLT's b exchange: each device gets the others' latest samples, from a
     for (int d = 0; d < 4; ++d)
         threads.emplace_back([&, d] {
             for (int k = 1; k <= 2000; ++k) {
-                const std::pair<double, double> others = exchange.exchange(d, {double(k), 2.0 * k});
-                if (others.second != 2.0 * others.first) ++torn;
+                const V others = exchange.exchange(d, {double(k), 2.0 * k});
+                if (others.size() != 2 || others[1] != 2.0 * others[0]) ++torn;
             }
         });
     for (std::thread& t : threads) t.join();
     CHECK(torn == 0);
-    CHECK(exchange.exchange(0, {0.0, 0.0}) == std::pair<double, double>{6000.0, 12000.0});
+    CHECK(exchange.exchange(0, {0.0, 0.0}) == V{6000.0, 12000.0});
 }
 
 TEST_CASE("PT and BDPT on several devices give the film of one device", "[multidevice][pt][bdpt][gpu]") {

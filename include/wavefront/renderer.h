@@ -303,6 +303,7 @@ struct IntegratorInfo {
     /// of one seed add up to one image. False (MLT, MMLT): it runs Markov chains; processes that
     /// share a render take seeds of their own instead.
     bool rendersSampleRanges = true;
+    std::string typeName;  ///< "PathTracer": the IntegratorType value's name (Python's enum is made from it)
 };
 
 /// Every integrator, in the registry's order.

@@ -343,14 +343,10 @@ PYBIND11_MODULE(_wavefront, m) {
     registerExceptions(m);
 
     py::enum_<Backend>(m, "Backend").value("Auto", Backend::Auto).value("Cuda", Backend::Cuda).value("Cpu", Backend::Cpu);
-    py::enum_<IntegratorType>(m, "IntegratorType")
-        .value("PathTracer", IntegratorType::PathTracer)
-        .value("Bdpt", IntegratorType::Bdpt)
-        .value("Mlt", IntegratorType::Mlt)
-        .value("Mmlt", IntegratorType::Mmlt)
-        .value("Vcm", IntegratorType::Vcm)
-        .value("Bpm", IntegratorType::Bpm)
-        .value("Ppm", IntegratorType::Ppm);
+    {
+        py::enum_<IntegratorType> integratorType(m, "IntegratorType");
+        for (const IntegratorInfo& info : integrators()) integratorType.value(info.typeName.c_str(), info.type);
+    }
     py::enum_<PtVariant>(m, "PtVariant")
         .value("Megakernel", PtVariant::Megakernel)
         .value("PtR", PtVariant::PtR)
@@ -686,7 +682,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readonly("name", &IntegratorInfo::name)
         .def_readonly("description", &IntegratorInfo::description)
         .def_readonly("options", &IntegratorInfo::options)
-        .def_readonly("rendersSampleRanges", &IntegratorInfo::rendersSampleRanges);
+        .def_readonly("rendersSampleRanges", &IntegratorInfo::rendersSampleRanges)
+        .def_readonly("typeName", &IntegratorInfo::typeName);
     m.def("integrators", &integrators, "Every integrator of the registry, with its options");
 
     // dynamic_attr: the Python progress callable is kept in the object's __dict__ (the C++

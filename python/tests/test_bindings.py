@@ -34,6 +34,10 @@ def test_options_mirror_the_cpp_defaults():
 def test_integrator_options_come_from_the_registry():
     names = [i.name for i in wf.integrators()]
     assert names[:3] == ["pt", "bdpt", "mlt"]
+    # The IntegratorType enum is made from the registry: one value per row, in its order.
+    assert list(wf.IntegratorType.__members__) == [i.typeName for i in wf.integrators()]
+    assert [wf.IntegratorType.__members__[i.typeName] for i in wf.integrators()] == [i.type for i in wf.integrators()]
+    assert wf.IntegratorType.PathTracer == wf.parseIntegrator("pt")
     mlt = next(i for i in wf.integrators() if i.name == "mlt")
     large = next(o for o in mlt.options if o.name == "large-step")
     assert large.flag == "--large-step" and float(large.defaultValue) == pytest.approx(0.3)

@@ -15,12 +15,14 @@ MltReplay renderMltAndReplayOn(Exec& exec, const Scene& scene, const RenderOptio
     SceneView view = buffers.view(o.width, o.height);
     const int numPixels = o.width * o.height;
     FilmBuffers<Exec> film(exec, numPixels);
-    BdptParams params = makeBdptParams(view, o.maxDepth, metropolisOptions(o).cameraConnections);
+    const bool multiplexed = o.integrator == IntegratorType::Mmlt;
+    const MltOptions& m = multiplexed ? o.*MmltIntegrator::kBlock : o.*MltIntegrator::kBlock;
+    const MetropolisMode mode = multiplexed ? MmltIntegrator::kMode : MltIntegrator::kMode;
+    BdptParams params = makeBdptParams(view, o.maxDepth, m.cameraConnections);
     const std::uint64_t mutations = std::uint64_t(numPixels) * std::uint64_t(o.samplesPerPixel);
     // The renderer's own chain policy and driver (the requested chains, bounded by memory).
-    MltDriver<Exec> driver =
-        MltRunner<Exec>::makeDriver(exec, o, MltRunner<Exec>::chainCount(exec, o, mutations, false), mutations,
-                                    view.camera.lensRadius > 0.0f);
+    MltDriver<Exec> driver = MltRunner<Exec>::makeDriver(
+        exec, o, m, mode, MltRunner<Exec>::chainCount(exec, o, m, mutations, false), mutations, view.camera.lensRadius > 0.0f);
     NoBudget budget;
     driver.render(view, params, film.view(), mutations, budget);
     return driver.replay(view, params);

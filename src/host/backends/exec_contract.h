@@ -6,7 +6,6 @@
 //
 //   kIsGpu                          whether its memory is device memory (tests pick their path)
 //   defaultStreamCapacity()         path-state slots that fill the device
-//   defaultChainCount()             Markov chains a time-limited MLT render runs (MltRunner)
 //   residentThreads<F>()            items of a parallelFor of F that run at once (persistent threads)
 //   allocate<T>(count) -> Buffer<T> memory in its space, counted in memory()
 //   memory() -> MemoryCounter       bytes held now and at most
@@ -59,7 +58,6 @@ template <class E>
 struct Provides<E, std::void_t<
     decltype(bool(E::kIsGpu)),
     decltype(int(std::declval<const E&>().defaultStreamCapacity())),
-    decltype(int(std::declval<const E&>().defaultChainCount())),
     decltype(int(std::declval<const E&>().template residentThreads<Body>())),
     decltype(Buffer<int>(std::declval<E&>().template allocate<int>(std::size_t(1)))),
     decltype(std::declval<const E&>().memory().live),

@@ -23,7 +23,7 @@ void mergeBdptStats(const std::vector<RenderStats>& perDevice, RenderStats& merg
 }
 
 IntegratorSpec BdptIntegrator::spec() {
-    IntegratorSpec s{kType, "bdpt",
+    IntegratorSpec s{kType, "Bdpt", "bdpt",
                      "bidirectional path tracing: streaming eye and light walks, one thread per connection (van "
                      "Antwerpen 2011, 5)"};
     s.options = {

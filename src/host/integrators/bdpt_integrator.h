@@ -18,6 +18,7 @@ void mergeBdptStats(const std::vector<RenderStats>& perDevice, RenderStats& merg
 
 struct BdptIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Bdpt;
+    static constexpr BdptOptions RenderOptions::*kBlock = &RenderOptions::bdpt;
     static IntegratorSpec spec();  ///< bdpt_integrator.cpp
     template <class Exec>
     using Runner = BdptRunner<Exec>;

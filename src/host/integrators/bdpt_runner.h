@@ -22,19 +22,20 @@ void bdptDriverStats(BdptDriver<Exec>& driver, RenderStats& stats) {
 template <class Exec>
 class BdptRunner : public IntegratorRunner<Exec> {
 public:
-    BdptRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
-        : options_(o),
-          driver_(exec, o.bdpt.variant,
+    /// `b`: the row's options block (RenderOptions::bdpt).
+    BdptRunner(Exec& exec, const RenderOptions& o, const BdptOptions& b, const RunnerStart& start)
+        : options_(o), block_(b),
+          driver_(exec, b.variant,
                   std::max(1, std::min(runner::streamSlots(exec, o, start.firstCall),
-                                       BdptDriver<Exec>::slotLimit(exec.freeMemoryBytes(), o.maxDepth, o.bdpt.variant))),
-                  o.maxDepth, o.bdpt.connectThresholdOrDefault(), o.bdpt.coalescedVertexWrites) {}
+                                       BdptDriver<Exec>::slotLimit(exec.freeMemoryBytes(), o.maxDepth, b.variant))),
+                  o.maxDepth, b.connectThresholdOrDefault(), b.coalescedVertexWrites) {}
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
         BdptParams params =
-            makeBdptParams(scene, options_.maxDepth, options_.bdpt.cameraConnections, int(runner::filmPixels(options_)));
-        params.onlyS = options_.bdpt.strategyS;
-        params.onlyT = options_.bdpt.strategyT;
+            makeBdptParams(scene, options_.maxDepth, block_.cameraConnections, int(runner::filmPixels(options_)));
+        params.onlyS = block_.strategyS;
+        params.onlyT = block_.strategyT;
         std::uint64_t count = runner::sampleCount(next_, asked, runner::sampleLimit(options_), budget.timeLimited());
         std::uint64_t done = driver_.render(scene, params, HashSampler(options_.seed, runner::filmWindow(options_)), film,
                                             next_, count, budget);
@@ -53,6 +54,7 @@ public:
 
 private:
     RenderOptions options_;
+    BdptOptions block_;
     BdptDriver<Exec> driver_;
     std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next work index
 };

@@ -45,11 +45,14 @@ public:
         (void)sample;
         throw Error("this integrator renders no sample ranges");
     }
-    /// MLT on several devices: this device's samples of the normalisation b (sum of I, count),
-    /// and those of the other devices, which its b then includes (b from every device's large
-    /// steps). Other integrators have no b.
-    virtual std::pair<double, double> normalizationSamples() { return {0.0, 0.0}; }
-    virtual void shareNormalizationSamples(double sum, double count) { (void)sum, (void)count; }
+    /// On several devices (WorkSplit::Chains): what the devices' runners must agree on, as this
+    /// device's own contribution: numbers of any length that only the runner reads (empty:
+    /// nothing to share). The backend sums them over the devices (SharedStateExchange); the
+    /// driver may trade them during a call through the budget as well.
+    virtual std::vector<double> sharedState() { return {}; }
+    /// The element-wise sum of the other devices' latest contributions (sharedState), which the
+    /// runner takes into account from then on.
+    virtual void absorbSharedState(const std::vector<double>& othersSummed) { (void)othersSummed; }
     /// Fills in the integrator's statistics for the film so far (the backend has set the backend
     /// name, time and kernels); `filmSamples`: the samples the film's pixels counted.
     virtual void finish(std::uint64_t filmSamples, RenderStats& stats) = 0;
@@ -81,11 +84,10 @@ inline FilmWindow filmWindow(const RenderOptions& o) {
 /// The film's pixels.
 inline std::uint64_t filmPixels(const RenderOptions& o) { return std::uint64_t(o.filmWidth()) * std::uint64_t(o.filmHeight()); }
 
-/// Samples (MLT, MMLT: mutations) per pass: PT and BDPT sample the film's pixels, the Metropolis
-/// chains the whole frame (a crop drops what lands outside it).
-inline std::uint64_t passSamples(const RenderOptions& o) {
-    return integratorSpec(o.integrator).rendersSampleRanges ? filmPixels(o)
-                                                             : std::uint64_t(o.width) * std::uint64_t(o.height);
+/// Samples (chains: mutations) per pass: sample ranges sample the film's pixels, chains the whole
+/// frame (a crop drops what lands outside it).
+inline std::uint64_t passSamples(const RenderOptions& o, WorkSplit split) {
+    return split == WorkSplit::SampleRanges ? filmPixels(o) : std::uint64_t(o.width) * std::uint64_t(o.height);
 }
 
 /// PT and BDPT: the first work index past the limit, in whole passes. A crop's work index maps to

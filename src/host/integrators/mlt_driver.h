@@ -160,10 +160,9 @@ public:
         // kShareSeconds, before a decision (the connect phase has just synchronised).
         double nextShare = 0.0;
         const std::function<void()> shareB = [&] {
-            if (!budget.sharesNormalization() || budget.elapsed() < nextShare) return;
+            if (!budget.sharesState() || budget.elapsed() < nextShare) return;
             nextShare = budget.elapsed() + kShareSeconds;
-            const std::pair<double, double> others = budget.exchangeNormalization(ownNormalizationSamples());
-            shareNormalizationSamples(others.first, others.second);
+            shareNormalizationSamples(budget.exchangeState(ownNormalizationSamples()));
         };
         RunVerdict applied = RunVerdict::Continue;
         auto steer = [&](const BdptControl& seen, bool idle) {
@@ -236,15 +235,17 @@ public:
     }
     /// The normalisation b as of now.
     double normalization() { return normalizationOf(download(sums_).data(), download(sharedSums_).data()); }
-    /// This device's samples of b: (sum of I, count) of the start-up and the folded large steps.
-    std::pair<double, double> ownNormalizationSamples() {
+    /// This device's samples of b: {sum of I, count} of the start-up and the folded large steps
+    /// (what the runner shares with other devices: IntegratorRunner::sharedState).
+    std::vector<double> ownNormalizationSamples() {
         double sum = 0.0, count = 0.0;
         addPartials(download(sums_).data(), sum, count);
         return {sum, count};
     }
-    /// The other devices' samples of b, which it includes from the next connect phase on.
-    void shareNormalizationSamples(double sum, double count) {
-        const double shared[2] = {sum, count};
+    /// The other devices' samples of b, summed ({sum of I, count}; missing numbers count 0),
+    /// which it includes from the next connect phase on.
+    void shareNormalizationSamples(const std::vector<double>& others) {
+        const double shared[2] = {others.size() > 0 ? others[0] : 0.0, others.size() > 1 ? others[1] : 0.0};
         exec_.upload(sharedSums_.data(), shared, 2);
     }
     BdptDriver<Exec>& bdpt() { return bdpt_; }
@@ -332,7 +333,7 @@ private:
         Budget* budget;
         RunVerdict check(std::uint64_t) {
             if (budget->cancelRequested()) return RunVerdict::Stop;
-            const bool late = budget->timeLimited() && !budget->sharesNormalization() &&
+            const bool late = budget->timeLimited() && !budget->sharesState() &&
                               budget->elapsed() > kPilotShare * budget->timeLimit();
             return late ? RunVerdict::FinishPass : RunVerdict::Continue;
         }

@@ -7,10 +7,9 @@
 
 namespace wavefront {
 
-void MltIntegrator::checkPoolCoversChains(const RenderOptions& o, int chains, const char* whose) {
-    const MltOptions& m = metropolisOptions(o);
+void MltIntegrator::checkPoolCoversChains(const MltOptions& m, MetropolisMode mode, int chains, const char* whose) {
     if (m.poolSize > 0 && chains > 0 && m.poolSize < chains)
-        throw InputError(std::string(metropolisLabel(o)) + " start-up pool " + std::to_string(m.poolSize) +
+        throw InputError(std::string(metropolisLabel(mode)) + " start-up pool " + std::to_string(m.poolSize) +
                          " is smaller than the " + std::to_string(chains) + " chains " + whose +
                          " (at least one sample per chain)");
 }
@@ -20,9 +19,8 @@ namespace {
 /// The row of a Metropolis integrator over its option block Row::kBlock: MLT's options, rules,
 /// figures and device merge.
 template <class Row>
-IntegratorSpec metropolisSpec(const char* name, const char* description) {
-    IntegratorSpec s{Row::kType, name, description};
-    s.rendersSampleRanges = false;
+IntegratorSpec metropolisSpec(const char* typeName, const char* name, const char* description) {
+    IntegratorSpec s{Row::kType, typeName, name, description, WorkSplit::Chains};
     s.options = {
         {"large-step", "--large-step", "large-step probability in (0, 1]",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).largeStepProbability = options::parseFloat("--large-step", v); },
@@ -52,7 +50,7 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
     for (OptionSpec& shared : bidirectionalOptions<MltOptions, Row::kBlock>()) s.options.push_back(shared);
     s.validate = [](const RenderOptions& o) {
         const MltOptions& m = o.*Row::kBlock;
-        const std::string label = metropolisLabel(o);
+        const std::string label = metropolisLabel(Row::kMode);
         validateBidirectional(m);
         // Large steps keep improving b; without them the image scale stays that of the start-up pool.
         if (!(m.largeStepProbability > 0.0f && m.largeStepProbability <= 1.0f))
@@ -68,7 +66,7 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
                              std::to_string(MltIntegrator::kMaxPool) + " samples");
         if (m.poolSize > 0 && !m.startupResampling)
             throw InputError("an " + label + " start-up pool needs --startup resample");
-        MltIntegrator::checkPoolCoversChains(o, MltIntegrator::askedChains(o), "asked for");
+        MltIntegrator::checkPoolCoversChains(m, Row::kMode, MltIntegrator::askedChains(m, o), "asked for");
         if (o.firstPass > 0)
             throw InputError(label + " renders no pass ranges (first pass must be 0); give each process its own seed instead");
     };
@@ -113,13 +111,13 @@ IntegratorSpec metropolisSpec(const char* name, const char* description) {
 
 IntegratorSpec MltIntegrator::spec() {
     return metropolisSpec<MltIntegrator>(
-        "mlt", "Metropolis light transport: Kelemen's primary-sample-space chains on the streaming BDPT "
+        "Mlt", "mlt", "Metropolis light transport: Kelemen's primary-sample-space chains on the streaming BDPT "
                "(van Antwerpen 2011, 6)");
 }
 
 IntegratorSpec MmltIntegrator::spec() {
     return metropolisSpec<MmltIntegrator>(
-        "mmlt", "multiplexed MLT: chains over path length and BDPT strategy, one connection per mutation "
+        "Mmlt", "mmlt", "multiplexed MLT: chains over path length and BDPT strategy, one connection per mutation "
                 "(Hachisuka, Kaplanyan and Dachsbacher 2014)");
 }
 

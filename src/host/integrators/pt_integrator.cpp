@@ -7,7 +7,7 @@
 namespace wavefront {
 
 IntegratorSpec PtIntegrator::spec() {
-    IntegratorSpec s{kType, "pt", "path tracing: camera paths with next-event estimation and MIS (van Antwerpen 2011, 4)"};
+    IntegratorSpec s{kType, "PathTracer", "pt", "path tracing: camera paths with next-event estimation and MIS (van Antwerpen 2011, 4)"};
     s.options = {
         {"variant", "--variant", "path-tracer schedule: megakernel, pt-r, spt or spt-r",
          [](RenderOptions& o, const std::string& v) { o.pt.variant = parsePtVariant(v); },

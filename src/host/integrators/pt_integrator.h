@@ -10,6 +10,7 @@ class PtRunner;
 
 struct PtIntegrator {
     static constexpr IntegratorType kType = IntegratorType::PathTracer;
+    static constexpr PtOptions RenderOptions::*kBlock = &RenderOptions::pt;
     static IntegratorSpec spec();  ///< pt_integrator.cpp
     template <class Exec>
     using Runner = PtRunner<Exec>;

@@ -13,10 +13,11 @@ class PtRunner : public IntegratorRunner<Exec> {
 public:
     /// The rate of whole-path launches (PathTracerDriver's launch sizer) is kept per schedule in
     /// the backend's `kept` values, so that a later film's first launch is sized by time too.
-    PtRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
-        : options_(o),
-          driver_(exec, o.pt.variant, runner::streamSlots(exec, o, start.firstCall),
-                  &start.kept[std::string("pt launch rate ") + toString(o.pt.variant)]) {}
+    /// `pt`: the row's options block (RenderOptions::pt).
+    PtRunner(Exec& exec, const RenderOptions& o, const PtOptions& pt, const RunnerStart& start)
+        : options_(o), block_(pt),
+          driver_(exec, pt.variant, runner::streamSlots(exec, o, start.firstCall),
+                  &start.kept[std::string("pt launch rate ") + toString(pt.variant)]) {}
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked,
                          RenderBudget& budget) override {
@@ -25,7 +26,7 @@ public:
         params.sampler = HashSampler(options_.seed, runner::filmWindow(options_));
         params.maxDepth = options_.maxDepth;
         params.rouletteDepth = options_.rouletteDepth;
-        params.nextEventEstimation = options_.pt.nextEventEstimation;
+        params.nextEventEstimation = block_.nextEventEstimation;
         params.numPixels = int(pass);
         std::uint64_t count = runner::sampleCount(next_, asked, runner::sampleLimit(options_), budget.timeLimited());
         std::uint64_t done = driver_.render(scene, params, film, next_, count, budget);
@@ -46,6 +47,7 @@ public:
 
 private:
     RenderOptions options_;
+    PtOptions block_;
     PathTracerDriver<Exec> driver_;
     std::uint64_t next_ = runner::firstSample(options_);  ///< the film's next work index
 };

@@ -94,7 +94,7 @@ const std::vector<IntegratorInfo>& integrators() {
     static const std::vector<IntegratorInfo> infos = [] {
         std::vector<IntegratorInfo> all;
         for (const IntegratorSpec& s : integratorSpecs()) {
-            IntegratorInfo info{s.type, s.name, s.description, {}, s.rendersSampleRanges};
+            IntegratorInfo info{s.type, s.name, s.description, {}, s.workSplit == WorkSplit::SampleRanges, s.typeName};
             RenderOptions defaults;
             defaults.integrator = s.type;
             for (const OptionSpec& o : s.options) info.options.push_back({o.name, o.flag, o.help, o.get(defaults)});

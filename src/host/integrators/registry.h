@@ -25,14 +25,24 @@ struct OptionSpec {
     std::string (*get)(const RenderOptions& options);
 };
 
+/// How an integrator's work splits over passes and devices (read once, when a render backend is
+/// made: ExecRenderBackend::workSplit).
+enum class WorkSplit {
+    /// Passes of independent samples, numbered: any device renders any range, and the image is
+    /// the one a single device gives; a pass samples the film's pixels.
+    SampleRanges,
+    /// Markov chains over the whole frame: each device runs chains of its own (a seed of its
+    /// own) for a share of the mutations, and what they must agree on goes through the runner's
+    /// shared state (IntegratorRunner::sharedState); their passes are correlated.
+    Chains,
+};
+
 struct IntegratorSpec {
     IntegratorType type;
+    const char* typeName;     ///< "PathTracer": the IntegratorType value's name (Python's enum)
     const char* name;         ///< "pt"
     const char* description;  ///< one line
-    /// How a render splits over devices: sample ranges (any device renders any range, and the
-    /// image is the one a single device gives) or, false, independent chains (each device with
-    /// a seed of its own, sharing the normalisation b).
-    bool rendersSampleRanges = true;
+    WorkSplit workSplit = WorkSplit::SampleRanges;
     std::vector<OptionSpec> options;
     /// The integrator's own rules on RenderOptions (the shared ones, and options of other
     /// integrators, are checked by RenderOptions::validate). Throws InputError.
@@ -45,8 +55,10 @@ struct IntegratorSpec {
     const OptionSpec* option(const std::string& optionName) const;
 };
 
-/// The rows, in the order the registry lists them. Each row: kType, spec() and, for the render
-/// backends, `template <class Exec> using Runner` (runners.h).
+/// The rows, in the order the registry lists them. Each row: kType, spec(), kBlock (its options
+/// block in RenderOptions) and, for the render backends, `template <class Exec> using Runner`
+/// (runners.h), which is made with the row's block and, where rows share a runner, the row's
+/// kMode.
 template <class... Rows>
 struct IntegratorList {
     template <class F>

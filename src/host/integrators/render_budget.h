@@ -2,6 +2,7 @@
 // the time limit, cancellation through Renderer::cancel() or the progress callback, and the
 // progress reports themselves.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -27,29 +28,35 @@ public:
     virtual void shrunk(int device, std::uint64_t end) = 0;
 };
 
-/// MLT's normalisation b across the devices of one render: each device posts its own samples of
-/// b (sum of I, count) now and then while its chains run and takes the others' latest, so every
-/// device's b averages the samples of all of them without any device waiting for another.
-class NormalizationExchange {
+/// What the runners of one multi-device render share (IntegratorRunner::sharedState): each device
+/// posts its own contribution now and then while it runs and takes the sum of the others' latest,
+/// so that every device sees all of them without any device waiting for another. The numbers are
+/// the runner's alone; a post may have any length.
+class SharedStateExchange {
 public:
-    /// Forgets every post (a fresh film: the devices' chains start again).
+    /// Forgets every post (a fresh film: the devices' runners start again).
     void reset(int devices) {
         std::lock_guard<std::mutex> lock(mutex_);
-        posted_.assign(std::size_t(devices), {0.0, 0.0});
+        posted_.assign(std::size_t(devices), {});
     }
-    /// Posts device `device`'s own (sum, count) and returns the sum of the other devices' posts.
-    std::pair<double, double> exchange(int device, std::pair<double, double> own) {
+    /// Posts device `device`'s own contribution and returns the element-wise sum of the other
+    /// devices' latest posts, as long as the longest post (its own included; a shorter post
+    /// counts 0 beyond its end, as does a device that has not posted).
+    std::vector<double> exchange(int device, const std::vector<double>& own) {
         std::lock_guard<std::mutex> lock(mutex_);
         posted_.at(std::size_t(device)) = own;
-        std::pair<double, double> others{0.0, 0.0};
+        std::size_t length = 0;
+        for (const std::vector<double>& post : posted_) length = std::max(length, post.size());
+        std::vector<double> others(length, 0.0);
         for (std::size_t e = 0; e < posted_.size(); ++e)
-            if (e != std::size_t(device)) others.first += posted_[e].first, others.second += posted_[e].second;
+            if (e != std::size_t(device))
+                for (std::size_t i = 0; i < posted_[e].size(); ++i) others[i] += posted_[e][i];
         return others;
     }
 
 private:
     std::mutex mutex_;
-    std::vector<std::pair<double, double>> posted_;
+    std::vector<std::vector<double>> posted_;
 };
 
 /// One call's request: a fresh film or more samples on the existing one, how many (or for how
@@ -67,11 +74,10 @@ public:
     /// `total`: the samples the call asks for (0 when it is time-limited).
     RenderBudget(const RenderCall& call, std::uint64_t total) : call_(call), total_(total) {}
     /// One device's budget in a multi-device render: progress, stopping and the split of the
-    /// work go through `shared`.
-    /// `normalization`: MLT's b is shared with the other devices there (null: not shared).
+    /// work go through `shared`, and the runners' shared state through `state` (null: none).
     RenderBudget(const RenderCall& call, std::uint64_t total, SharedWork& shared, int device,
-                 NormalizationExchange* normalization = nullptr)
-        : call_(call), total_(total), shared_(&shared), device_(device), normalization_(normalization) {}
+                 SharedStateExchange* state = nullptr)
+        : call_(call), total_(total), shared_(&shared), device_(device), state_(state) {}
 
     /// Called by the drivers now and then with the work handed out so far in this call (or piece).
     RunVerdict check(std::uint64_t done) {
@@ -105,11 +111,13 @@ public:
     /// After check() said Shrink: where the work should now end, and (from the driver) where it does.
     std::uint64_t shrinkTarget() const { return shrinkTo_; }
     void shrunk(std::uint64_t end) { shared_->shrunk(device_, end); }
-    /// Whether MLT's b is shared with other devices during the render (NormalizationExchange).
-    bool sharesNormalization() const { return normalization_ != nullptr; }
-    /// Posts this device's own samples of b and returns the other devices' (sum, count).
-    std::pair<double, double> exchangeNormalization(std::pair<double, double> own) {
-        return normalization_ ? normalization_->exchange(device_, own) : std::pair<double, double>{0.0, 0.0};
+    /// Whether the runner shares state with the runners of other devices during the call
+    /// (SharedStateExchange).
+    bool sharesState() const { return state_ != nullptr; }
+    /// Posts this device's own contribution and returns the sum of the other devices' latest
+    /// (SharedStateExchange::exchange); empty when nothing is shared.
+    std::vector<double> exchangeState(const std::vector<double>& own) {
+        return state_ ? state_->exchange(device_, own) : std::vector<double>{};
     }
 
 private:
@@ -120,7 +128,7 @@ private:
     SharedWork* shared_ = nullptr;
     int device_ = 0;
     std::uint64_t shrinkTo_ = 0;
-    NormalizationExchange* normalization_ = nullptr;
+    SharedStateExchange* state_ = nullptr;
 };
 
 }  // namespace wavefront

@@ -35,8 +35,8 @@ struct NoBudget {
     double timeLimit() const { return 0.0; }
     std::uint64_t shrinkTarget() const { return 0; }
     void shrunk(std::uint64_t) {}
-    bool sharesNormalization() const { return false; }
-    std::pair<double, double> exchangeNormalization(std::pair<double, double>) { return {0.0, 0.0}; }
+    bool sharesState() const { return false; }
+    std::vector<double> exchangeState(const std::vector<double>&) { return {}; }
 };
 
 /// Host side of a verdict: launches EndWorkStage when the verdict asks for more than what was

@@ -12,8 +12,8 @@ namespace wavefront {
 namespace {
 
 template <class Row>
-IntegratorSpec mergingSpec(const char* name, const char* description) {
-    IntegratorSpec s{Row::kType, name, description, true, {}};
+IntegratorSpec mergingSpec(const char* typeName, const char* name, const char* description) {
+    IntegratorSpec s{Row::kType, typeName, name, description, WorkSplit::SampleRanges, {}};
     s.options = {
         {"radius", "--radius", "first merge radius in pixels (at the camera's target distance), in (0, 1000]",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).radius = options::parseFloat("--radius", v); },
@@ -33,7 +33,7 @@ IntegratorSpec mergingSpec(const char* name, const char* description) {
             throw InputError("light paths per iteration must be 0 (one per pixel) to " +
                              std::to_string(VcmIntegrator::kMaxLightPaths));
         if (o.streamCapacity > 0)
-            throw InputError("stream capacity does not apply to " + std::string(integratorSpec(o.integrator).name) +
+            throw InputError("stream capacity does not apply to " + std::string(toString(Row::kType)) +
                              ": it walks one subpath per thread (--light-paths sets the light pass's size)");
     };
     s.figures = [](const RenderStats& st) {
@@ -60,17 +60,17 @@ IntegratorSpec mergingSpec(const char* name, const char* description) {
 
 IntegratorSpec VcmIntegrator::spec() {
     return mergingSpec<VcmIntegrator>(
-        "vcm", "vertex connection and merging: BDPT's connections and photon merging under one MIS (Georgiev et "
+        "Vcm", "vcm", "vertex connection and merging: BDPT's connections and photon merging under one MIS (Georgiev et "
                "al. 2012), a light vertex cache and hash grid per iteration");
 }
 
 IntegratorSpec BpmIntegrator::spec() {
-    return mergingSpec<BpmIntegrator>("bpm", "bidirectional photon mapping: VCM's merges at every eye vertex, no connections");
+    return mergingSpec<BpmIntegrator>("Bpm", "bpm", "bidirectional photon mapping: VCM's merges at every eye vertex, no connections");
 }
 
 IntegratorSpec PpmIntegrator::spec() {
     return mergingSpec<PpmIntegrator>(
-        "ppm", "progressive photon mapping: one merge at the first non-specular eye vertex (Hachisuka et al. 2008)");
+        "Ppm", "ppm", "progressive photon mapping: one merge at the first non-specular eye vertex (Hachisuka et al. 2008)");
 }
 
 }  // namespace wavefront

@@ -10,17 +10,10 @@ struct IntegratorSpec;
 template <class Exec>
 class VcmRunner;
 
-/// The option block and mode of the merging integrator `o.integrator` runs.
-inline const VcmOptions& vcmOptions(const RenderOptions& o) {
-    return o.integrator == IntegratorType::Bpm ? o.bpm : o.integrator == IntegratorType::Ppm ? o.ppm : o.vcm;
-}
-inline VcmMode vcmMode(IntegratorType type) {
-    return type == IntegratorType::Bpm ? VcmMode::Bpm : type == IntegratorType::Ppm ? VcmMode::Ppm : VcmMode::Vcm;
-}
-
 struct VcmIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Vcm;
     static constexpr VcmOptions RenderOptions::*kBlock = &RenderOptions::vcm;
+    static constexpr VcmMode kMode = VcmMode::Vcm;
     /// The most light subpaths an iteration may trace (VcmOptions::lightPaths).
     static constexpr int kMaxLightPaths = 1 << 26;
     static IntegratorSpec spec();  ///< vcm_integrator.cpp
@@ -32,6 +25,7 @@ struct VcmIntegrator {
 struct BpmIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Bpm;
     static constexpr VcmOptions RenderOptions::*kBlock = &RenderOptions::bpm;
+    static constexpr VcmMode kMode = VcmMode::Bpm;
     static IntegratorSpec spec();
     template <class Exec>
     using Runner = VcmRunner<Exec>;
@@ -41,6 +35,7 @@ struct BpmIntegrator {
 struct PpmIntegrator {
     static constexpr IntegratorType kType = IntegratorType::Ppm;
     static constexpr VcmOptions RenderOptions::*kBlock = &RenderOptions::ppm;
+    static constexpr VcmMode kMode = VcmMode::Ppm;
     static IntegratorSpec spec();
     template <class Exec>
     using Runner = VcmRunner<Exec>;

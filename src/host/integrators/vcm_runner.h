@@ -12,19 +12,20 @@ namespace wavefront {
 template <class Exec>
 class VcmRunner : public IntegratorRunner<Exec> {
 public:
-    VcmRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
-        : options_(o), driver_(exec, lightPathsFor(exec, o), o.maxDepth) {
+    /// `v`: the row's options block (RenderOptions::vcm, ::bpm or ::ppm), `mode` the row's.
+    VcmRunner(Exec& exec, const RenderOptions& o, const VcmOptions& v, VcmMode mode, const RunnerStart& start)
+        : options_(o), block_(v), mode_(mode), driver_(exec, lightPathsFor(exec, o, v), o.maxDepth) {
         (void)start;
     }
 
     std::uint64_t render(const SceneView& scene, const FilmView& film, std::uint64_t asked, RenderBudget& budget) override {
         VcmSetup setup;
-        setup.mode = vcmMode(options_.integrator);
+        setup.mode = mode_;
         setup.params = makeBdptParams(scene, options_.maxDepth, true, int(runner::filmPixels(options_)));
         // Pixels at the camera's target distance, in scene units (the full frame's pixels).
         const float pixel = 2.0f * scene.camera.targetDistance * scene.camera.tanHalfFovY / float(scene.height);
-        setup.baseRadius = vcmOptions(options_).radius * pixel;
-        setup.alpha = vcmOptions(options_).alpha;
+        setup.baseRadius = block_.radius * pixel;
+        setup.alpha = block_.alpha;
         std::uint64_t count = runner::sampleCount(next_, asked, runner::sampleLimit(options_), budget.timeLimited());
         std::uint64_t done = driver_.render(scene, setup, HashSampler(options_.seed, runner::filmWindow(options_)), film,
                                             next_, count, budget);
@@ -51,12 +52,11 @@ public:
 private:
     /// VcmOptions::lightPaths, or one per pixel of the pass; refused (one line) when the light
     /// vertex cache would take more than half of the device's free memory.
-    static int lightPathsFor(const Exec& exec, const RenderOptions& o) {
-        const VcmOptions& v = vcmOptions(o);
+    static int lightPathsFor(const Exec& exec, const RenderOptions& o, const VcmOptions& v) {
         const std::uint64_t paths = v.lightPaths > 0 ? std::uint64_t(v.lightPaths) : runner::filmPixels(o);
         const std::size_t bytes = VcmDriver<Exec>::plannedBytes(paths, o.maxDepth);
         if (bytes > exec.freeMemoryBytes() / 2)
-            throw InputError(std::string(integratorSpec(o.integrator).name) + "'s light vertex cache for " +
+            throw InputError("the light vertex cache for " +
                              std::to_string(paths) + " light paths at max depth " + std::to_string(o.maxDepth) + " needs " +
                              std::to_string(bytes >> 20) + " MiB, more than half the free device memory: lower " +
                              "--light-paths, the resolution or --max-depth");
@@ -64,6 +64,8 @@ private:
     }
 
     RenderOptions options_;
+    VcmOptions block_;
+    VcmMode mode_;
     VcmDriver<Exec> driver_;
     std::uint64_t next_ = runner::firstSample(options_);
 };

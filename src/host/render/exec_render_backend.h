@@ -30,7 +30,8 @@ class ExecRenderBackend : public RenderBackend {
 public:
     template <class... ExecArgs>
     ExecRenderBackend(const Scene& scene, const RenderOptions& options, ExecArgs&&... execArgs)
-        : exec_(std::forward<ExecArgs>(execArgs)...), setupStart_(std::chrono::steady_clock::now()),
+        : exec_(std::forward<ExecArgs>(execArgs)...), workSplit_(integratorSpec(options.integrator).workSplit),
+          setupStart_(std::chrono::steady_clock::now()),
           scene_(uploadScene(exec_, scene, options.lightSampler, options.bvhBuilder)), film_(exec_, int(runner::filmPixels(options))) {
         // The renderer has put RenderOptions' file and scale into the scene.
         uploadEnvironment(exec_, scene, scene_, options.lightSampler);
@@ -40,6 +41,9 @@ public:
     }
 
     std::string name() const override { return exec_.name(); }
+    /// How the integrator's work splits (its registry row's, read once: the renderer's options
+    /// keep their integrator for its life).
+    WorkSplit workSplit() const { return workSplit_; }
 
     EditStats applyEdit(const Scene& scene, const SceneEdit& edit, const RenderOptions& options) override {
         return applySceneEdit(exec_, scene_, scene, edit, options.lightSampler, options.bvhBuilder);
@@ -60,7 +64,7 @@ public:
     }
 
     void render(const RenderOptions& options, const RenderCall& call, RenderStats& stats) override {
-        const std::uint64_t pass = runner::passSamples(options);
+        const std::uint64_t pass = runner::passSamples(options, workSplit_);
         const bool timed = call.timeLimitSeconds > 0.0;
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
         beginCall(options, call.accumulate, asked, timed);
@@ -121,9 +125,9 @@ public:
     /// RenderOptions::aovs: `asked` samples (0: until the time limit) one pass at a time, each
     /// followed by the first-hit pass and (PT, BDPT) the film's pass moments.
     std::uint64_t renderPasses(const RenderOptions& options, std::uint64_t asked, RenderBudget& budget) {
-        const std::uint64_t pass = runner::passSamples(options), pixels = runner::filmPixels(options);
-        // A Metropolis integrator's passes are correlated: no per-pixel variance from them.
-        const bool moments = integratorSpec(options.integrator).rendersSampleRanges;
+        const std::uint64_t pass = runner::passSamples(options, workSplit_), pixels = runner::filmPixels(options);
+        // The passes of chains are correlated: no per-pixel variance from them.
+        const bool moments = workSplit_ == WorkSplit::SampleRanges;
         std::uint64_t done = 0;
         while (asked == 0 || done < asked) {
             const std::uint64_t got = renderPart(options, pass, budget);
@@ -203,6 +207,7 @@ private:
     }
 
     Exec exec_;
+    WorkSplit workSplit_;
     std::chrono::steady_clock::time_point setupStart_;  ///< before the upload (declared before scene_)
     double setupSeconds_ = 0.0;
     SceneBuffers<Exec> scene_;

@@ -72,6 +72,7 @@ public:
             release();
             throw;
         }
+        workSplit_ = devices_[0]->workSplit();
     }
     ~MultiDeviceBackend() override { release(); }
 
@@ -79,16 +80,19 @@ public:
 
     void render(const RenderOptions& options, const RenderCall& call, RenderStats& stats) override {
         const auto start = std::chrono::steady_clock::now();
-        const std::uint64_t pass = runner::passSamples(options);
+        const std::uint64_t pass = runner::passSamples(options, workSplit_);
         const bool timed = call.timeLimitSeconds > 0.0;
         const std::uint64_t asked = timed ? 0 : pass * std::uint64_t(call.samplesPerPixel);
-        if (!call.accumulate || !started_) next_ = runner::firstSample(options);
+        if (!call.accumulate || !started_) {  // a fresh film, with fresh runners
+            next_ = runner::firstSample(options);
+            sharedState_.reset(int(devices_.size()));
+        }
         started_ = true;
         busy_.assign(devices_.size(), 0.0);
         rendered_.assign(devices_.size(), 0);
         pieces_.assign(devices_.size(), 0);
         bool stopped = false;
-        if (!integratorSpec(options.integrator).rendersSampleRanges) {
+        if (workSplit_ == WorkSplit::Chains) {
             stopped = renderChains(options, call, asked, start);
         } else if (!timed) {
             stopped = renderRound(options, call, call.accumulate, asked, next_, asked, 0, start);
@@ -96,6 +100,7 @@ public:
         } else {
             stopped = renderTimed(options, call, pass, start);
         }
+        shareState();
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         for (std::size_t d = 0; d < devices_.size(); ++d)
             if (rendered_[d] > 0 && busy_[d] > 0.0) speeds_[d] = double(rendered_[d]) / busy_[d];
@@ -209,16 +214,15 @@ private:
         }
     }
 
-    /// MLT: every device runs chains of its own (its own seed) for a share of the mutations in
-    /// proportion to its speed, or until the time limit, in one round: the devices trade their
-    /// samples of b while they run (NormalizationExchange), so that every device's b averages the
-    /// start-up pools and large steps of all of them (as one device's b would), not its share
-    /// alone, and no device waits for another before the end of the call.
+    /// Chains: every device runs chains of its own (its own seed) for a share of the mutations in
+    /// proportion to its speed, or until the time limit, in one round: the runners trade their
+    /// shared state while they run (SharedStateExchange; MLT's samples of b, so that every
+    /// device's b averages the start-up pools and large steps of all of them, as one device's b
+    /// would, not its share alone), and no device waits for another before the end of the call.
     bool renderChains(const RenderOptions& options, const RenderCall& call, std::uint64_t asked,
                       std::chrono::steady_clock::time_point start) {
         const bool timed = call.timeLimitSeconds > 0.0;
         const int n = int(devices_.size());
-        if (!call.accumulate) normalization_.reset(n);
         WorkSplitter::Settings settings = splitSettings(0, asked, start);
         settings.splittable = false;
         if (timed) {  // a piece each, whatever the devices' speeds; the time limit ends them
@@ -228,33 +232,31 @@ private:
             settings.count = asked;
         }
         WorkSplitter splitter(call, std::move(settings));
-        const bool stopped = runSplit(options, call, call.accumulate, timed ? 0 : asked / std::uint64_t(n), timed, timed,
-                                      splitter, &normalization_);
-        shareNormalizationSamples();
-        return stopped;
+        return runSplit(options, call, call.accumulate, timed ? 0 : asked / std::uint64_t(n), timed, timed, splitter);
     }
 
-    /// Gives every device the other devices' samples of MLT's b as they stand at the end of a call
-    /// (the next call starts from them).
-    void shareNormalizationSamples() {
-        std::vector<std::pair<double, double>> own(devices_.size(), {0.0, 0.0});
+    /// Gives every device's runner the other devices' shared state as it stands at the end of a
+    /// call (the next call starts from it); nothing when no runner shares any.
+    void shareState() {
+        std::vector<std::vector<double>> own(devices_.size());
         onDevices([&](int d) {
-            if (devices_[d]->runner()) own[d] = devices_[d]->runner()->normalizationSamples();
+            if (devices_[d]->runner()) own[d] = devices_[d]->runner()->sharedState();
         });
-        for (std::size_t d = 0; d < own.size(); ++d) normalization_.exchange(int(d), own[d]);
+        if (std::all_of(own.begin(), own.end(), [](const std::vector<double>& v) { return v.empty(); })) return;
+        for (std::size_t d = 0; d < own.size(); ++d) sharedState_.exchange(int(d), own[d]);
         onDevices([&](int d) {
-            const std::pair<double, double> others = normalization_.exchange(d, own[std::size_t(d)]);
-            if (devices_[d]->runner()) devices_[d]->runner()->shareNormalizationSamples(others.first, others.second);
+            const std::vector<double> others = sharedState_.exchange(d, own[std::size_t(d)]);
+            if (devices_[d]->runner()) devices_[d]->runner()->absorbSharedState(others);
         });
     }
 
-    /// Every device takes pieces from the splitter until none is left; MLT pieces are mutation
-    /// counts (or a time limit), PT and BDPT pieces sample ranges. `fillDevice`: a fresh film's
+    /// Every device takes pieces from the splitter until none is left; pieces of chains are
+    /// mutation counts (or a time limit), others sample ranges. `fillDevice`: a fresh film's
     /// runner fills the device (a time-limited call) instead of being sized for `sizedFor`;
-    /// `timed`: each piece runs to the call's time limit (MLT).
+    /// `timed`: each piece runs to the call's time limit (chains).
     bool runSplit(const RenderOptions& options, const RenderCall& call, bool accumulate, std::uint64_t sizedFor,
-                  bool fillDevice, bool timed, WorkSplitter& splitter, NormalizationExchange* normalization = nullptr) {
-        const bool chains = !integratorSpec(options.integrator).rendersSampleRanges;
+                  bool fillDevice, bool timed, WorkSplitter& splitter) {
+        const bool chains = workSplit_ == WorkSplit::Chains;
         onDevices([&](int d) {
             try {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -267,7 +269,7 @@ private:
                 while (splitter.next(d, piece)) {
                     if (!begun) devices_[d]->beginCall(o, accumulate, sizedFor, fillDevice);
                     begun = true;
-                    RenderBudget budget(pieceCall, piece.count, splitter, d, normalization);
+                    RenderBudget budget(pieceCall, piece.count, splitter, d, &sharedState_);
                     std::uint64_t done = chains ? devices_[d]->renderPart(o, timed ? 0 : piece.count, budget)
                                              : devices_[d]->renderPart(o, piece.count, budget, piece.first);
                     splitter.done(d, done);
@@ -287,7 +289,7 @@ private:
 
     RenderOptions optionsFor(const RenderOptions& options, int d) const {
         RenderOptions o = options;
-        if (!integratorSpec(o.integrator).rendersSampleRanges) o.seed = multidevice::deviceSeed(options.seed, d);
+        if (workSplit_ == WorkSplit::Chains) o.seed = multidevice::deviceSeed(options.seed, d);
         return o;
     }
 
@@ -303,7 +305,8 @@ private:
     std::function<void(int)> bind_;
     std::vector<std::unique_ptr<Device>> devices_;
     std::vector<double> speeds_;       ///< samples per second of each device in the last call
-    NormalizationExchange normalization_;  ///< MLT: the devices' samples of b, traded while they run
+    WorkSplit workSplit_ = WorkSplit::SampleRanges;  ///< the devices' (ExecRenderBackend::workSplit)
+    SharedStateExchange sharedState_;  ///< the runners' shared state, traded while they run
     std::vector<double> busy_;         ///< this call: seconds each device rendered
     std::vector<double> busyTotal_;    ///< the film's calls: seconds each device rendered
     std::vector<std::uint64_t> rendered_, pieces_;  ///< this call, per device

@@ -24,13 +24,6 @@ public:
     static constexpr int kItemsPerChunk = 1024;  ///< parallelFor's work unit
     /// Path-state slots per stream: enough items per chunk for every thread, small enough to stay in cache.
     int defaultStreamCapacity() const { return 1 << 16; }
-    /// MLT's chains: a chunk of parallelFor for every thread, at least 4096. Fewer chains than the
-    /// stream's 65536 end a time limit on time: every step moves each chain one mutation (on 2
-    /// cores a 0.5 s MLT render took 0.86 s with 65536 chains and 0.49 s with 4096, running 25%
-    /// more mutations; 1.54 s and 0.65 s with both cores loaded).
-    int defaultChainCount() const {
-        return std::min(defaultStreamCapacity(), std::max(1 << 12, kItemsPerChunk * pool_.size()));
-    }
 
     template <class T>
     Buffer<T> allocate(std::size_t count) {

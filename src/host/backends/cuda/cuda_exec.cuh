@@ -120,9 +120,6 @@ public:
     /// 330 MB on an H200). The sweep in benchmarks/results/h200.md: 4x -> 8x gains 4% on
     /// cornell-box and 15% on mesh-1m; 16x loses 2% on cornell-box.
     int defaultStreamCapacity() const;
-    /// MLT's chains fill the stream: with fewer, the GPU runs fewer paths at once (262144 chains
-    /// ran 63 M mutations/s on door-ajar on an H100, 2.16 M ran 100 M/s).
-    int defaultChainCount() const { return defaultStreamCapacity(); }
     CudaExec(const CudaExec&) = delete;
     CudaExec& operator=(const CudaExec&) = delete;
 
