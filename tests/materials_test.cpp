@@ -491,7 +491,7 @@ TEST_CASE("microfacet materials: factories, packing and validation", "[materials
     CHECK(scene.addMaterial(Material::roughDielectric(1.5f, 1.0f)) == 2);
     CHECK(scene.addMaterial(Material::metallicRoughness(vec3(0.5f), 1.0f, 0.5f)) == 3);
     MaterialData mr = pack(Material::metallicRoughness(vec3(0.5f), 0.25f, 0.5f));
-    CHECK(mr.kind() == kMetallicRoughness);
+    CHECK(mr.kind() == MaterialType::MetallicRoughness);
     CHECK(mr.alpha() == Approx(0.25f));
     CHECK(mr.metallic() == Approx(0.25f));
     MaterialData gold = pack(Material::conductorIor(vec3(0.2f, 0.4f, 1.4f), vec3(3.4f, 2.3f, 1.8f), 0.1f));
