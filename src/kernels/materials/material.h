@@ -19,33 +19,38 @@
 //   albedo(m)        what it reflects at first sight, unclamped (the AOV's albedo)
 // The host's half of a kind is its row of the material table (host/scene/material_kinds.cpp).
 #pragma once
-#include <type_traits>
-
 #include "kernels/materials/classic_materials.h"
 #include "kernels/materials/material_types.h"
 #include "kernels/materials/microfacet_materials.h"
 
 namespace wavefront {
 
-/// Bsdf where the set Materials compiles it; Lambertian where it does not (the drivers pick a set
-/// that holds every kind of the scene: withMaterialSet).
+/// Whether the kernels of material set Materials hold Bsdf (kMicrofacet: only the full sets).
 template <class Materials, class Bsdf>
-using CompiledBsdf = std::conditional_t<Materials::kMicrofacet || !Bsdf::kMicrofacet, Bsdf, LambertianBsdf>;
+constexpr bool kCompiledIn = Materials::kMicrofacet || !Bsdf::kMicrofacet;
 
 /// Calls f(Bsdf{}) with the BSDF struct of `kind` and returns what it returns: the one switch
-/// over the kinds (a kind without its case is a -Wswitch warning).
+/// over the kinds (a kind without its case is a -Wswitch warning). Lambertian is the way out of
+/// the switch, shared with the kinds a material set leaves out (the drivers pick a set that holds
+/// every kind of the scene: withMaterialSet), so that it is inlined once.
 template <class Materials = AllMaterials, class F>
 WF_CPU_GPU WF_INLINE auto withBsdf(MaterialType kind, F&& f) {
     switch (kind) {
-    case MaterialType::Lambertian: return f(CompiledBsdf<Materials, LambertianBsdf>{});
-    case MaterialType::Glossy: return f(CompiledBsdf<Materials, GlossyBsdf>{});
-    case MaterialType::Mirror: return f(CompiledBsdf<Materials, MirrorBsdf>{});
-    case MaterialType::Dielectric: return f(CompiledBsdf<Materials, DielectricBsdf>{});
-    case MaterialType::Conductor: return f(CompiledBsdf<Materials, ConductorBsdf>{});
-    case MaterialType::RoughDielectric: return f(CompiledBsdf<Materials, RoughDielectricBsdf>{});
-    case MaterialType::MetallicRoughness: return f(CompiledBsdf<Materials, MetallicRoughnessBsdf>{});
+    case MaterialType::Lambertian: break;
+    case MaterialType::Glossy: return f(GlossyBsdf{});
+    case MaterialType::Mirror: return f(MirrorBsdf{});
+    case MaterialType::Dielectric: return f(DielectricBsdf{});
+    case MaterialType::Conductor:
+        if constexpr (kCompiledIn<Materials, ConductorBsdf>) return f(ConductorBsdf{});
+        break;
+    case MaterialType::RoughDielectric:
+        if constexpr (kCompiledIn<Materials, RoughDielectricBsdf>) return f(RoughDielectricBsdf{});
+        break;
+    case MaterialType::MetallicRoughness:
+        if constexpr (kCompiledIn<Materials, MetallicRoughnessBsdf>) return f(MetallicRoughnessBsdf{});
+        break;
     }
-    return f(LambertianBsdf{});  // no kind: packing writes MaterialType values only
+    return f(LambertianBsdf{});
 }
 
 /// Whether kernels need the full material set for a material of `kind` (BSDF kMicrofacet): the
