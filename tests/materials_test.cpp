@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "host/scene/material_kinds.h"
 #include "host/scene/scene_upload.h"
 #include "kernels/materials/material.h"
 #include "test_support.h"
@@ -491,7 +492,7 @@ TEST_CASE("microfacet materials: factories, packing and validation", "[materials
     CHECK(scene.addMaterial(Material::roughDielectric(1.5f, 1.0f)) == 2);
     CHECK(scene.addMaterial(Material::metallicRoughness(vec3(0.5f), 1.0f, 0.5f)) == 3);
     MaterialData mr = pack(Material::metallicRoughness(vec3(0.5f), 0.25f, 0.5f));
-    CHECK(mr.kind() == kMetallicRoughness);
+    CHECK(mr.kind() == MaterialType::MetallicRoughness);
     CHECK(mr.alpha() == Approx(0.25f));
     CHECK(mr.metallic() == Approx(0.25f));
     MaterialData gold = pack(Material::conductorIor(vec3(0.2f, 0.4f, 1.4f), vec3(3.4f, 2.3f, 1.8f), 0.1f));
@@ -520,6 +521,48 @@ TEST_CASE("microfacet materials: factories, packing and validation", "[materials
     CHECK_THAT(inputErrorOf([&] { s.addMaterial(Material::metallicRoughness(vec3(0.5f), 2.0f, 0.5f)); }),
                Catch::Contains("metallic"));
     CHECK(s.materials().empty());
+}
+
+TEST_CASE("every material kind has one table row and one BSDF with its class and material set", "[materials]") {
+    struct Expected {
+        Material material;
+        bool transmissive, specular, fullSet;
+    };
+    // In MaterialType order: one per kind of the list.
+    const std::vector<Expected> kinds = {
+        {Material::lambertian(vec3(0.5f)), false, false, false},
+        {Material::glossy(vec3(0.3f), vec3(0.3f), 20.0f), false, false, false},
+        {Material::mirror(vec3(0.9f)), false, true, false},
+        {Material::dielectric(1.5f), true, true, false},
+        {Material::conductor(vec3(0.9f), 0.3f), false, false, true},
+        {Material::roughDielectric(1.5f, 0.3f), true, false, true},
+        {Material::metallicRoughness(vec3(0.5f), 0.5f, 0.5f), false, false, true},
+    };
+    REQUIRE(kinds.size() == std::size_t(kMaterialTypeCount));
+    REQUIRE(materialKinds().size() == std::size_t(kMaterialTypeCount));
+    CHECK(materialTypeNames().size() == std::size_t(kMaterialTypeCount));
+    const vec3 wo = glm::normalize(vec3(0.3f, 0.1f, 0.9f)), wi = glm::normalize(vec3(-0.2f, 0.4f, 0.8f));
+    for (int i = 0; i < kMaterialTypeCount; ++i) {
+        const MaterialKindSpec& row = materialKinds()[std::size_t(i)];
+        INFO(row.name);
+        const MaterialData m = pack(kinds[std::size_t(i)].material);
+        CHECK(int(m.kind()) == i);
+        CHECK(int(row.type) == i);
+        // The host's choice of kernels follows the BSDF's flag.
+        CHECK(row.microfacet == kinds[std::size_t(i)].fullSet);
+        CHECK(needsFullMaterialSet(MaterialType(i)) == kinds[std::size_t(i)].fullSet);
+        CHECK(isTransmissive(m) == kinds[std::size_t(i)].transmissive);
+        CHECK(isSpecular(m) == kinds[std::size_t(i)].specular);
+        // Delta BSDFs are sampled only: evaluated, they give nothing; the others have a density.
+        if (kinds[std::size_t(i)].specular) {
+            CHECK(isBlack(evalBsdf(m, wo, wi, TransportMode::Radiance)));
+            CHECK(pdfBsdf(m, wo, wi) == 0.0f);
+        } else {
+            CHECK(pdfBsdf(m, wo, wi) > 0.0f);
+        }
+        const float q = continuationProbability(m);
+        CHECK((q > 0.0f && q <= 1.0f));
+    }
 }
 
 TEST_CASE("OBJ: Pr / Pm select the metallic-roughness material", "[materials]") {

@@ -3,6 +3,7 @@
 #pragma once
 #include "config.h"
 #include "image.h"
+#include "material_type.h"
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -11,22 +12,6 @@
 #include <glm/glm.hpp>
 
 namespace wavefront {
-
-enum class MaterialType : int {
-    Lambertian = 0,  ///< diffuse, reflectance `diffuse`
-    Glossy = 1,      ///< diffuse + normalised Blinn-Phong lobe (`specular`, `exponent`)
-    Mirror = 2,      ///< ideal specular reflection, tinted by `specular`
-    Dielectric = 3,  ///< smooth glass: Fresnel reflection and refraction with index `ior`
-    /// Rough metal: GGX microfacets with GGX alpha `roughness` (0: a perfect mirror); Fresnel by
-    /// Schlick with F0 = `specular`, or from the complex index `eta` + i `k` when `complexIor`.
-    Conductor = 4,
-    /// Rough glass (Walter et al. 2007): GGX alpha `roughness` (0: the smooth Dielectric), index `ior`.
-    RoughDielectric = 5,
-    /// glTF 2.0 metallic-roughness: base colour `diffuse`, `metallic` in [0, 1], perceptual
-    /// `roughness` (GGX alpha = roughness^2); the dielectric part is a coat of index 1.5 over a
-    /// Lambertian base.
-    MetallicRoughness = 6,
-};
 
 /// Every material type with its name ("Lambertian", ...), in MaterialType order (the Python
 /// enum is made from it).

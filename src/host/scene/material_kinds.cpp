@@ -34,72 +34,73 @@ void roughness(const std::string& what, const Material& m) {
 
 const std::vector<MaterialKindSpec>& materialKinds() {
     static const std::vector<MaterialKindSpec> kinds = [] {
-        std::vector<MaterialKindSpec> k(kMaterialKindCount);
-        k[kLambertian] = {MaterialType::Lambertian, "Lambertian", "lambertian",
-                          [](const Material& m, const std::string& what) { reflectance(what, "albedo", m.diffuse); }};
-        k[kLambertian].baseColourTexture = true;
+        std::vector<MaterialKindSpec> k(kMaterialTypeCount);
+        auto row = [&](MaterialType type) -> MaterialKindSpec& { return k[std::size_t(type)]; };
+        auto add = [&](const MaterialKindSpec& spec) { row(spec.type) = spec; };
+        add({MaterialType::Lambertian, "Lambertian", "lambertian",
+             [](const Material& m, const std::string& what) { reflectance(what, "albedo", m.diffuse); }});
+        row(MaterialType::Lambertian).baseColourTexture = true;
         // Diffuse plus a normalised lobe reflects up to diffuse + specular.
-        k[kGlossy] = {MaterialType::Glossy, "Glossy", "glossy", [](const Material& m, const std::string& what) {
-                          reflectance(what, "diffuse + specular", m.diffuse + m.specular);
-                      }};
-        k[kGlossy].baseColourTexture = true;
-        k[kMirror] = {MaterialType::Mirror, "Mirror", "mirror",
-                      [](const Material& m, const std::string& what) { reflectance(what, "tint", m.specular); },
-                      // A mirror without a tint of its own takes its diffuse colour.
-                      [](const Material& m, MaterialData& d) {
-                          if (m.specular == glm::vec3(0.0f)) d.setSpecular(m.diffuse, m.exponent);
-                      }};
+        add({MaterialType::Glossy, "Glossy", "glossy", [](const Material& m, const std::string& what) {
+                 reflectance(what, "diffuse + specular", m.diffuse + m.specular);
+             }});
+        row(MaterialType::Glossy).baseColourTexture = true;
+        add({MaterialType::Mirror, "Mirror", "mirror",
+             [](const Material& m, const std::string& what) { reflectance(what, "tint", m.specular); },
+             // A mirror without a tint of its own takes its diffuse colour.
+             [](const Material& m, MaterialData& d) {
+                 if (m.specular == glm::vec3(0.0f)) d.setSpecular(m.diffuse, m.exponent);
+             }});
         // Glass transmits or reflects what arrives, without a colour of its own.
-        k[kDielectric] = {MaterialType::Dielectric, "Dielectric", "dielectric"};
-        k[kConductor] = {MaterialType::Conductor, "Conductor", "conductor",
-                         [](const Material& m, const std::string& what) {
-                             if (!m.complexIor) reflectance(what, "tint", m.specular);
-                             roughness(what, m);
-                             if (!m.complexIor) return;
-                             const glm::vec3& eta = m.eta;
-                             if (!(std::isfinite(eta.x) && std::isfinite(eta.y) && std::isfinite(eta.z) && eta.x > 0 &&
-                                   eta.y > 0 && eta.z > 0))
-                                 throw InputError(what + ": eta " + format(m.eta) + " must be finite and positive");
-                             if (!(std::isfinite(m.k.x) && std::isfinite(m.k.y) && std::isfinite(m.k.z) && m.k.x >= 0 &&
-                                   m.k.y >= 0 && m.k.z >= 0))
-                                 throw InputError(what + ": k " + format(m.k) + " must be finite and non-negative");
-                         },
-                         [](const Material& m, MaterialData& d) {
-                             if (m.complexIor) {
-                                 d.setDiffuse(m.eta);
-                                 d.setSpecular(m.k, m.exponent);
-                             }
-                             d.setAlpha(m.roughness);
-                             d.setComplexIor(m.complexIor);
-                         }};
-        k[kConductor].microfacet = true;
-        k[kRoughDielectric] = {MaterialType::RoughDielectric, "RoughDielectric", "rough dielectric",
-                               [](const Material& m, const std::string& what) {
-                                   roughness(what, m);
-                                   if (std::fabs(m.ior - 1.0f) < 1e-3f)
-                                       throw InputError(what + ": ior " + std::to_string(m.ior) +
-                                                        " must differ from 1 (a rough interface between equal media is "
-                                                        "no interface)");
-                               },
-                               [](const Material& m, MaterialData& d) { d.setAlpha(m.roughness); }};
-        k[kRoughDielectric].microfacet = true;
-        k[kMetallicRoughness] = {MaterialType::MetallicRoughness, "MetallicRoughness", "metallic-roughness",
-                                 [](const Material& m, const std::string& what) {
-                                     reflectance(what, "base colour", m.diffuse);
-                                     roughness(what, m);
-                                     if (!(m.metallic >= 0.0f && m.metallic <= 1.0f))
-                                         throw InputError(what + ": metallic " + std::to_string(m.metallic) +
-                                                          " must lie in [0, 1]");
-                                 },
-                                 // alpha = roughness^2 (glTF), kept rough: this material has no delta limit.
-                                 [](const Material& m, MaterialData& d) {
-                                     d.setAlpha(std::max(m.roughness * m.roughness, kSmoothAlpha));
-                                     d.setMetallic(m.metallic);
-                                 }};
-        k[kMetallicRoughness].baseColourTexture = k[kMetallicRoughness].metallicRoughnessTexture = true;
-        k[kMetallicRoughness].microfacet = true;
-        for (int i = 0; i < kMaterialKindCount; ++i)
-            if (int(k[i].type) != i) throw Error("material table row " + std::to_string(i) + " is out of order");
+        add({MaterialType::Dielectric, "Dielectric", "dielectric"});
+        add({MaterialType::Conductor, "Conductor", "conductor",
+             [](const Material& m, const std::string& what) {
+                 if (!m.complexIor) reflectance(what, "tint", m.specular);
+                 roughness(what, m);
+                 if (!m.complexIor) return;
+                 const glm::vec3& eta = m.eta;
+                 if (!(std::isfinite(eta.x) && std::isfinite(eta.y) && std::isfinite(eta.z) && eta.x > 0 &&
+                       eta.y > 0 && eta.z > 0))
+                     throw InputError(what + ": eta " + format(m.eta) + " must be finite and positive");
+                 if (!(std::isfinite(m.k.x) && std::isfinite(m.k.y) && std::isfinite(m.k.z) && m.k.x >= 0 &&
+                       m.k.y >= 0 && m.k.z >= 0))
+                     throw InputError(what + ": k " + format(m.k) + " must be finite and non-negative");
+             },
+             [](const Material& m, MaterialData& d) {
+                 if (m.complexIor) {
+                     d.setDiffuse(m.eta);
+                     d.setSpecular(m.k, m.exponent);
+                 }
+                 d.setAlpha(m.roughness);
+                 d.setComplexIor(m.complexIor);
+             }});
+        add({MaterialType::RoughDielectric, "RoughDielectric", "rough dielectric",
+             [](const Material& m, const std::string& what) {
+                 roughness(what, m);
+                 if (std::fabs(m.ior - 1.0f) < 1e-3f)
+                     throw InputError(what + ": ior " + std::to_string(m.ior) +
+                                      " must differ from 1 (a rough interface between equal media is "
+                                      "no interface)");
+             },
+             [](const Material& m, MaterialData& d) { d.setAlpha(m.roughness); }});
+        add({MaterialType::MetallicRoughness, "MetallicRoughness", "metallic-roughness",
+             [](const Material& m, const std::string& what) {
+                 reflectance(what, "base colour", m.diffuse);
+                 roughness(what, m);
+                 if (!(m.metallic >= 0.0f && m.metallic <= 1.0f))
+                     throw InputError(what + ": metallic " + std::to_string(m.metallic) + " must lie in [0, 1]");
+             },
+             // alpha = roughness^2 (glTF), kept rough: this material has no delta limit.
+             [](const Material& m, MaterialData& d) {
+                 d.setAlpha(std::max(m.roughness * m.roughness, kSmoothAlpha));
+                 d.setMetallic(m.metallic);
+             }});
+        row(MaterialType::MetallicRoughness).baseColourTexture = true;
+        row(MaterialType::MetallicRoughness).metallicRoughnessTexture = true;
+        for (int i = 0; i < kMaterialTypeCount; ++i) {
+            if (int(k[i].type) != i) throw Error("material table has no row for material type " + std::to_string(i));
+            k[i].microfacet = needsFullMaterialSet(k[i].type);  // the BSDF struct's flag
+        }
         return k;
     }();
     return kinds;
@@ -107,7 +108,7 @@ const std::vector<MaterialKindSpec>& materialKinds() {
 
 const MaterialKindSpec* materialKind(MaterialType type) {
     const int i = int(type);
-    return i >= 0 && i < kMaterialKindCount ? &materialKinds()[std::size_t(i)] : nullptr;
+    return i >= 0 && i < kMaterialTypeCount ? &materialKinds()[std::size_t(i)] : nullptr;
 }
 
 std::vector<std::pair<MaterialType, std::string>> materialTypeNames() {

@@ -24,7 +24,7 @@ struct MaterialKindSpec {
     void (*pack)(const Material& m, MaterialData& d) = nullptr;
     bool baseColourTexture = false;         ///< its diffuse colour is a colour a texture may scale
     bool metallicRoughnessTexture = false;  ///< it reads glTF's metallic-roughness texture
-    bool microfacet = false;                ///< kernels need the full material set (withMaterialSet)
+    bool microfacet = false;                ///< kernels need the full material set: its BSDF's kMicrofacet
 };
 
 /// Every material type, in MaterialType order.

@@ -13,18 +13,11 @@
 
 namespace wavefront {
 
-// Material kinds are the public MaterialType values, pair by pair.
-static_assert(int(MaterialType::Lambertian) == kLambertian && int(MaterialType::Glossy) == kGlossy &&
-                  int(MaterialType::Mirror) == kMirror && int(MaterialType::Dielectric) == kDielectric &&
-                  int(MaterialType::Conductor) == kConductor && int(MaterialType::RoughDielectric) == kRoughDielectric &&
-                  int(MaterialType::MetallicRoughness) == kMetallicRoughness,
-              "MaterialKind and MaterialType must agree");
-
 MaterialData packMaterial(const Material& m) {
     // The shared words, then the type's own (its row of the material table); alpha, metallic and
     // the complex-index flag stay zero where a type has none.
     MaterialData d;
-    d.setKind(int(m.type));
+    d.setKind(m.type);
     d.setDiffuse(m.diffuse);
     d.setSpecular(m.specular, m.exponent);
     d.setEmission(m.emission);

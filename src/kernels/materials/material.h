@@ -1,48 +1,75 @@
-// The material kinds and their BSDFs, evaluated in the local shading frame (opaque materials face
-// wo, transmissive ones keep the outward normal): every kind's eval, pdf, sample, continuation
-// probability and class (specular, transmissive) is dispatched here, once. The four original
-// kinds live here; the microfacet ones in microfacet_materials.h. The host's half of a kind is
-// its row of the material table (host/scene/material_kinds.cpp).
+// The one dispatch over the material kinds: each kind is a BSDF struct (classic_materials.h,
+// microfacet_materials.h) and one case of withBsdf below; evaluate, pdf, sample, continuation
+// probability, albedo and class (specular, transmissive) reach it through here. A BSDF struct has,
+// all static, directions in the local shading frame:
+//   kMicrofacet      compiled only into kernels of a set with Materials::kMicrofacet
+//                    (material_types.h); the host reads it too (needsFullMaterialSet)
+//   kTransmissive    its frame's z is the outward geometric normal and wo may lie below; every
+//                    other BSDF is opaque, shaded in a frame turned towards wo (wo.z > 0)
+//   isSpecular(m)    delta: sampled only, never evaluated (no next-event estimation, no BDPT
+//                    vertex); evaluate and pdf then give 0 (a microfacet lobe in its smooth
+//                    limit gives what its formula gives: nobody asks)
+//   evaluate(m, wo, wi, mode)  f(wo, wi); `mode` matters for transmission only: Importance gives
+//                    the adjoint f(wi, wo) used on light paths
+//   pdf(m, wo, wi)   solid-angle density of sample choosing wi through a non-delta lobe (the
+//                    same in both modes)
+//   sample(m, wo, uc, u, entering, mode)  uc picks the lobe, u the direction; `entering`: wo on
+//                    the geometric normal's side (the smooth dielectric's only input of it)
+//   continuation(m)  Russian roulette of BDPT and MLT: the probability a walk goes on at it
+//   albedo(m)        what it reflects at first sight, unclamped (the AOV's albedo)
+// The host's half of a kind is its row of the material table (host/scene/material_kinds.cpp).
 #pragma once
+#include "kernels/materials/classic_materials.h"
 #include "kernels/materials/material_types.h"
 #include "kernels/materials/microfacet_materials.h"
 
 namespace wavefront {
 
-/// The material kinds; the values of the public wavefront::MaterialType (scene_upload.cpp
-/// static_asserts every pair).
-enum MaterialKind : int {
-    kLambertian = 0,
-    kGlossy = 1,
-    kMirror = 2,
-    kDielectric = 3,
-    kConductor = 4,          ///< GGX metal (microfacet_materials.h)
-    kRoughDielectric = 5,    ///< GGX glass, Walter et al. 2007
-    kMetallicRoughness = 6,  ///< glTF 2.0 style: GGX metal / GGX coat over a diffuse base
-};
-constexpr int kMaterialKindCount = 7;
+/// Whether the kernels of material set Materials hold Bsdf (kMicrofacet: only the full sets).
+template <class Materials, class Bsdf>
+constexpr bool kCompiledIn = Materials::kMicrofacet || !Bsdf::kMicrofacet;
 
-/// Materials that transmit. Their local frame's z is the stored (outward) geometric normal and wo
-/// may lie on either side (wo.z < 0: inside); every other material is opaque and shaded in a
-/// frame turned towards wo (wo.z > 0), with nothing below the surface.
+/// Calls f(Bsdf{}) with the BSDF struct of `kind` and returns what it returns: the one switch
+/// over the kinds (a kind without its case is a -Wswitch warning). Lambertian is the way out of
+/// the switch, shared with the kinds a material set leaves out (the drivers pick a set that holds
+/// every kind of the scene: withMaterialSet), so that it is inlined once.
+template <class Materials = AllMaterials, class F>
+WF_CPU_GPU WF_INLINE auto withBsdf(MaterialType kind, F&& f) {
+    switch (kind) {
+    case MaterialType::Lambertian: break;
+    case MaterialType::Glossy: return f(GlossyBsdf{});
+    case MaterialType::Mirror: return f(MirrorBsdf{});
+    case MaterialType::Dielectric: return f(DielectricBsdf{});
+    case MaterialType::Conductor:
+        if constexpr (kCompiledIn<Materials, ConductorBsdf>) return f(ConductorBsdf{});
+        break;
+    case MaterialType::RoughDielectric:
+        if constexpr (kCompiledIn<Materials, RoughDielectricBsdf>) return f(RoughDielectricBsdf{});
+        break;
+    case MaterialType::MetallicRoughness:
+        if constexpr (kCompiledIn<Materials, MetallicRoughnessBsdf>) return f(MetallicRoughnessBsdf{});
+        break;
+    }
+    return f(LambertianBsdf{});
+}
+
+/// Whether kernels need the full material set for a material of `kind` (BSDF kMicrofacet): the
+/// host's row of the kind (MaterialKindSpec::microfacet) reads it.
+inline bool needsFullMaterialSet(MaterialType kind) {
+    return withBsdf(kind, [](auto b) { return decltype(b)::kMicrofacet; });
+}
+
+/// Materials that transmit (BSDF kTransmissive).
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE bool isTransmissive(const MaterialData& m) {
-    return m.kind() == kDielectric || (Materials::kMicrofacet && m.kind() == kRoughDielectric);
+    return withBsdf<Materials>(m.kind(), [](auto b) { return decltype(b)::kTransmissive; });
 }
 
 /// Delta BSDFs: sampled only, never evaluated (no next-event estimation, no BDPT vertex). The
 /// microfacet conductor and rough dielectric are delta only in their smooth limit.
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE bool isSpecular(const MaterialData& m) {
-    int type = m.kind();
-    if (type == kMirror || type == kDielectric) return true;
-    return Materials::kMicrofacet && (type == kConductor || type == kRoughDielectric) && m.alpha() < kSmoothAlpha;
-}
-
-/// Probability of picking the diffuse lobe of a Glossy material.
-WF_CPU_GPU WF_INLINE float diffuseLobeProbability(const MaterialData& m) {
-    float d = luminance(m.diffuse()), s = luminance(m.specular());
-    return d + s > 0.0f ? d / (d + s) : 1.0f;
+    return withBsdf<Materials>(m.kind(), [&](auto b) { return decltype(b)::isSpecular(m); });
 }
 
 /// Whether direction w meets the shading normal ns on the side it meets the geometric normal ng.
@@ -78,50 +105,18 @@ WF_CPU_GPU WF_INLINE ShadingNormals shadingNormals(const MaterialData& m, vec3 w
     return ShadingNormals{ng, ns, agreesWithShading(ng, ns, wo)};
 }
 
-/// f(wo, wi) for the non-specular materials (delta lobes give 0), directions in the local frame.
-/// Opaque materials: zero unless wo and wi are above the surface. `mode` matters for transmission
-/// only: Importance gives the adjoint f(wi, wo) used on light paths.
+/// f(wo, wi), directions in the local frame; delta lobes give 0. Opaque materials: zero unless
+/// wo and wi are above the surface. `mode` matters for transmission only: Importance gives the
+/// adjoint f(wi, wo) used on light paths.
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE vec3 evalBsdf(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
-    if constexpr (Materials::kMicrofacet) {
-        switch (m.kind()) {
-        case kConductor: return evalConductor(m, wo, wi);
-        case kRoughDielectric: return vec3(roughDielectric(m, wo, wi, mode).f);
-        case kMetallicRoughness: return evalMetallicRoughness(m, wo, wi);
-        default: break;
-        }
-    }
-    if (wi.z <= 0.0f || wo.z <= 0.0f) return vec3(0.0f);
-    vec3 f = m.diffuse() * kInvPi;
-    if (m.kind() == kGlossy) {
-        float n = m.exponent();
-        vec3 h = glm::normalize(wo + wi);
-        // Normalised Blinn-Phong: (n + 8) / (8 pi) cos^n(theta_h) (Akenine-Moller et al.).
-        f += m.specular() * ((n + 8.0f) / (8.0f * kPi) * std::pow(glm::max(h.z, 0.0f), n));
-    }
-    return f;
+    return withBsdf<Materials>(m.kind(), [&](auto b) { return decltype(b)::evaluate(m, wo, wi, mode); });
 }
 
 /// Solid-angle pdf of sampleBsdf choosing wi through a non-delta lobe (the same in both modes).
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
-    if constexpr (Materials::kMicrofacet) {
-        switch (m.kind()) {
-        case kConductor: return pdfConductor(m, wo, wi);
-        case kRoughDielectric: return roughDielectric(m, wo, wi, TransportMode::Radiance).pdf;
-        case kMetallicRoughness: return pdfMetallicRoughness(m, wo, wi);
-        default: break;
-        }
-    }
-    if (wi.z <= 0.0f || wo.z <= 0.0f) return 0.0f;
-    float pdfDiffuse = wi.z * kInvPi;
-    if (m.kind() != kGlossy) return pdfDiffuse;
-    float pd = diffuseLobeProbability(m);
-    float n = m.exponent();
-    vec3 h = glm::normalize(wo + wi);
-    float pdfH = (n + 1.0f) / (2.0f * kPi) * std::pow(glm::max(h.z, 0.0f), n);
-    float pdfGlossy = pdfH / (4.0f * glm::dot(wo, h));
-    return pd * pdfDiffuse + (1.0f - pd) * pdfGlossy;
+    return withBsdf<Materials>(m.kind(), [&](auto b) { return decltype(b)::pdf(m, wo, wi); });
 }
 
 /// Samples wi given wo (local frame, wo.z may be negative only for the transmissive materials;
@@ -130,79 +125,22 @@ WF_CPU_GPU WF_INLINE float pdfBsdf(const MaterialData& m, vec3 wo, vec3 wi) {
 template <class Materials = AllMaterials>
 WF_CPU_GPU inline BsdfSample sampleBsdf(const MaterialData& m, vec3 wo, float uc, vec2 u, bool entering,
                                         TransportMode mode) {
-    BsdfSample s{vec3(0.0f), vec3(0.0f), 0.0f, false, false};
-    int type = m.kind();
-    if constexpr (Materials::kMicrofacet) {
-        if (type == kConductor) return sampleConductor(m, wo, u);
-        if (type == kMetallicRoughness) return sampleMetallicRoughness(m, wo, uc, u);
-        if (type == kRoughDielectric) {
-            if (m.alpha() >= kSmoothAlpha) return sampleRoughDielectric(m, wo, uc, u, mode);
-            type = kDielectric;  // smooth limit: the smooth dielectric below, same ior
-        }
-    }
-    if (type == kMirror) {
-        s.wi = vec3(-wo.x, -wo.y, wo.z);
-        s.weight = m.specular();
-        s.specular = true;
-        s.valid = wo.z > 0.0f;
-        return s;
-    }
-    if (type == kDielectric) {
-        // Local frame: z points to the outside; wo.z < 0 means we are inside the medium.
-        float ior = m.ior();
-        float eta = entering ? ior : 1.0f / ior;  // n_t / n_i
-        float cosI = std::fabs(wo.z);
-        float F = fresnelDielectric(cosI, eta);
-        s.specular = true;
-        s.valid = true;
-        if (uc < F) {
-            s.wi = vec3(-wo.x, -wo.y, wo.z);
-            s.weight = vec3(1.0f);
-            return s;
-        }
-        float sin2T = (1.0f - cosI * cosI) / (eta * eta);
-        float cosT = std::sqrt(glm::max(0.0f, 1.0f - sin2T));
-        float sign = wo.z > 0.0f ? -1.0f : 1.0f;  // transmitted direction is on the other side
-        s.wi = vec3(-wo.x / eta, -wo.y / eta, sign * cosT);
-        s.wi = glm::normalize(s.wi);
-        s.weight = vec3(mode == TransportMode::Radiance ? 1.0f / (eta * eta) : 1.0f);
-        return s;
-    }
-    if (wo.z <= 0.0f) return s;
-    bool chooseDiffuse = type != kGlossy || uc < diffuseLobeProbability(m);
-    if (chooseDiffuse) {
-        s.wi = sampleCosineHemisphere(u);
-    } else {
-        float n = m.exponent();
-        float cosH = std::pow(u.x, 1.0f / (n + 1.0f));
-        float sinH = std::sqrt(glm::max(0.0f, 1.0f - cosH * cosH));
-        float phi = 2.0f * kPi * u.y;
-        vec3 h(sinH * std::cos(phi), sinH * std::sin(phi), cosH);
-        s.wi = 2.0f * glm::dot(wo, h) * h - wo;
-    }
-    if (s.wi.z <= 0.0f) return s;
-    s.pdf = pdfBsdf<ClassicMaterials>(m, wo, s.wi);  // the classic lobes: no microfacet case reaches here
-    if (s.pdf <= 0.0f) return s;
-    s.weight = evalBsdf<ClassicMaterials>(m, wo, s.wi, mode) * (s.wi.z / s.pdf);
-    s.valid = true;
-    return s;
+    return withBsdf<Materials>(m.kind(),
+                               [&](auto b) { return decltype(b)::sample(m, wo, uc, u, entering, mode); });
 }
 
 /// Russian roulette of BDPT and MLT: the probability that a walk continues at a vertex of this
-/// material, the largest albedo component, depending on nothing else, so that the same factor is
-/// right in the reverse direction (the reverse pdfs of the MIS weights).
+/// material, depending on nothing else, so that the same factor is right in the reverse direction
+/// (the reverse pdfs of the MIS weights).
 template <class Materials = AllMaterials>
 WF_CPU_GPU WF_INLINE float continuationProbability(const MaterialData& m) {
-    int type = m.kind();
-    if (isTransmissive<Materials>(m)) return 1.0f;
-    if constexpr (Materials::kMicrofacet) {
-        // Reflectance at normal incidence (grazing reflects more), at least 0.1.
-        if (type == kConductor) return glm::clamp(maxComponent(conductorFresnel(m, 1.0f)), 0.1f, 1.0f);
-        if (type == kMetallicRoughness) return glm::clamp(maxComponent(m.diffuse()) + kCoatF0, 0.1f, 1.0f);
-    }
-    vec3 albedo = type == kMirror ? m.specular() : m.diffuse();
-    if (type == kGlossy) albedo += m.specular();
-    return glm::clamp(maxComponent(albedo), 0.0f, 1.0f);
+    return withBsdf<Materials>(m.kind(), [&](auto b) { return decltype(b)::continuation(m); });
+}
+
+/// What a surface of this material reflects at first sight, unclamped (the AOV's albedo).
+template <class Materials = AllMaterials>
+WF_CPU_GPU WF_INLINE vec3 bsdfAlbedo(const MaterialData& m) {
+    return withBsdf<Materials>(m.kind(), [&](auto b) { return decltype(b)::albedo(m); });
 }
 
 }  // namespace wavefront

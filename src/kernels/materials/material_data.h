@@ -1,7 +1,9 @@
 // A material as kernels read it (MaterialData) and its textures: the one layout that the host's
-// packing (scene_upload.cpp: packMaterial) writes and every BSDF reads. The kinds are material.h's.
+// packing (scene_upload.cpp: packMaterial) writes and every BSDF reads. The kinds are the public
+// MaterialType, from its dependency-free header (docs/decisions.md, "One material kind list").
 #pragma once
 #include "kernels/core/math.h"
+#include "wavefront/material_type.h"
 
 namespace wavefront {
 
@@ -15,7 +17,7 @@ namespace wavefront {
 ///   word 3: GGX alpha, metallic, a conductor's Fresnel from eta + i k (1) or Schlick (0), the
 ///           normal map's scale
 struct MaterialData {
-    WF_CPU_GPU int kind() const { return floatAsInt(diffuseKind_.w); }
+    WF_CPU_GPU MaterialType kind() const { return MaterialType(floatAsInt(diffuseKind_.w)); }
     WF_CPU_GPU vec3 diffuse() const { return diffuseKind_.xyz(); }
     WF_CPU_GPU vec3 eta() const { return diffuseKind_.xyz(); }  ///< a conductor with complexIor()
     WF_CPU_GPU vec3 specular() const { return specularExponent_.xyz(); }
@@ -30,7 +32,7 @@ struct MaterialData {
     WF_CPU_GPU bool emissive() const { return emissionIor_.x > 0.0f || emissionIor_.y > 0.0f || emissionIor_.z > 0.0f; }
 
     // Writers: the host's packing, and textures scaling a copy's factors (materialAt).
-    WF_CPU_GPU void setKind(int kind) { diffuseKind_.w = intAsFloat(kind); }
+    WF_CPU_GPU void setKind(MaterialType kind) { diffuseKind_.w = intAsFloat(int(kind)); }
     WF_CPU_GPU void setDiffuse(vec3 c) { diffuseKind_ = Float4(c, diffuseKind_.w); }
     WF_CPU_GPU void setSpecular(vec3 c, float exponent) { specularExponent_ = Float4(c, exponent); }
     WF_CPU_GPU void setEmission(vec3 c) { emissionIor_ = Float4(c, emissionIor_.w); }

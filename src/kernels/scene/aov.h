@@ -4,7 +4,6 @@
 // BDPT's estimates.
 #pragma once
 #include "kernels/materials/material.h"
-#include "kernels/materials/microfacet_materials.h"
 #include "kernels/scene/surface.h"
 
 namespace wavefront {
@@ -13,17 +12,12 @@ namespace wavefront {
 constexpr int kAovWords = 7;
 
 /// The colour a surface reflects at its first hit, in [0, 1] per channel (what OIDN calls albedo):
-/// the diffuse colour (textured) of diffuse and glossy surfaces plus the glossy lobe's colour, a
-/// mirror's tint, a metal's reflectance at normal incidence, glass 1.
+/// each BSDF's albedo (bsdfAlbedo: the diffuse colour (textured) of diffuse and glossy surfaces
+/// plus the glossy lobe's colour, a mirror's tint, a metal's reflectance at normal incidence,
+/// glass 1), clamped.
 template <class Materials = AllMaterials>
 WF_CPU_GPU inline vec3 firstHitAlbedo(const MaterialData& m) {
-    int type = m.kind();
-    vec3 a = m.diffuse();
-    if (type == kMirror) a = m.specular();
-    else if (type == kGlossy) a = m.diffuse() + m.specular();
-    else if (type == kDielectric || type == kRoughDielectric) a = vec3(1.0f);
-    else if (type == kConductor) a = conductorFresnel(m, 1.0f);
-    return glm::clamp(a, vec3(0.0f), vec3(1.0f));
+    return glm::clamp(bsdfAlbedo<Materials>(m), vec3(0.0f), vec3(1.0f));
 }
 
 /// Adds one first-hit sample per film pixel: the camera ray of work index firstSample + pixel (its

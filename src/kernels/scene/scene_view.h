@@ -72,8 +72,9 @@ struct SceneView {
     vec3 sceneCenter = vec3(0.0f);
     float sceneRadius = 1.0f;
     CameraData camera;
-    /// Some material is of a microfacet kind (kConductor and after): the drivers then run the
-    /// kernels compiled for every kind (material_types.h, withMaterialSet).
+    /// Some material is of a kind whose BSDF is compiled into the full set only (kMicrofacet,
+    /// material.h: needsFullMaterialSet): the drivers then run the kernels compiled for every kind
+    /// (material_types.h, withMaterialSet).
     bool microfacetMaterials = true;
     /// Some material has a texture: the full kernels too (they look textures up).
     bool textured = true;
