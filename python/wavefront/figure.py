@@ -8,6 +8,8 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
+matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in the SVG: editable, searchable
+matplotlib.rcParams["pdf.fonttype"] = 42  # TrueType in the PDF, as publishers ask
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
