@@ -3,8 +3,10 @@ tiny comparisons on the CPU (seconds), a self-contained report, and bad input re
 line and exit 2."""
 import json
 import math
+import os
 import subprocess
 import sys
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -255,6 +257,43 @@ def test_an_external_method_enters_the_tables_and_the_figure(tmp_path):
         assert "matplotlib" in results["figure"]["reason"]
         return
     assert (out / "figure.pdf").read_bytes().startswith(b"%PDF") and "other" in (out / "figure.svg").read_text()
+
+
+def wavefront_render():
+    """The built wavefront-render: $WAVEFRONT_RENDER, else build/examples/wavefront-render of this tree."""
+    exe = os.environ.get("WAVEFRONT_RENDER") or str(Path(__file__).resolve().parents[2] / "build" / "examples" /
+                                                    "wavefront-render")
+    return exe if Path(exe).is_file() else None
+
+
+def test_wavefront_render_images_enter_beside_pt_bdpt_mlt(tmp_path):
+    exe = wavefront_render()
+    if exe is None:
+        pytest.skip("no built wavefront-render (set WAVEFRONT_RENDER)")
+    folder = tmp_path / "render"
+    folder.mkdir()
+    entries = []
+    for seed in (201, 202, 203):  # a seed range of its own
+        started = time.monotonic()
+        subprocess.run([exe, "cornell-box", "--backend", "cpu", "--res", "24x24", "--spp", "4", "--seed", str(seed),
+                        "--stream-capacity", "576", "-t", "1", "-o", str(folder / f"s{seed}.exr")],
+                       check=True, capture_output=True)
+        entries.append({"scene": "cornell-box", "budget": "spp:4", "seed": seed, "file": f"s{seed}.exr",
+                        "seconds": time.monotonic() - started, "samples": 4})
+    (folder / "index.json").write_text(json.dumps(entries))
+    out = tmp_path / "report"
+    assert compare.main(["cornell-box", *TINY, "--methods", f"pt,bdpt,mlt,ext:wavefront-render={folder}",
+                         "--seeds", "3", "--spp", "4", "--reference-method", "pt", "--reference-spp", "64",
+                         "--pyramid", "0", "--flip", "off", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert [m["method"] for m in results["methods"]] == ["pt", "bdpt", "mlt", "wavefront-render"]
+    runs = {r["method"]: r for r in results["scenes"][0]["runs"]}
+    assert runs["wavefront-render"]["seeds"] == [201, 202, 203] and not runs["wavefront-render"]["bias_significant"]
+    ratio = runs["wavefront-render"]["metrics"]["relmse"]["mean"] / runs["pt"]["metrics"]["relmse"]["mean"]
+    assert 0.25 < ratio < 4  # the same path tracer, other seeds
+    check_float_images(out, results)
+    if results["figure"]["svg"]:
+        assert "wavefront-render" in (out / "figure.svg").read_text()
 
 
 def test_external_index_mistakes_are_one_line(tmp_path, capsys):
