@@ -44,7 +44,7 @@ def _panel(ax, picture, title=None, crops=(), colour_of_crop=None):
     for spine in ax.spines.values():
         spine.set_linewidth(0.4)
     if title:
-        ax.set_title(title, fontsize=7, pad=2)
+        ax.set_title(title, fontsize=7 if len(title) <= 20 else 5.5, pad=2)
     for index, (x0, y0, x1, y1) in enumerate(crops):
         ax.add_patch(matplotlib.patches.Rectangle((x0 - 0.5, y0 - 0.5), x1 - x0, y1 - y0, fill=False,
                                                   edgecolor=colour_of_crop(index), linewidth=0.8))
@@ -74,7 +74,7 @@ def _convergence(ax, scene, mode, colours):
     ax.set_yscale("log")
     ax.set_xlabel("seconds (measured)" if mode == "time" else "samples per pixel", fontsize=7)
     ax.set_ylabel("relMSE (mean, 95 % interval)", fontsize=7)
-    ax.tick_params(labelsize=6)
+    ax.tick_params(which="both", labelsize=6)
     ax.yaxis.set_label_position("right")  # away from the images on its left
     ax.yaxis.tick_right()
     ax.grid(True, which="major", linewidth=0.3, alpha=0.5)
