@@ -275,8 +275,8 @@ struct PyRenderer {
         std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
         if (!lock.owns_lock()) {
             if (owner.load() == std::this_thread::get_id())  // the progress callback runs on the rendering thread
-                throw Error("a Renderer's own progress callback cannot call it (render, image, stats, ...): "
-                            "return False to cancel, then call it after render() returns");
+                throw Error("this Renderer is already rendering: its own progress callback cannot call it (render, "
+                            "image, stats, ...); return False to cancel, then call it after render() returns");
             throw std::runtime_error("this Renderer is rendering on another thread");
         }
         owner = std::this_thread::get_id();
@@ -294,8 +294,8 @@ struct PyRenderer {
         std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
         if (!lock.owns_lock())
             throw Error(owner.load() == std::this_thread::get_id()
-                            ? "an edit from the Renderer's own progress callback: return False to cancel, then edit "
-                              "after render() returns"
+                            ? "this Renderer is already rendering: an edit from its own progress callback must wait "
+                              "until render() returns (return False to cancel)"
                             : "this Renderer is already rendering: an edit must not overlap a render() or renderMore() "
                               "call");
         EditStats st;
