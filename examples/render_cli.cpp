@@ -145,15 +145,18 @@ void setIntegratorFlags(const Args& a, wavefront::RenderOptions& options) {
     }
 }
 
-// The output's options against its format: --exposure and --tonemap shape PNG output only (EXR
-// and PFM keep the radiance as rendered); --aovs writes layers of an EXR.
+// The output's options against its format: --exposure and --tonemap shape 8-bit output only (PNG
+// and JPEG; EXR and PFM keep the radiance as rendered); --aovs writes layers of an EXR.
 void checkOutputOptions(const Args& a) {
     std::string extension = std::filesystem::path(a.out).extension().string();
     for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (a.exposureOpt->count() && extension != ".png")
-        throw wavefront::InputError("--exposure applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
-    if (a.toneMapOpt->count() && extension != ".png")
-        throw wavefront::InputError("--tonemap applies to PNG output only (" + a.out + " keeps the radiance as rendered)");
+    const bool eightBit = extension == ".png" || extension == ".jpg" || extension == ".jpeg";
+    if (a.exposureOpt->count() && !eightBit)
+        throw wavefront::InputError("--exposure applies to PNG and JPEG output only (" + a.out +
+                                    " keeps the radiance as rendered)");
+    if (a.toneMapOpt->count() && !eightBit)
+        throw wavefront::InputError("--tonemap applies to PNG and JPEG output only (" + a.out +
+                                    " keeps the radiance as rendered)");
     if (a.aovs && !a.aovFiles && extension != ".exr")
         throw wavefront::InputError("--aovs writes layers of an .exr --out (" + a.out + " is not); --aov-files writes them beside it");
 }
@@ -229,11 +232,13 @@ void addOptions(CLI::App& app, Args& a) {
                    "that many workers)")
         ->capture_default_str();
     app.add_option("--res", a.res, "resolution WIDTHxHEIGHT")->capture_default_str();
-    app.add_option("--threads", a.threads, "CPU backend: rendering threads (0: every CPU the process may use)")
+    app.add_option("-t,--threads,--nthreads", a.threads,
+                   "CPU backend: rendering threads (0: every CPU the process may use)")
         ->capture_default_str();
     app.add_option("--seed", a.seed, "random seed")->capture_default_str();
-    app.add_option("--out", a.out, "output image: .png, .exr or .pfm")->capture_default_str();
-    a.exposureOpt = app.add_option("--exposure", a.exposure, "PNG exposure in stops")->capture_default_str();
+    app.add_option("-o,--out,--outfile", a.out, "output image: .png, .jpg (quality 95), .exr or .pfm")
+        ->capture_default_str();
+    a.exposureOpt = app.add_option("--exposure", a.exposure, "PNG and JPEG exposure in stops")->capture_default_str();
     app.add_option("--stream-capacity", a.capacity, "path-state slots per stream (0: fill the device)");
     app.add_option("--light-sampler", a.lightSampler, "light choice: binary, guide, forest or alias")->capture_default_str();
     app.add_option("--bvh", a.bvhBuilder, "BVH builder: auto (PLOC with triangles, else LBVH), lbvh or ploc")
@@ -257,7 +262,8 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_option("--crop", a.crop,
                    "render only the pixels x0,y0,x1,y1 (columns x0..x1-1, rows y0..y1-1) of the --res frame; the "
                    "image is the window's size");
-    a.toneMapOpt = app.add_option("--tonemap", a.toneMap, "PNG tone map: clamp, reinhard or aces")->capture_default_str();
+    a.toneMapOpt = app.add_option("--tonemap", a.toneMap, "PNG and JPEG tone map: clamp, reinhard or aces")
+                       ->capture_default_str();
     app.add_flag("--aovs", a.aovs, "render first-hit albedo, normal, depth and (PT, BDPT) variance as layers of the .exr --out");
     app.add_flag("--aov-files", a.aovFiles, "render the AOVs and write each to OUT-STEM.<layer>.exr as well");
     app.add_flag("--stats", a.stats, "print per-kernel times, rays/s and SIMD efficiency");

@@ -163,7 +163,7 @@ compare_report() {
 SCENES=(door-ajar glass-caustic examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr
         examples/scenes/pbrt/cornell-box.pbrt)
 REPORT=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 8 --times 0.125,0.25,0.5,1 --spp 4,16,64 --res 512x512
-        --backend cuda --reference-method bdpt --reference-seconds 16 --crop 226,400,64,64 --crop 296,160,64,64
+        --backend cuda --reference-method bdpt --reference-seconds 16 --crop 226,400,290,464 --crop 296,160,360,224
         --pyramid 4 --pyramid-spp 16 --flip off)
 REPORT_SIMD=("${SCENES[@]}" --methods pt,bdpt,mlt --seeds 1 --spp 16 --res 512x512 --backend cuda
              --reference-spp 16 --reference-seeds 1 --pyramid 0 --flip off)

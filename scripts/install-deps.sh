@@ -19,6 +19,8 @@ PACKAGES=(
   # The Python module (pip install --no-build-isolation . in a venv that sees these) and its tests.
   python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-numpy
   python3-pytest
+  # wavefront-compare's figure for a paper (figure.pdf, figure.svg; the report is written without it).
+  python3-matplotlib
   # wavefront-render-mpi and its test (Open MPI 4.1 on Debian 12).
   libopenmpi-dev openmpi-bin
   # Real models for the import tests (glTF 2.0, OBJ, PLY); the tests skip what is absent.

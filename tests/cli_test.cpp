@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -300,9 +301,10 @@ TEST_CASE("cli: estimates beyond the float range are clamped with one warning li
 
 TEST_CASE("cli: the output is checked before rendering and every write verified", "[cli][hardening]") {
     TempDir dir;
-    // --out x.jpg was refused only after the render: this one would run for minutes.
+    // An unknown extension (x.jpg, before JPEG output) was refused only after the render: this one
+    // would run for minutes.
     auto start = std::chrono::steady_clock::now();
-    requireInputError(runCli(dir, {"--backend", "cpu", "--spp", "100000", "--out", dir.file("x.jpg")}), {"x.jpg", ".jpg"});
+    requireInputError(runCli(dir, {"--backend", "cpu", "--spp", "100000", "--out", dir.file("x.gif")}), {"x.gif", ".gif"});
     requireInputError(runCli(dir, {"--backend", "cpu", "--spp", "100000", "--out", dir.file("no/such/x.png")}),
                       {"does not exist"});
     CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
@@ -461,7 +463,7 @@ Shape "sphere"
     CHECK(wavefront::readImage(dir.file("o.pfm")).width == 4);
     // The file's output name meets the same checks as --out's.
     requireInputError(runCli(dir, {scene, "--backend", "cpu", "--spp", "1", "--exposure", "1"}),
-                      {"--exposure applies to PNG output only", "from-file.pfm"});
+                      {"--exposure applies to PNG and JPEG output only", "from-file.pfm"});
     // --strict turns the reported settings into an error.
     requireInputError(runCli(dir, {scene, "--backend", "cpu", "--strict", "--out", dir.file("o.pfm")}),
                       {"--strict", "Integrator"});
@@ -488,7 +490,7 @@ TEST_CASE("cli: film options are checked, AOVs written as layers and files", "[c
     };
     bad({"--filter", "lanczos", "--out", dir.file("o.png")}, "unknown pixel filter 'lanczos'");
     bad({"--tonemap", "filmic", "--out", dir.file("o.png")}, "unknown tone map 'filmic'");
-    bad({"--tonemap", "aces", "--out", dir.file("o.exr")}, "--tonemap applies to PNG output only");
+    bad({"--tonemap", "aces", "--out", dir.file("o.exr")}, "--tonemap applies to PNG and JPEG output only");
     bad({"--aovs", "--out", dir.file("o.png")}, "--aovs writes layers of an .exr --out");
     CliResult ok = runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "2", "--filter", "gaussian",
                                 "--aovs", "--aov-files", "--out", dir.file("o.exr")});
@@ -498,6 +500,26 @@ TEST_CASE("cli: film options are checked, AOVs written as layers and files", "[c
     CHECK(wavefront::readImage(dir.file("o.variance.exr")).width == 8);
     CHECK(runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1", "--tonemap", "reinhard", "--out",
                        dir.file("o.png")}).exitCode == 0);
+}
+
+TEST_CASE("cli: -o, --outfile, -t and --nthreads are aliases, and .jpg writes a JPEG", "[cli]") {
+    TempDir dir;
+    auto bytesOf = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    CliResult jpeg = runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1", "-t", "1",
+                                  "--exposure", "1", "-o", dir.file("o.jpg")});
+    INFO(jpeg.err);
+    REQUIRE(jpeg.exitCode == 0);
+    CHECK(bytesOf(dir.file("o.jpg")).rfind("\xFF\xD8\xFF", 0) == 0);  // the JPEG start-of-image marker
+    CliResult png = runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1", "--nthreads", "2",
+                                 "--outfile", dir.file("o.png")});
+    REQUIRE(png.exitCode == 0);
+    CHECK(bytesOf(dir.file("o.png")).rfind("\x89PNG", 0) == 0);
+    requireInputError(runCli(dir, {"cornell-box", "--backend", "cpu", "--res", "8x8", "--spp", "1", "-o",
+                                   dir.file("o.gif")}),
+                      {".gif", ".jpg"});
 }
 
 TEST_CASE("cli: --crop renders the window of the frame, and bad windows are refused", "[cli][crop]") {

@@ -79,8 +79,8 @@ enum class ToneMap {
 /// itself (pass a temporary or std::move to skip the copy).
 WAVEFRONT_API Image filterImage(Image image, PixelFilter filter);
 
-/// Writes an image; the format follows the extension: .png (sRGB, 8 bit, scaled by 2^exposure,
-/// then `toneMap`; EXR and PFM ignore both),
+/// Writes an image; the format follows the extension: .png or .jpg/.jpeg (sRGB, 8 bit, scaled by
+/// 2^exposure, then `toneMap`; JPEG at quality 95; EXR and PFM ignore both),
 /// .exr (32-bit float) or .pfm (32-bit float). No file ever holds a NaN or an infinity: an
 /// infinity is written as +-FLT_MAX, a NaN as 0. Returns how many values were replaced so (0 for
 /// any image resolved from a Film). Throws InputError for other extensions or unwritable paths,

@@ -10,8 +10,10 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -266,11 +268,22 @@ struct PyRenderer {
     std::unique_ptr<Renderer> renderer;
     std::shared_ptr<ProgressState> progress;
     std::mutex busy;
+    std::atomic<std::thread::id> owner{};  // the thread inside a call, so that a refusal names the right cause
 
     template <class F>
     auto locked(F&& f) {
         std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
-        if (!lock.owns_lock()) throw std::runtime_error("this Renderer is rendering on another thread");
+        if (!lock.owns_lock()) {
+            if (owner.load() == std::this_thread::get_id())  // the progress callback runs on the rendering thread
+                throw Error("this Renderer is already rendering: its own progress callback cannot call it (render, "
+                            "image, stats, ...); return False to cancel, then call it after render() returns");
+            throw std::runtime_error("this Renderer is rendering on another thread");
+        }
+        owner = std::this_thread::get_id();
+        struct Release {
+            std::atomic<std::thread::id>& owner;
+            ~Release() { owner = std::thread::id(); }
+        } release{owner};
         return f(*renderer);
     }
 
@@ -280,7 +293,11 @@ struct PyRenderer {
     py::dict edit(F&& f) {
         std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
         if (!lock.owns_lock())
-            throw Error("this Renderer is already rendering: an edit must not overlap a render() or renderMore() call");
+            throw Error(owner.load() == std::this_thread::get_id()
+                            ? "this Renderer is already rendering: an edit from its own progress callback must wait "
+                              "until render() returns (return False to cancel)"
+                            : "this Renderer is already rendering: an edit must not overlap a render() or renderMore() "
+                              "call");
         EditStats st;
         {
             py::gil_scoped_release release;
@@ -302,6 +319,15 @@ struct PyRenderer {
         });
     }
 };
+
+/// copy.copy and copy.deepcopy of a value type bound as module attribute `name`: a C++ copy.
+template <class T>
+void addCopies(py::module_& m, const char* name) {
+    py::object cls = m.attr(name);
+    py::setattr(cls, "__copy__", py::cpp_function([](const T& t) { return T(t); }, py::is_method(cls)));
+    py::setattr(cls, "__deepcopy__",
+                py::cpp_function([](const T& t, const py::object&) { return T(t); }, py::is_method(cls), "memo"_a));
+}
 
 /// Exception types: Error(RuntimeError), InputError(Error, ValueError), CudaError(Error).
 void registerExceptions(py::module_& m) {
@@ -392,7 +418,10 @@ PYBIND11_MODULE(_wavefront, m) {
     // ---- Images --------------------------------------------------------------------------------
     // The buffer protocol makes numpy.asarray(image) a float32 (height, width, 3) view of the
     // image's own memory (which the array keeps alive); Renderer.image() returns a fresh Image.
-    py::class_<Image>(m, "Image", py::buffer_protocol())
+    py::class_<Image>(m, "Image",
+                      "Linear RGB float32, row-major from the top row (wavefront::Image). It is a NumPy array "
+                      "without a copy: .shape (height, width, 3), indexing and numpy functions work on it directly",
+                      py::buffer_protocol())
         .def(py::init<>())
         .def(py::init<int, int>(), "width"_a, "height"_a)
         .def(py::init(&imageFromArray), "array"_a, "A copy of a (height, width, 3) array of linear RGB")
@@ -406,6 +435,19 @@ PYBIND11_MODULE(_wavefront, m) {
         })
         .def("__repr__", [](const Image& im) {
             return "<wavefront.Image " + std::to_string(im.width) + "x" + std::to_string(im.height) + ">";
+        })
+        // As a NumPy array without numpy.asarray: shape, dtype, indexing and NumPy functions (a view).
+        .def_property_readonly("shape", [](const Image& im) { return py::make_tuple(im.height, im.width, 3); })
+        .def_property_readonly("ndim", [](const Image&) { return 3; })
+        .def_property_readonly("dtype", [](const Image&) { return py::dtype::of<float>(); })
+        .def("__len__", [](const Image& im) { return im.height; })
+        .def("__array__", [](py::object self, py::object dtype, py::object) {
+                 py::object view = py::module_::import("numpy").attr("asarray")(py::memoryview(self));
+                 return dtype.is_none() ? view : view.attr("astype")(dtype);
+             },
+             "dtype"_a = py::none(), "copy"_a = py::none())
+        .def("__getitem__", [](py::object self, py::object key) {
+            return py::module_::import("numpy").attr("asarray")(py::memoryview(self)).attr("__getitem__")(key);
         });
     py::implicitly_convertible<py::array, Image>();
 
@@ -449,7 +491,9 @@ PYBIND11_MODULE(_wavefront, m) {
     m.def("readImage", &readImage, "path"_a, py::call_guard<py::gil_scoped_release>());
 
     // ---- Scenes ---------------------------------------------------------------------------------
-    py::class_<Material>(m, "Material")
+    py::class_<Material>(m, "Material",
+                         "A surface (wavefront::Material): type and its parameters; Material(type='dielectric', "
+                         "ior=1.5) or the static constructors diffuse(), mirror(), dielectric(), ...")
         .def(py::init<>())
         .def_readwrite("type", &Material::type)
         .def_readwrite("diffuse", &Material::diffuse)
@@ -479,7 +523,9 @@ PYBIND11_MODULE(_wavefront, m) {
 
     // Mesh arrays are NumPy arrays both ways (copies): positions and normals (N, 3) float32, uvs
     // (N, 2), indices (M, 3) triangles or a flat list of three per triangle.
-    py::class_<TriangleMesh>(m, "TriangleMesh")
+    py::class_<TriangleMesh>(m, "TriangleMesh",
+                             "Triangles sharing a material (wavefront::TriangleMesh): positions, normals, uvs as "
+                             "NumPy arrays and integer indices (M, 3)")
         .def(py::init<>())
         .def_property(
             "positions", [](const TriangleMesh& t) { return arrayFromVectors(t.positions); },
@@ -498,6 +544,11 @@ PYBIND11_MODULE(_wavefront, m) {
                 return a;
             },
             [](TriangleMesh& t, py::object obj) {
+                // Whole numbers only: a float array would be truncated (1.7 -> 1) without a word.
+                const py::array raw = py::array::ensure(obj);
+                if (raw && raw.size() > 0 && raw.dtype().kind() != 'i' && raw.dtype().kind() != 'u')
+                    throw InputError("indices must be integers, not " + std::string(py::str(raw.dtype())) +
+                                     " (a float index would be truncated)");
                 // Read as int64 so that a negative index is an error rather than a wrapped uint32.
                 auto a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(obj);
                 if (!a || a.size() % 3 != 0) throw InputError("indices must be three integers per triangle");
@@ -511,7 +562,7 @@ PYBIND11_MODULE(_wavefront, m) {
             })
         .def_readwrite("material", &TriangleMesh::material);
 
-    py::class_<Sphere>(m, "Sphere")
+    py::class_<Sphere>(m, "Sphere", "An analytic sphere: center, radius and a material index")
         .def(py::init<>())
         .def(py::init([](glm::vec3 c, float r, int mat) { return Sphere{c, r, mat}; }), "center"_a, "radius"_a,
              "material"_a = 0)
@@ -527,7 +578,9 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readonly("srgb", &Texture::srgb)
         .def("bytes", &Texture::bytes);
 
-    py::class_<Camera>(m, "Camera")
+    py::class_<Camera>(m, "Camera",
+                       "A pinhole or thin-lens camera (wavefront::Camera): position, target, up, vertical field "
+                       "of view in degrees; lensRadius > 0 focuses at focusDistance")
         .def(py::init<>())
         .def_readwrite("position", &Camera::position)
         .def_readwrite("target", &Camera::target)
@@ -536,7 +589,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("lensRadius", &Camera::lensRadius)
         .def_readwrite("focusDistance", &Camera::focusDistance);
 
-    py::class_<SkyGradient>(m, "SkyGradient")
+    py::class_<SkyGradient>(m, "SkyGradient", "A sky blending nadir to zenith radiance (the rtiow sky)")
         .def(py::init<>())
         .def_readwrite("nadir", &SkyGradient::nadir)
         .def_readwrite("zenith", &SkyGradient::zenith);
@@ -545,7 +598,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .value("Point", LightType::Point)
         .value("Spot", LightType::Spot)
         .value("Directional", LightType::Directional);
-    py::class_<Light>(m, "Light")
+    py::class_<Light>(m, "Light", "A point, spot or directional light (wavefront::Light)")
         .def(py::init<>())
         .def_readwrite("type", &Light::type)
         .def_readwrite("position", &Light::position)
@@ -564,7 +617,9 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("allowExternalFiles", &SceneLoadOptions::allowExternalFiles);
 
     auto load = py::call_guard<py::gil_scoped_release>();
-    py::class_<Scene>(m, "Scene")
+    py::class_<Scene>(m, "Scene",
+                      "Geometry, materials, textures, lights, camera and environment (wavefront::Scene); "
+                      "Scene.fromNameOrPath('cornell-box') loads a built-in scene or a file")
         .def(py::init<>())
         .def("copy", [](const Scene& s) { return Scene(s); })
         .def("addMaterial", &Scene::addMaterial, "material"_a)
@@ -643,7 +698,7 @@ PYBIND11_MODULE(_wavefront, m) {
     m.def("skyEnvironment", &skyEnvironment, "kind"_a, "up"_a = glm::vec3(0.0f, 1.0f, 0.0f));
 
     // ---- Rendering ------------------------------------------------------------------------------
-    py::class_<PtOptions>(m, "PtOptions")
+    py::class_<PtOptions>(m, "PtOptions", "Path tracing's options (RenderOptions.pt)")
         .def(py::init<>())
         .def_readwrite("variant", &PtOptions::variant)
         .def_readwrite("nextEventEstimation", &PtOptions::nextEventEstimation);
@@ -651,13 +706,13 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("connectThreshold", &BidirectionalOptions::connectThreshold)
         .def_readwrite("cameraConnections", &BidirectionalOptions::cameraConnections)
         .def_readwrite("coalescedVertexWrites", &BidirectionalOptions::coalescedVertexWrites);
-    py::class_<BdptOptions, BidirectionalOptions>(m, "BdptOptions")
+    py::class_<BdptOptions, BidirectionalOptions>(m, "BdptOptions", "Bidirectional path tracing's options (RenderOptions.bdpt)")
         .def(py::init<>())
         .def_readwrite("variant", &BdptOptions::variant)
         .def_readwrite("strategyS", &BdptOptions::strategyS)
         .def_readwrite("strategyT", &BdptOptions::strategyT)
         .def("connectThresholdOrDefault", &BdptOptions::connectThresholdOrDefault);
-    py::class_<MltOptions, BidirectionalOptions>(m, "MltOptions")
+    py::class_<MltOptions, BidirectionalOptions>(m, "MltOptions", "Metropolis light transport's options (RenderOptions.mlt)")
         .def(py::init<>())
         .def_readwrite("largeStepProbability", &MltOptions::largeStepProbability)
         .def_readwrite("smallStep", &MltOptions::smallStep)
@@ -666,7 +721,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("chains", &MltOptions::chains)
         .def_readwrite("poolSize", &MltOptions::poolSize)
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
-    py::class_<VcmOptions>(m, "VcmOptions")
+    py::class_<VcmOptions>(m, "VcmOptions", "Vertex connection and merging's options (RenderOptions.vcm)")
         .def(py::init<>())
         .def_readwrite("radius", &VcmOptions::radius)
         .def_readwrite("alpha", &VcmOptions::alpha)
@@ -688,7 +743,12 @@ PYBIND11_MODULE(_wavefront, m) {
 
     // dynamic_attr: the Python progress callable is kept in the object's __dict__ (the C++
     // ProgressCallback cannot give it back); Renderer wraps it when it is constructed.
-    py::class_<RenderOptions>(m, "RenderOptions", py::dynamic_attr())
+    py::class_<RenderOptions>(m, "RenderOptions",
+                              "What a render does (wavefront::RenderOptions): integrator, backend, resolution, "
+                              "samples per pixel or a time limit, seed, depth, the integrators' own blocks. "
+                              "RenderOptions(width=64, integrator='bdpt') sets fields by keyword; enum fields take "
+                              "their names; copy.copy() copies (the progress callable included)",
+                              py::dynamic_attr())
         .def(py::init<>())
         .def_readwrite("integrator", &RenderOptions::integrator)
         .def_readwrite("backend", &RenderOptions::backend)
@@ -777,7 +837,9 @@ PYBIND11_MODULE(_wavefront, m) {
                                })
         .def("copyToHost", [](const DeviceImage& d) { return copyToHost(d); }, "An Image on the host (waits for the device)");
 
-    py::class_<PyRenderer>(m, "Renderer")
+    py::class_<PyRenderer>(m, "Renderer",
+                           "Renders a copy of a scene with options (wavefront::Renderer): render(), renderMore(n), "
+                           "image() (a NumPy-compatible Image), stats() (a dict), edits between renders")
         .def(py::init([](const Scene& scene, py::object optionsObject) {
                  RenderOptions options = optionsObject.cast<RenderOptions>();
                  auto self = std::make_unique<PyRenderer>();
@@ -866,4 +928,31 @@ PYBIND11_MODULE(_wavefront, m) {
             o.attr("__dict__")[kProgressKey] = r.progress->callable;
             return o;
         });
+
+    addCopies<Image>(m, "Image");
+    addCopies<Material>(m, "Material");
+    addCopies<TriangleMesh>(m, "TriangleMesh");
+    addCopies<Sphere>(m, "Sphere");
+    addCopies<Camera>(m, "Camera");
+    addCopies<SkyGradient>(m, "SkyGradient");
+    addCopies<Light>(m, "Light");
+    addCopies<SceneLoadOptions>(m, "SceneLoadOptions");
+    addCopies<PtOptions>(m, "PtOptions");
+    addCopies<BdptOptions>(m, "BdptOptions");
+    addCopies<MltOptions>(m, "MltOptions");
+    addCopies<VcmOptions>(m, "VcmOptions");
+    addCopies<Scene>(m, "Scene");
+    // RenderOptions keeps its Python progress callable beside the C++ object: the copy takes it too.
+    {
+        py::object cls = m.attr("RenderOptions");
+        auto copy = [](const py::object& self) {
+            py::object o = py::cast(RenderOptions(self.cast<const RenderOptions&>()));
+            o.attr("__dict__")[kProgressKey] = progressOf(self);
+            return o;
+        };
+        py::setattr(cls, "__copy__", py::cpp_function(copy, py::is_method(cls)));
+        py::setattr(cls, "__deepcopy__",
+                    py::cpp_function([copy](const py::object& self, const py::object&) { return copy(self); },
+                                     py::is_method(cls), "memo"_a));
+    }
 }

@@ -262,3 +262,57 @@ def test_device_image_without_a_copy_and_the_cuda_stream_option():
         wf.Renderer(wf.Scene.builtin("cornell-box"), o)
     o.cudaStream = None
     assert o.cudaStream == 0
+
+
+def test_value_classes_are_pythonic():
+    import copy
+
+    o = wf.RenderOptions(width=64, height=32, integrator="bdpt", backend="cpu")
+    assert (o.width, o.height, o.integrator, o.backend) == (64, 32, wf.IntegratorType.Bdpt, wf.Backend.Cpu)
+    o.integrator = "mlt"
+    o.pt.variant = "megakernel"
+    o.lightSampler = wf.LightSampler.BinarySearch  # the enum itself still works
+    assert o.integrator == wf.IntegratorType.Mlt and o.pt.variant == wf.PtVariant.Megakernel
+    with pytest.raises(wf.InputError, match="'foo' is not one of .*bdpt"):
+        o.integrator = "foo"
+    with pytest.raises(TypeError, match="no settable field 'bogus'"):
+        wf.RenderOptions(bogus=1)
+    assert "width=64" in repr(o) and "integrator=Mlt" in repr(o) and repr(wf.Camera()).startswith("Camera(")
+    assert wf.Material(type="dielectric", ior=1.5).type == wf.MaterialType.Dielectric
+    o.progress = lambda done, total, seconds: None
+    for c in (copy.copy(o), copy.deepcopy(o)):
+        assert c.width == 64 and c.integrator == wf.IntegratorType.Mlt and c.progress is o.progress
+        c.width = 8
+        assert o.width == 64
+    assert copy.copy(wf.Camera(verticalFovDegrees=30.0)).verticalFovDegrees == 30.0
+    assert "RenderOptions" in wf.RenderOptions.__doc__ and wf.Renderer.__doc__ and wf.Image.__doc__
+
+
+def test_image_is_an_array_and_float_indices_are_refused():
+    scene = wf.Scene.fromNameOrPath("cornell-box")
+    scene.frameCamera((0.0, 1.0, 0.0))
+    r = wf.Renderer(scene, wf.RenderOptions(width=8, height=6, samplesPerPixel=2, backend="cpu"))
+    r.render()
+    image = r.image()
+    assert image.shape == (6, 8, 3) and image.dtype == np.float32 and image.ndim == 3 and len(image) == 6
+    assert image[2, 3].shape == (3,) and np.mean(image) > 0 and np.array_equal(np.asarray(image), image[...])
+    assert np.array(image, dtype=np.float64).dtype == np.float64
+    mesh = wf.TriangleMesh()
+    with pytest.raises(wf.InputError, match="indices must be integers, not float64"):
+        mesh.indices = np.array([[0, 1, 2.7]])
+    mesh.indices = np.array([[0, 1, 2]], dtype=np.int32)
+    assert mesh.indices.tolist() == [[0, 1, 2]]
+
+
+def test_render_from_its_own_progress_callback_says_so():
+    scene = wf.Scene.fromNameOrPath("cornell-box")
+    scene.frameCamera((0.0, 1.0, 0.0))
+    renderer = None
+
+    def progress(done, total, seconds):
+        renderer.render()
+
+    renderer = wf.Renderer(scene, wf.RenderOptions(width=8, height=6, samplesPerPixel=2, backend="cpu",
+                                                    progress=progress))
+    with pytest.raises(wf.Error, match="own progress callback"):
+        renderer.render()

@@ -1,26 +1,32 @@
 """wavefront-compare: rendering methods against a reference, from independent seeds, as numbers
 (results.json) and one self-contained HTML report. docs/decisions.md says why it is built so.
 
-    wavefront-compare SCENE[:key=value...]... [--methods pt,bdpt,mlt,mlt:large-step=0.3] [--seeds K]
-        [--times T1,T2,...] [--spp N1,N2,...] [--reference FILE ... | --reference-method M
-        --reference-seconds S | --reference-spp N] [--crop x,y,w,h ...] [--sky uniform|gradient|rtiow]
-        [--envmap FILE] [--envmap-scale S] [--camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV] [--up y|z]
-        [--res WxH] [--backend auto|cpu|cuda] [--max-depth N] [--out DIR]
+    wavefront-compare SCENE[:key=value...]... [--methods pt,bdpt,mlt,mlt:large-step=0.3,ext:NAME=DIR]
+        [--seeds K] [--times T1,T2,...] [--spp N1,N2,...] [--reference FILE[,FILE...] ... |
+        --reference-method M --reference-seconds S | --reference-spp N] [--baseline M]
+        [--crop x0,y0,x1,y1 ...] [--sky uniform|gradient|rtiow] [--envmap FILE] [--envmap-scale S]
+        [--camera FX,FY,FZ,TX,TY,TZ,UX,UY,UZ,FOV] [--up y|z] [--res WxH] [--backend auto|cpu|cuda]
+        [--max-depth N] [--keep-images all|means] [--out DIR]
     wavefront-compare --report-only DIR      (index.html again from DIR/results.json and DIR/images)
 
 A method is an integrator of the registry (wavefront.integrators()) with options of its own,
-NAME[:OPTION=VALUE...], e.g. mlt:large-step=0.3, pt:variant=megakernel, bdpt:variant=naive. A
+NAME[:OPTION=VALUE...], e.g. mlt:large-step=0.3, pt:variant=megakernel, bdpt:variant=naive, or
+another renderer's images, ext:NAME=DIR (ExternalMethod: DIR/index.json lists them). A
 scene takes lighting of its own the same way (keys sky, envmap, envmap-scale, camera, up), e.g.
 examples/scenes/textured-spheres.gltf:envmap=examples/scenes/sky.hdr; it overrides the flags.
 
 Every method renders K seeds at every budget: equal time (--times, seconds each) and equal samples
-(--spp, samples per pixel each; MLT: mutations per pixel). The metrics (wavefront.metrics) of
+(--spp, samples per pixel each; MLT: mutations per pixel); each budget takes seeds of its own
+(N + b K .. N + b K + K - 1 for the b-th budget), so that no budget's image contains another's
+samples. Every float image is kept (DIR/images/float/*.exr, indexed in results.json "images";
+--keep-images means keeps only each run's mean). The metrics (wavefront.metrics) of
 each seed against the reference give a mean and a 95 % interval; the seeds together split the
 error into variance and bias^2 and test the bias. From Python, wavefront.compare(...) runs the
 same harness and returns a Comparison (numbers and images) without writing anything.
 """
 import argparse
 import datetime
+import json
 import math
 import os
 import platform
@@ -65,10 +71,25 @@ def parse_numbers(flag, text, kind=float):
 
 
 def parse_crop(text):
+    """x0,y0,x1,y1: columns x0..x1-1 and rows y0..y1-1, as wavefront-render's --crop."""
     m = re.fullmatch(r"(\d+),(\d+),(\d+),(\d+)", text.strip())
-    if not m or int(m[3]) < 1 or int(m[4]) < 1:
-        raise wf.InputError(f"--crop '{text}' is not x,y,w,h (pixels; w and h at least 1)")
+    if not m or int(m[3]) <= int(m[1]) or int(m[4]) <= int(m[2]):
+        raise wf.InputError(f"--crop '{text}' is not x0,y0,x1,y1 (pixels; columns x0..x1-1, rows y0..y1-1, "
+                            "x1 > x0 and y1 > y0)")
     return tuple(int(v) for v in m.groups())
+
+
+def check_crop(crop):
+    """A crop given from Python: four whole numbers x0,y0,x1,y1 with x1 > x0 >= 0 and y1 > y0 >= 0."""
+    if isinstance(crop, str):
+        return parse_crop(crop)
+    try:
+        values = tuple(int(v) for v in crop)
+    except (TypeError, ValueError):
+        raise wf.InputError(f"crop {crop!r} is not four whole numbers x0,y0,x1,y1") from None
+    if len(values) != 4 or min(values) < 0 or values[2] <= values[0] or values[3] <= values[1]:
+        raise wf.InputError(f"crop {crop!r} is not x0,y0,x1,y1 with x1 > x0 >= 0 and y1 > y0 >= 0")
+    return values
 
 
 def parse_camera(text):
@@ -130,19 +151,100 @@ class Method:
         return self.text
 
 
+EXTERNAL_BUDGET = re.compile(r"(spp|time):([0-9.eE+-]+)")
+
+
+class ExternalMethod:
+    """Another renderer's images as a method, ext:NAME=DIR. DIR/index.json is a list of entries
+    {"scene": S, "budget": "spp:16" | "time:0.5", "seed": k, "file": F, "seconds": s, "samples": n}:
+    S the scene as named on the command line (or its file's stem), F an EXR, PFM or HDR image
+    inside DIR, s the seconds the render took, n its samples per pixel (optional). They enter the
+    tables, plots and figure as a method of ours does; nothing of theirs is rendered here."""
+
+    integrator = "external"
+
+    def __init__(self, text):
+        self.argument = text.strip()
+        body = self.argument[len("ext:"):]
+        name, equals, folder = body.partition("=")
+        if not equals or not name or not folder:
+            raise wf.InputError(f"method '{self.argument}' is not ext:NAME=DIR")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", name):
+            raise wf.InputError(f"method '{self.argument}': the name '{name}' must be letters, digits and _.+- only")
+        if name in {i.name for i in wf.integrators()}:
+            raise wf.InputError(f"method '{self.argument}': '{name}' is an integrator's name; give the renderer another")
+        # text: the method's name in results.json, the tables and the figure, as an integrator's is.
+        self.name = self.text = name
+        self.directory = Path(folder)
+        index = self.directory / "index.json"
+        try:
+            entries = json.loads(index.read_text())
+        except OSError as e:
+            raise wf.InputError(f"method '{self.argument}': cannot read {index} ({e.strerror or e})") from None
+        except ValueError as e:
+            raise wf.InputError(f"method '{self.argument}': {index} is not JSON ({e})") from None
+        if not isinstance(entries, list) or not entries:
+            raise wf.InputError(f"method '{self.argument}': {index} must be a non-empty list of entries")
+        self.entries, seen = [], set()
+        root = self.directory.resolve()
+        for number, entry in enumerate(entries, 1):
+            where = f"method '{self.argument}': {index} entry {number}"
+            if not isinstance(entry, dict) or not {"scene", "budget", "seed", "file", "seconds"} <= set(entry):
+                raise wf.InputError(f"{where} needs scene, budget, seed, file and seconds")
+            m = EXTERNAL_BUDGET.fullmatch(str(entry["budget"]))
+            try:
+                budget = None if not m else (float(m[2]) if m[1] == "time" else int(m[2]))
+            except ValueError:
+                budget = None
+            if budget is None or not (math.isfinite(budget) and budget > 0):
+                raise wf.InputError(f"{where}: budget '{entry['budget']}' is not spp:N or time:SECONDS above 0")
+            seconds, samples = entry["seconds"], entry.get("samples")
+            if not isinstance(entry["seed"], int) or isinstance(entry["seed"], bool):
+                raise wf.InputError(f"{where}: seed {entry['seed']!r} is not a whole number")
+            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not (
+                    math.isfinite(seconds) and seconds > 0):
+                raise wf.InputError(f"{where}: seconds {seconds!r} is not a number above 0")
+            if samples is not None and (not isinstance(samples, (int, float)) or isinstance(samples, bool)
+                                        or not (math.isfinite(samples) and samples > 0)):
+                raise wf.InputError(f"{where}: samples {samples!r} is not a number above 0")
+            file = (self.directory / str(entry["file"])).resolve()
+            if Path(str(entry["file"])).is_absolute() or root not in file.parents:
+                raise wf.InputError(f"{where}: file '{entry['file']}' is not inside {self.directory}")
+            key = (str(entry["scene"]), m[1], budget, entry["seed"])
+            if key in seen:
+                raise wf.InputError(f"{where}: scene {key[0]}, {m[1]}:{budget:g}, seed {key[3]} is listed twice")
+            seen.add(key)
+            self.entries.append({"scene": str(entry["scene"]), "mode": m[1], "budget": budget, "seed": entry["seed"],
+                                 "file": file, "seconds": float(seconds),
+                                 "samples": None if samples is None else float(samples)})
+
+    def entries_for(self, spec, name):
+        """The entries of a scene: named as on the command line, by its file, or by its stem."""
+        names = {spec.text, spec.scene, name}
+        return [e for e in self.entries if e["scene"] in names]
+
+    def __repr__(self):
+        return self.name
+
+
 def parse_methods(texts):
     """Methods from comma-separated lists; a piece after an OPTION=VALUE that names no integrator
-    continues that value (bdpt:strategy=1,2)."""
+    continues that value (bdpt:strategy=1,2). ext:NAME=DIR is another renderer's images."""
     names = {i.name for i in wf.integrators()}
     pieces = []
     for text in texts:
+        if isinstance(text, (Method, ExternalMethod)):
+            pieces.append(text)
+            continue
         for piece in text.split(","):
             head = piece.split(":", 1)[0].strip()
-            if pieces and "=" in pieces[-1] and head not in names and ":" not in piece and "=" not in piece:
+            if (pieces and isinstance(pieces[-1], str) and "=" in pieces[-1] and head not in names
+                    and ":" not in piece and "=" not in piece):
                 pieces[-1] += "," + piece
             elif piece.strip():
                 pieces.append(piece)
-    methods = [m if isinstance(m, Method) else Method(m) for m in pieces]
+    methods = [m if isinstance(m, (Method, ExternalMethod)) else
+               ExternalMethod(m) if m.strip().startswith("ext:") else Method(m) for m in pieces]
     if not methods:
         raise wf.InputError("--methods names no method")
     seen = set()
@@ -244,26 +346,45 @@ def check_reference(image, what):
 
 class Comparison:
     """What compare() measured: `results` (the dict results.json holds) and `images` (id -> float32
-    (height, width, 3) linear RGB; the ids are those results names: a scene's "reference_image", a
-    run's "image" (its first seed) and "mean_image" (mean over its seeds), a pyramid entry's)."""
+    (height, width, 3) linear RGB; the ids are those results names: a scene's "reference_image" and
+    "reference_seed_images", a run's "seed_images" (one per seed; None where --keep-images means
+    dropped them), "image" (its first seed) and "mean_image" (mean over its seeds), a pyramid
+    entry's)."""
 
     def __init__(self, results, images):
         self.results = results
         self.images = images
 
     def scene(self, name):
-        return next(s for s in self.results["scenes"] if s["name"] == name or s["scene"] == name)
+        """A scene's results by its name, file or argument; InputError naming the scenes there are."""
+        for s in self.results["scenes"]:
+            if name in (s["name"], s["scene"], s.get("argument")):
+                return s
+        raise wf.InputError(f"no scene '{name}' in this comparison (it has "
+                            f"{', '.join(s['name'] for s in self.results['scenes'])})")
 
     def run(self, scene, method, mode, budget):
-        """The run of `method` (its text) at `budget` of `mode` ("time" or "spp") in `scene`."""
-        return next(r for r in self.scene(scene)["runs"]
-                    if r["method"] == str(method) and r["mode"] == mode and r["budget"] == budget)
+        """The run of `method` (its text) at `budget` of `mode` ("time" or "spp") in `scene`;
+        InputError naming what there is where no such run was made."""
+        if mode not in MODES:
+            raise wf.InputError(f"mode '{mode}' is not time or spp")
+        runs = self.scene(scene)["runs"]
+        for r in runs:
+            if r["method"] == str(method) and r["mode"] == mode and r["budget"] == budget:
+                return r
+        methods = sorted({r["method"] for r in runs})
+        if str(method) not in methods:
+            raise wf.InputError(f"no method '{method}' in scene '{scene}' (there are {', '.join(methods)})")
+        budgets = sorted({r["budget"] for r in runs if r["method"] == str(method) and r["mode"] == mode})
+        raise wf.InputError(f"{method} in scene '{scene}' has no {MODES[mode]} run at {budget} (its "
+                            f"{mode} budgets: {', '.join(f'{b:g}' for b in budgets) or 'none'})")
 
-    def write(self, out):
-        """results.json, the report's images and index.html into the folder `out`."""
+    def write(self, out, **kwargs):
+        """results.json, every float image, the report's images, index.html and the figure into the
+        folder `out` (report.write's keywords: exposure, display_width, figure)."""
         from wavefront import report
 
-        return report.write(self, out)
+        return report.write(self, out, **kwargs)
 
 
 class Progress:
@@ -302,28 +423,59 @@ def _commit():
         return None
 
 
+SEED_LIMIT = 2 ** 32  # RenderOptions.seed is 32 bits
+
+
+def _reference_files(reference, count):
+    """--reference values: one per scene, each a file or several seed files separated by commas."""
+    if reference is None:
+        return None
+    if isinstance(reference, (str, Path)):
+        reference = [reference]
+    files = []
+    for item in reference:
+        if isinstance(item, (str, Path)):
+            names = [t.strip() for t in str(item).split(",") if t.strip()]
+        else:
+            names = [str(t) for t in item]
+        if not names:
+            raise wf.InputError(f"reference '{item}' names no file")
+        files.append(names)
+    if len(files) != count:
+        raise wf.InputError(f"{len(files)} references for {count} scenes: give one per scene (a file, or its "
+                            "seeds' files separated by commas)")
+    return files
+
+
 def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None, *, reference=None,
             reference_method="bdpt", reference_seconds=None, reference_spp=None, reference_seeds=4,
-            reference_noise_fraction=0.1, res=None, backend="auto", max_depth=16, stream_capacity=0, sky=None,
-            envmap=None, envmap_scale=None, camera=None, up="y", crops=(), epsilon=metrics.EPSILON, flip="auto",
-            pyramid=4, pyramid_spp=16, first_seed=1, progress=True, command=None):
+            reference_noise_fraction=0.1, baseline=None, res=None, backend="auto", max_depth=16, stream_capacity=0,
+            sky=None, envmap=None, envmap_scale=None, camera=None, up="y", crops=(), epsilon=metrics.EPSILON,
+            flip="auto", pyramid=4, pyramid_spp=16, first_seed=1, keep_images="all", progress=True, command=None):
     """Renders every method for `seeds` seeds at every budget against a reference and measures them.
 
     scenes: names or paths, each optionally with ":key=value" lighting (SceneSpec); methods: texts
-    NAME[:OPTION=VALUE...] or Method objects; times (seconds) and spp (samples per pixel): the
-    budgets of equal time and equal samples (either or both; neither: times 0.5, 1, 2); reference:
-    None (render one with reference_method for reference_seconds in total or reference_spp per seed,
-    over reference_seeds seeds) or a list of image files (EXR/PFM/HDR), one per scene; res: (w, h),
-    default the reference file's size or 256x256; crops: (x, y, w, h) insets for the report;
-    pyramid: BDPT's (s, t) images up to this many segments (0: none); progress: True (lines on
-    stderr), False, or a callable taking each line. Bad input raises wf.InputError before anything
-    renders. Returns a Comparison; Comparison.write(DIR) makes the report."""
+    NAME[:OPTION=VALUE...] or ext:NAME=DIR (ExternalMethod), or Method objects; times (seconds) and
+    spp (samples per pixel): the budgets of equal time and equal samples (either or both; neither:
+    times 0.5, 1, 2); each budget renders seeds of its own from first_seed on. reference: None
+    (render one with reference_method for reference_seconds in total or reference_spp per seed,
+    over reference_seeds seeds) or one entry per scene: an image file (EXR/PFM/HDR), or several
+    files, the reference's seeds (a list, or names separated by commas), whose spread measures its
+    noise. baseline: a method's text; every run gets ratios to it. res: (w, h), default the
+    reference file's size or 256x256; crops: (x0, y0, x1, y1) insets for the report and the figure
+    (columns x0..x1-1, rows y0..y1-1); pyramid: BDPT's (s, t) images up to this many segments (0:
+    none); keep_images: "all" (every seed's float image in Comparison.images) or "means" (only each
+    run's mean and first seed: for large runs); progress: True (lines on stderr), False, or a
+    callable taking each line. Bad input raises wf.InputError before anything renders. Returns a
+    Comparison; Comparison.write(DIR) makes the report."""
     scenes = [str(scenes)] if isinstance(scenes, (str, Path)) else [str(s) for s in scenes]
     seeds = int(seeds)
     if seeds < 1:
         raise wf.InputError(f"seeds must be at least 1, not {seeds}")
     if reference_seeds < 1:
         raise wf.InputError(f"reference seeds must be at least 1, not {reference_seeds}")
+    if keep_images not in ("all", "means"):
+        raise wf.InputError(f"keep_images must be all or means, not '{keep_images}'")
     if times is None and spp is None:
         times = [0.5, 1.0, 2.0]
     times = sorted(set(float(t) for t in times or []))
@@ -331,11 +483,16 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
     if any(not (math.isfinite(t) and t > 0) for t in times) or any(n < 1 for n in spp):
         raise wf.InputError("times and samples per pixel must be above 0")
     budgets = [("time", t) for t in times] + [("spp", n) for n in spp]
+    if isinstance(first_seed, bool) or not isinstance(first_seed, (int, np.integer)):
+        raise wf.InputError(f"the first seed must be a whole number, not {first_seed!r}")
+    if first_seed < 0 or first_seed + seeds * len(budgets) > REFERENCE_SEED_BASE:
+        raise wf.InputError(f"seeds {first_seed}..{first_seed + seeds * len(budgets) - 1} (the first seed, then "
+                            f"{seeds} per budget) must lie in 0..{REFERENCE_SEED_BASE - 1}, below the reference's")
     methods = parse_methods(methods) if isinstance(methods, str) else parse_methods(list(methods))
-    if reference is not None and isinstance(reference, (str, Path)):
-        reference = [reference]
-    if reference is not None and len(reference) != len(scenes):
-        raise wf.InputError(f"{len(reference)} reference files for {len(scenes)} scenes: give one per scene")
+    ours = [m for m in methods if isinstance(m, Method)]
+    if baseline is not None and str(baseline) not in [m.text for m in methods]:
+        raise wf.InputError(f"baseline '{baseline}' is not one of the methods ({', '.join(m.text for m in methods)})")
+    reference = _reference_files(reference, len(scenes))
     ref_method = None if reference is not None else (
         reference_method if isinstance(reference_method, Method) else Method(reference_method))
     if reference_seconds is not None and reference_spp is not None:
@@ -359,18 +516,19 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
         backend_value = wf.parseBackend(backend) if isinstance(backend, str) else backend
     except wf.InputError as e:
         raise wf.InputError(f"backend: {e}") from None
-    crops = [parse_crop(c) if isinstance(c, str) else tuple(int(v) for v in c) for c in crops]
+    crops = [check_crop(c) for c in crops]
     if not (math.isfinite(reference_noise_fraction) and reference_noise_fraction > 0):
         raise wf.InputError(f"reference noise fraction must be above 0, not {reference_noise_fraction}")
     if pyramid < 0 or pyramid_spp < 1:
         raise wf.InputError("the pyramid's length must be >= 0 and its samples per pixel >= 1")
-    bdpt_method = next((m for m in methods if m.integrator == "bdpt" and "strategy" not in dict(m.settings)), None)
+    bdpt_method = next((m for m in ours if m.integrator == "bdpt" and "strategy" not in dict(m.settings)), None)
     job = types.SimpleNamespace(
-        methods=methods, seeds=seeds, first_seed=first_seed, budgets=budgets, epsilon=epsilon,
+        methods=methods, ours=ours, seeds=seeds, first_seed=first_seed, budgets=budgets, epsilon=epsilon,
         flip=metrics.Flip(flip), reference_method=ref_method, reference_seconds=reference_seconds,
         reference_spp=reference_spp, reference_seeds=reference_seeds, noise_fraction=reference_noise_fraction,
         crops=crops, bdpt_method=bdpt_method, pyramid=min(pyramid, max_depth) if bdpt_method else 0,
-        pyramid_spp=pyramid_spp, images={}, device=None)
+        pyramid_spp=pyramid_spp, images={}, device=None, keep_images=keep_images,
+        baseline=None if baseline is None else str(baseline))
     sink = _stderr if progress is True else (progress or None)
     specs = [SceneSpec(s, sky, envmap, envmap_scale, camera, up) for s in scenes]
     base = wf.RenderOptions()
@@ -380,55 +538,95 @@ def compare(scenes, methods=("pt", "bdpt", "mlt"), seeds=8, times=None, spp=None
     # Everything that can be refused is refused before the first render.
     prepared = []
     for index, spec in enumerate(specs):
-        prepared.append(_prepare(job, spec, None if reference is None else str(reference[index]), res, base,
+        prepared.append(_prepare(job, spec, None if reference is None else reference[index], res, base,
                                  [p["name"] for p in prepared], sink or (lambda line: None)))
 
-    per_scene = len(methods) * (1 + seeds * len(budgets)) + sum(k + 1 for k in range(1, job.pyramid + 1))
+    per_scene = len(ours) * (1 + seeds * len(budgets)) + sum(k + 1 for k in range(1, job.pyramid + 1))
     progress_lines = Progress(sink, len(prepared) * (per_scene + (reference_seeds if reference is None else 0)))
     started = datetime.datetime.now().astimezone()
     scene_results = [_compare_scene(job, p, progress_lines) for p in prepared]
     results = {
         "tool": "wavefront-compare", "version": wf.__version__, "commit": _commit(), "command": command,
         "date": started.isoformat(timespec="seconds"), "device": job.device, "host": platform.node(),
-        "seeds": seeds, "first_seed": first_seed, "times": times, "spp": spp,
-        "methods": [{"method": m.text, "integrator": m.integrator, "options": dict(m.settings),
-                     "description": m.info.description} for m in methods],
+        "seeds": seeds, "first_seed": first_seed, "seeds_per_budget": "independent", "times": times, "spp": spp,
+        "methods": [_method_entry(m) for m in methods], "baseline": job.baseline,
         "epsilon": epsilon, "trim_fraction": metrics.TRIM_FRACTION, "confidence": metrics.CONFIDENCE,
         "bias_level": metrics.BIAS_LEVEL, "reference_noise_fraction": reference_noise_fraction,
-        "flip": {"available": job.flip.available, "reason": job.flip.reason},
+        "flip": {"available": job.flip.available, "reason": job.flip.reason}, "keep_images": keep_images,
         "max_depth": max_depth, "stream_capacity": stream_capacity, "crops": [list(c) for c in crops],
+        "crop_format": "x0,y0,x1,y1 (columns x0..x1-1, rows y0..y1-1)",
         "definitions": metrics.definitions(epsilon), "scenes": scene_results,
     }
     return Comparison(results, job.images)
 
 
-def _prepare(job, spec, ref_file, res, base, taken, say):
-    """A scene loaded and lit, its reference file read and checked, its options validated for every
-    method: what the renders of one scene need, before any of them."""
+def _method_entry(m):
+    if isinstance(m, ExternalMethod):
+        return {"method": m.text, "integrator": m.integrator, "options": {}, "directory": str(m.directory),
+                "description": f"external images from {m.directory}"}
+    return {"method": m.text, "integrator": m.integrator, "options": dict(m.settings),
+            "description": m.info.description}
+
+
+def _read_checked(path, width, height, what):
+    """An image file read as float32 and checked: finite, RGB, width x height (None: any size)."""
+    try:
+        image = np.asarray(wf.readImage(str(path)), dtype=np.float32)
+    except wf.Error as e:
+        raise wf.InputError(f"{what}: {str(e).splitlines()[0] if str(e) else 'cannot read it'}") from None
+    a = image
+    if a.ndim != 3 or a.shape[2] != 3:
+        raise wf.InputError(f"{what} is not an RGB image")
+    if width is not None and a.shape[:2] != (height, width):
+        raise wf.InputError(f"{what} is {a.shape[1]}x{a.shape[0]}, not {width}x{height}")
+    bad = int(np.count_nonzero(~np.isfinite(a)))
+    if bad:
+        raise wf.InputError(f"{what} has {bad} non-finite values (NaN or infinity)")
+    return image
+
+
+def _prepare(job, spec, ref_files, res, base, taken, say):
+    """A scene loaded and lit, its reference files and external images read and checked, its options
+    validated for every method: what the renders of one scene need, before any of them."""
     scene = spec.load(say)
     name = safe_name(spec.scene)
     while name in taken:  # two scene files with one stem
         name += "_"
-    ref_image = None
-    if ref_file is not None:
-        ref_image = np.asarray(wf.readImage(ref_file), dtype=np.float32)
-        check_reference(ref_image, f"reference {ref_file}")
-        if res is not None and ref_image.shape[:2] != (res[1], res[0]):
-            raise wf.InputError(f"reference {ref_file} is {ref_image.shape[1]}x{ref_image.shape[0]}, "
-                                f"not {res[0]}x{res[1]} as asked")
-    width, height = (ref_image.shape[1], ref_image.shape[0]) if ref_image is not None else (res or (256, 256))
-    for x, y, w, h in job.crops:
-        if x + w > width or y + h > height:
-            raise wf.InputError(f"crop {x},{y},{w},{h} reaches outside the {width}x{height} image of {spec.scene}")
+    ref_seeds = None
+    if ref_files is not None:
+        ref_seeds, size = [], None if res is None else res
+        for ref_file in ref_files:
+            image = np.asarray(wf.readImage(ref_file), dtype=np.float32)
+            check_reference(image, f"reference {ref_file}")
+            if size is not None and image.shape[:2] != (size[1], size[0]):
+                asked = "as asked" if res is not None else f"as {ref_files[0]}"
+                raise wf.InputError(f"reference {ref_file} is {image.shape[1]}x{image.shape[0]}, "
+                                    f"not {size[0]}x{size[1]} {asked}")
+            size = (image.shape[1], image.shape[0])
+            ref_seeds.append(image)
+    width, height = (ref_seeds[0].shape[1], ref_seeds[0].shape[0]) if ref_seeds else (res or (256, 256))
+    for x0, y0, x1, y1 in job.crops:
+        if x1 > width or y1 > height:
+            raise wf.InputError(f"crop {x0},{y0},{x1},{y1} reaches outside the {width}x{height} image of {spec.scene}")
     options = _copy_options(base)
     options.width, options.height = width, height
     options.environmentMap = spec.envmap or ""
     if spec.envmap_scale is not None:
         options.environmentScale = spec.envmap_scale
-    for m in job.methods + ([job.reference_method] if job.reference_method else []):
+    for m in job.ours + ([job.reference_method] if job.reference_method else []):
         m.apply(_copy_options(options)).validate()
-    wf.Renderer(scene, job.methods[0].apply(_copy_options(options)))  # the scene, its lights and files load
-    return {"spec": spec, "scene": scene, "name": name, "base": options, "ref_image": ref_image, "ref_file": ref_file}
+    if job.ours:
+        wf.Renderer(scene, job.ours[0].apply(_copy_options(options)))  # the scene, its lights and files load
+    external = {}
+    for m in job.methods:
+        if isinstance(m, ExternalMethod):
+            entries = m.entries_for(spec, name)
+            if not entries:
+                say(f"{name}: {m.text} has no entry for this scene in {m.directory / 'index.json'}")
+            external[m.text] = [dict(e, image=_read_checked(e["file"], width, height, f"{m.text}: {e['file']}"))
+                                for e in entries]
+    return {"spec": spec, "scene": scene, "name": name, "base": options, "ref_seeds": ref_seeds,
+            "ref_files": ref_files, "external": external}
 
 
 def _render(job, scene, options):
@@ -457,26 +655,45 @@ def _render_reference(job, p, progress_lines):
                             f"{stats['seconds']:.2f} s, {stats['samples'] / (base.width * base.height):.0f} spp")
     mean = np.mean(seeds, axis=0, dtype=np.float64).astype(np.float32)
     check_reference(mean, f"the reference of {p['spec'].scene} ({method})")
-    info = {"method": method.text, "seeds": n, "seconds": seconds,
-            "samples_per_pixel": samples / (n * base.width * base.height),
+    info = {"method": method.text, "seeds": n, "seed_numbers": [REFERENCE_SEED_BASE + i for i in range(n)],
+            "seconds": seconds, "samples_per_pixel": samples / (n * base.width * base.height),
             "seconds_asked": job.reference_seconds, "spp_asked": job.reference_spp}
+    if any(m.text == method.text for m in job.methods):
+        info["note"] = (f"the reference's method, {method.text}, is also a method under test: its renders and the "
+                        "reference share no seed, but a bias they share cannot show")
     return mean, seeds, info
+
+
+def budget_seeds(job, budget_index):
+    """The seeds of the budget_index-th budget: each budget its own, so no image contains another's samples."""
+    start = job.first_seed + budget_index * job.seeds
+    return list(range(start, start + job.seeds))
 
 
 def _compare_scene(job, p, progress_lines):
     scene, name, base = p["scene"], p["name"], p["base"]
-    # The reference: a file (taken as exact), or the mean of its own seeds, whose spread is its noise.
-    if p["ref_image"] is not None:
-        ref_image, ref_seeds, ref_info = p["ref_image"], [p["ref_image"]], {"file": p["ref_file"]}
-        ref_info["relative_variance"] = None
+    # The reference: files (one taken as exact; several, the seeds whose spread is its noise), or
+    # the mean of its own rendered seeds.
+    if p["ref_seeds"] is not None:
+        ref_seeds = p["ref_seeds"]
+        ref_image = ref_seeds[0] if len(ref_seeds) == 1 else np.mean(ref_seeds, axis=0, dtype=np.float64).astype(
+            np.float32)
+        check_reference(ref_image, f"the mean of the reference files of {p['spec'].scene}")
+        ref_info = {"file": p["ref_files"][0] if len(p["ref_files"]) == 1 else None, "files": list(p["ref_files"]),
+                    "seeds": len(ref_seeds)}
     else:
         ref_image, ref_seeds, ref_info = _render_reference(job, p, progress_lines)
-        ref_info["relative_variance"] = None if len(ref_seeds) < 2 else float(np.mean(
-            np.var(ref_seeds, axis=0, ddof=1) / len(ref_seeds) / (ref_image.astype(np.float64) ** 2 + job.epsilon)))
+    ref_info["relative_variance"] = None if len(ref_seeds) < 2 else float(np.mean(
+        np.var(ref_seeds, axis=0, ddof=1) / len(ref_seeds) / (ref_image.astype(np.float64) ** 2 + job.epsilon)))
     ref_id = image_id(name, "reference")
     job.images[ref_id] = ref_image
+    ref_seed_ids = []
+    if len(ref_seeds) > 1:
+        for i, image in enumerate(ref_seeds):
+            ref_seed_ids.append(image_id(name, "reference", "seed", i))
+            job.images[ref_seed_ids[-1]] = image
 
-    for method in job.methods:  # CUDA loads a kernel at its first launch: not inside a timed render
+    for method in job.ours:  # CUDA loads a kernel at its first launch: not inside a timed render
         o = method.apply(_copy_options(base))
         o.samplesPerPixel, o.seed = 1, 0
         _render(job, scene, o)
@@ -484,11 +701,11 @@ def _compare_scene(job, p, progress_lines):
 
     runs = []
     flip = job.flip if job.flip.available else None
-    for mode, budget in job.budgets:
+    for budget_index, (mode, budget) in enumerate(job.budgets):
         # Seeds outermost, methods inside: a drift of the machine (clocks, heat) hits every method alike.
-        per_method = {m.text: [] for m in job.methods}
-        for seed in range(job.first_seed, job.first_seed + job.seeds):
-            for method in job.methods:
+        per_method = {m.text: [] for m in job.ours}
+        for seed in budget_seeds(job, budget_index):
+            for method in job.ours:
                 o = method.apply(_copy_options(base))
                 o.seed = seed
                 if mode == "time":
@@ -497,12 +714,33 @@ def _compare_scene(job, p, progress_lines):
                     o.samplesPerPixel = budget
                 image, stats = _render(job, scene, o)
                 measured = metrics.image_metrics(image, ref_image, job.epsilon, flip)
-                per_method[method.text].append((image, stats, measured))
+                per_method[method.text].append((seed, image, stats, measured))
                 progress_lines.step(f"{name}: {method} {_budget_text(mode, budget)} seed {seed}: "
                                     f"{stats['seconds']:.3f} s, {stats['samples'] / (base.width * base.height):.1f} "
                                     f"spp, relmse {measured['relmse']:.3g}")
-        for method in job.methods:
+        for method in job.ours:
             runs.append(_measure(name, method, mode, budget, per_method[method.text], ref_seeds, job, base))
+    for method in job.methods:  # another renderer's images, measured as ours are
+        if not isinstance(method, ExternalMethod):
+            continue
+        groups = {}
+        for e in p["external"][method.text]:
+            groups.setdefault((e["mode"], e["budget"]), []).append(e)
+        for (mode, budget), entries in sorted(groups.items()):
+            renders = []
+            for e in sorted(entries, key=lambda e: e["seed"]):
+                spp = e["samples"]
+                stats = {"backend": "external", "seconds": e["seconds"],
+                         "samples": None if spp is None else spp * base.width * base.height,
+                         "samplesPerSecond": None if spp is None else spp * base.width * base.height / e["seconds"],
+                         "raysPerSecond": None, "file": str(e["file"])}
+                renders.append((e["seed"], e["image"], stats,
+                                metrics.image_metrics(e["image"], ref_image, job.epsilon, flip)))
+            runs.append(_measure(name, method, mode, budget, renders, ref_seeds, job, base))
+            progress_lines.say(f"{name}: {method} {_budget_text(mode, budget)}: {len(renders)} seeds read")
+        p["external"][method.text] = None  # the images now live in the runs
+
+    _compare_to_baseline(runs, job.baseline)
 
     strategies = []
     for k in range(1, job.pyramid + 1):  # BDPT's strategies (s, t) of paths of k segments: s + t = k + 1
@@ -516,7 +754,9 @@ def _compare_scene(job, p, progress_lines):
             job.images[sid] = image
             strategies.append({"s": s, "t": t, "length": k, "image": sid, "mean": float(np.mean(image, dtype=np.float64))})
             progress_lines.step(f"{name}: {job.bdpt_method} strategy s={s}, t={t}")
-    return _scene_result(p["spec"], name, base, ref_info, ref_id, runs, strategies, job, progress_lines)
+    result = _scene_result(p["spec"], name, base, ref_info, ref_id, runs, strategies, job, progress_lines)
+    result["reference_seed_images"] = ref_seed_ids
+    return result
 
 
 def _copy_options(options):
@@ -532,37 +772,72 @@ def _budget_text(mode, budget):
 
 
 def _measure(name, method, mode, budget, renders, reference_seeds, job, base):
-    """One (method, budget) from its K seeds' (image, stats, metrics): the summaries and the variance /
-    bias split."""
+    """One (method, budget) from its seeds' (seed, image, stats, metrics): the summaries and the
+    variance / bias split."""
     pixels = base.width * base.height
     per_seed = {k: [] for k in ("seconds", "samples_per_pixel", "samples_per_second", "rays_per_second",
                                 *metrics.METRICS)}
-    for _, stats, measured in renders:
+    for _, _, stats, measured in renders:
         per_seed["seconds"].append(stats["seconds"])
-        per_seed["samples_per_pixel"].append(stats["samples"] / pixels)
+        per_seed["samples_per_pixel"].append(None if stats["samples"] is None else stats["samples"] / pixels)
         per_seed["samples_per_second"].append(stats["samplesPerSecond"])
         per_seed["rays_per_second"].append(stats["raysPerSecond"])
         for k, v in measured.items():
             per_seed[k].append(v)
-    split = metrics.seed_statistics([image for image, _, _ in renders], reference_seeds, job.epsilon)
+    split = metrics.seed_statistics([image for _, image, _, _ in renders], reference_seeds, job.epsilon)
     seconds = metrics.summary(per_seed["seconds"])
     measured = {k: metrics.summary(per_seed[k]) for k in metrics.METRICS}
-    measured["efficiency"] = metrics.efficiency(measured["relmse"], seconds["mean"])
+    measured["efficiency"] = metrics.efficiency(per_seed["relmse"], per_seed["seconds"])
     measured["variance"] = split["variance"]
     measured["bias2"] = split["bias2"]
     measured["time_to_unit_variance"] = metrics.scaled(split["variance"], seconds["mean"])
+    if mode == "time":
+        # Renders stop at the end of a pass: what relmse would have been at the budget itself, for an
+        # error falling as 1 / time, so that a method that overran is not favoured.
+        measured["relmse_at_budget"] = metrics.scaled(measured["relmse"], seconds["mean"] / budget)
     run_id = image_id(name, method.text, mode, budget)
-    job.images[run_id] = renders[0][0]
-    job.images[run_id + "_mean"] = np.mean([image for image, _, _ in renders], axis=0, dtype=np.float64).astype(np.float32)
-    stats = dict(renders[0][1])
+    seed_ids = []
+    for seed, image, _, _ in renders:
+        if job.keep_images == "all":
+            seed_ids.append(image_id(run_id, "seed", seed))
+            job.images[seed_ids[-1]] = image
+        else:
+            seed_ids.append(None)
+    job.images[run_id] = renders[0][1]
+    job.images[run_id + "_mean"] = np.mean([image for _, image, _, _ in renders], axis=0,
+                                           dtype=np.float64).astype(np.float32)
+    stats = dict(renders[0][2])
     return {"method": method.text, "integrator": method.integrator, "mode": mode, "budget": budget,
-            "seeds": list(range(job.first_seed, job.first_seed + len(renders))), "seconds": seconds,
+            "seeds": [seed for seed, _, _, _ in renders], "seconds": seconds,
+            "overrun": seconds["mean"] / budget if mode == "time" else None,
             "samples_per_pixel": metrics.summary(per_seed["samples_per_pixel"]),
             "samples_per_second": metrics.summary(per_seed["samples_per_second"]),
             "rays_per_second": metrics.summary(per_seed["rays_per_second"]),
             "metrics": measured, "bias_significant": split["bias_significant"], "bias_t": split["bias_t"],
             "mean_image_relmse": split["mean_image_relmse"], "per_seed": per_seed, "stats": stats,
-            "image": run_id, "mean_image": run_id + "_mean"}
+            "image": run_id, "mean_image": run_id + "_mean", "seed_images": seed_ids}
+
+
+def _compare_to_baseline(runs, baseline):
+    """Each run's ratios to the baseline's run at the same mode and budget (None: no baseline there)."""
+    if baseline is None:
+        return
+    base_runs = {(r["mode"], r["budget"]): r for r in runs if r["method"] == baseline}
+    for r in runs:
+        b = base_runs.get((r["mode"], r["budget"]))
+        if b is None:
+            r["baseline"] = None
+            continue
+        if b is r:
+            one = {"mean": 1.0, "ci_low": None, "ci_high": None}
+            r["baseline"] = {"method": baseline, "relmse_ratio": one, "efficiency_ratio": dict(one)}
+            continue
+        a_seeds, b_seeds = r["per_seed"], b["per_seed"]
+        r["baseline"] = {
+            "method": baseline,
+            "relmse_ratio": metrics.ratio(metrics.mean_parts(a_seeds["relmse"]), metrics.mean_parts(b_seeds["relmse"])),
+            "efficiency_ratio": metrics.ratio(metrics.efficiency_parts(a_seeds["relmse"], a_seeds["seconds"]),
+                                              metrics.efficiency_parts(b_seeds["relmse"], b_seeds["seconds"]))}
 
 
 def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, job, progress_lines):
@@ -570,15 +845,15 @@ def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, job, pro
     for mode in MODES:
         for method in dict.fromkeys(r["method"] for r in runs):
             points = {}
-            for r in runs:
-                if r["method"] == method and r["mode"] == mode:
-                    # Equal sample counts are the same images: one point each (a first pass can outlast two times).
-                    points.setdefault(round(r["samples_per_pixel"]["mean"], 6), r)
             x_key = "seconds" if mode == "time" else "samples_per_pixel"
-            fit = metrics.fit_slope([p[x_key]["mean"] for p in points.values()],
-                                    [p["metrics"]["relmse"]["mean"] for p in points.values()])
-            if points:
-                slopes.setdefault(mode, {})[method] = fit
+            for r in runs:
+                if r["method"] == method and r["mode"] == mode and r[x_key]["mean"] is not None:
+                    # Equal sample counts are the same budget: one point each (a first pass can outlast two times).
+                    points.setdefault(round(r["samples_per_pixel"]["mean"] or r["budget"], 6), r)
+            if not points:
+                continue
+            slopes.setdefault(mode, {})[method] = metrics.fit_slope(
+                [p[x_key]["mean"] for p in points.values()], [p["per_seed"]["relmse"] for p in points.values()])
     # The reference's own noise is part of every error measured against it: it must be small beside the smallest.
     smallest = min(runs, key=lambda r: r["metrics"]["relmse"]["mean"], default=None)
     warning = None
@@ -594,13 +869,17 @@ def _scene_result(spec, name, base, ref_info, ref_id, runs, strategies, job, pro
                        f"relmse {smallest['metrics']['relmse']['mean']:.3g}), above the {100 * job.noise_fraction:g} % "
                        "allowed: render it longer")
             progress_lines.say(f"{name}: warning: {warning}")
-    elif ref_info.get("file"):
+    elif ref_info.get("files"):
         ref_info["noise_share"] = None
     ref_info["warning"] = warning
     for r in runs:
+        where = f"{name}: {r['method']} at {_budget_text(r['mode'], r['budget'])}"
         if r["bias_significant"]:
-            progress_lines.say(f"{name}: {r['method']} at {_budget_text(r['mode'], r['budget'])}: significant bias "
-                               f"(bias2 {r['metrics']['bias2']['mean']:.3g}, t = {r['bias_t']:.1f})")
+            progress_lines.say(f"{where}: significant bias (bias2 {r['metrics']['bias2']['mean']:.3g}, "
+                               f"t = {r['bias_t']:.1f})")
+        low, high = r["metrics"]["bias2"].get("estimate_ci") or (None, None)
+        if high is not None and high < 0:  # an impossible interval; a raw estimate below 0 alone is noise
+            progress_lines.say(f"{where}: bias2: {r['metrics']['bias2']['note']}")
     return {"scene": spec.scene, "argument": spec.text, "name": name, "width": base.width, "height": base.height,
             "lighting": spec.lighting(), "reference": ref_info, "reference_image": ref_id, "runs": runs,
             "slopes": slopes, "crops": [list(c) for c in job.crops],
@@ -625,13 +904,17 @@ def _parser():
                    "with its own lighting: SCENE:envmap=FILE, :sky=..., :envmap-scale=S, :camera=..., :up=z")
     p.add_argument("--methods", action="append", metavar="M1,M2,...",
                    help="methods NAME[:OPTION=VALUE...] of the integrators " +
-                        ", ".join(i.name for i in wf.integrators()) + " (default pt,bdpt,mlt)")
+                        ", ".join(i.name for i in wf.integrators()) + " (default pt,bdpt,mlt), and ext:NAME=DIR: "
+                        "another renderer's images, listed in DIR/index.json as entries {\"scene\", \"budget\": "
+                        "\"spp:16\" or \"time:0.5\", \"seed\", \"file\" (EXR, PFM or HDR in DIR), \"seconds\", "
+                        "\"samples\" (per pixel, optional)}")
     p.add_argument("--seeds", type=int, default=8, metavar="K", help="independent seeds per method and budget (default 8)")
     p.add_argument("--times", metavar="T1,T2,...", help="equal time: seconds per render (default 0.5,1,2 "
                    "unless --spp is given)")
     p.add_argument("--spp", metavar="N1,N2,...", help="equal samples: samples per pixel per render (MLT: mutations)")
-    p.add_argument("--reference", action="append", metavar="FILE", help="reference image (.exr, .pfm, .hdr), one "
-                   "per scene in order (default: render one)")
+    p.add_argument("--reference", action="append", metavar="FILE[,FILE...]", help="reference image (.exr, .pfm, "
+                   ".hdr), one per scene in order; several files separated by commas are the reference's independent "
+                   "seeds, whose spread measures its noise (default: render one)")
     p.add_argument("--reference-method", default="bdpt", metavar="M", help="method of the rendered reference (default bdpt)")
     p.add_argument("--reference-seconds", type=float, metavar="S", help="seconds of the rendered reference in "
                    "total, split over its seeds (default 16 x the longest time)")
@@ -640,7 +923,10 @@ def _parser():
                    "whose spread estimates its noise (default 4)")
     p.add_argument("--reference-noise-fraction", type=float, default=0.1, metavar="F", help="warn when the "
                    "reference's relative variance exceeds F x the smallest relmse it measures (default 0.1)")
-    p.add_argument("--crop", action="append", default=[], metavar="x,y,w,h", help="an inset of the report (several allowed)")
+    p.add_argument("--baseline", metavar="M", help="a method of --methods: every row gets relmse and efficiency "
+                   "ratios to it at the same budget")
+    p.add_argument("--crop", action="append", default=[], metavar="x0,y0,x1,y1", help="an inset of the report and "
+                   "the figure: columns x0..x1-1, rows y0..y1-1, as wavefront-render's --crop (several allowed)")
     p.add_argument("--sky", metavar="uniform|gradient|rtiow", help="built-in sky (as wavefront-render)")
     p.add_argument("--envmap", metavar="FILE", help="HDR environment map (.exr, .pfm, .hdr)")
     p.add_argument("--envmap-scale", type=float, metavar="S", help="multiplies the environment")
@@ -652,7 +938,13 @@ def _parser():
     p.add_argument("--max-depth", type=int, default=16, metavar="N", help="longest path in segments (default 16)")
     p.add_argument("--stream-capacity", type=int, default=0, metavar="N", help="path-state slots (MLT: chains); 0: "
                    "the device default. Smaller makes passes shorter, for short times on the CPU")
-    p.add_argument("--seed", type=int, default=1, metavar="N", help="first seed; the seeds are N..N+K-1 (default 1)")
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="first seed; the b-th budget's seeds are "
+                   "N+bK..N+bK+K-1, independent of every other budget's (default 1)")
+    p.add_argument("--keep-images", default="all", choices=("all", "means"), help="float images written to "
+                   "OUT/images/float: every seed's, each run's mean and the reference's seeds (all, the default), "
+                   "or only the means and the reference (for large runs)")
+    p.add_argument("--figure", default="auto", choices=("auto", "on", "off"), help="figure.pdf and figure.svg "
+                   "through matplotlib: auto (when installed), on (an error without it), off")
     p.add_argument("--epsilon", type=float, default=metrics.EPSILON, metavar="E",
                    help=f"epsilon of relmse, MAPE and SMAPE (default {metrics.EPSILON:g})")
     p.add_argument("--flip", default="auto", choices=("auto", "on", "off"),
@@ -683,8 +975,16 @@ def main(argv=None):
             return 0
         if not args.scenes:
             raise wf.InputError("no scene given")
+        # What the report needs is checked before any render, so that hours of rendering are not lost.
         if args.display_width < 16:
             raise wf.InputError(f"--display-width {args.display_width} is below 16")
+        if not math.isfinite(args.exposure) or abs(args.exposure) > 64:
+            raise wf.InputError(f"--exposure {args.exposure} is not a finite number of stops within +-64")
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise wf.InputError(f"--out {args.out} is a file, not a folder")
+        if args.figure == "on":
+            report.figure_module()  # ImportError now, not after the renders
         comparison = compare(
             args.scenes, methods=args.methods or ["pt,bdpt,mlt"], seeds=args.seeds,
             times=parse_numbers("--times", args.times) if args.times else None,
@@ -695,16 +995,21 @@ def main(argv=None):
             res=parse_resolution(args.res) if args.res else None, backend=args.backend, max_depth=args.max_depth,
             stream_capacity=args.stream_capacity, sky=args.sky, envmap=args.envmap, envmap_scale=args.envmap_scale,
             camera=args.camera, up=args.up, crops=args.crop, epsilon=args.epsilon, flip=args.flip,
-            pyramid=args.pyramid, pyramid_spp=args.pyramid_spp, first_seed=args.seed, command=command)
-        page = report.write(comparison, args.out, exposure=args.exposure, display_width=args.display_width)
+            pyramid=args.pyramid, pyramid_spp=args.pyramid_spp, first_seed=args.seed, baseline=args.baseline,
+            keep_images=args.keep_images, command=command)
+        page = report.write(comparison, args.out, exposure=args.exposure, display_width=args.display_width,
+                            figure=args.figure)
         print("\n".join(report.summary_rows(comparison.results)), flush=True)
         _stderr(f"wrote {page} and {Path(args.out) / 'results.json'}")
     except wf.InputError as e:
         _stderr(str(e).splitlines()[0] if str(e) else "bad input")
         return 2
-    except ImportError as e:  # --flip on without the package
-        _stderr(f"{e}: install it (scripts/install-deps.sh) or leave --flip at auto")
+    except ImportError as e:  # --flip on or --figure on without the package
+        _stderr(f"{e}: install it (scripts/install-deps.sh) or leave --flip and --figure at auto")
         return 2
+    except OSError as e:  # the output folder cannot be written
+        _stderr(f"cannot write {e.filename or args.out}: {e.strerror or e}")
+        return 1
     except wf.Error as e:
         _stderr(str(e))
         return 1

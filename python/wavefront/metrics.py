@@ -33,26 +33,40 @@ def definitions(epsilon=EPSILON):
         "flip": "HDR-FLIP (Andersson et al. 2021, the flip-evaluator package) of the image against the reference, "
                 "mean over pixels, exposures chosen from the reference",
         "efficiency": "1 / (relmse x seconds), from the mean relmse and the mean seconds of the seeds; the interval "
-                      "is that of relmse carried over",
+                      "is Student's t on the log scale (the relative standard errors of relmse and seconds added in "
+                      "quadrature), so that it exists whenever the seeds vary and is never cut at 0",
         "variance": f"relative variance of one run: mean over pixels of s^2 / (r^2 + {e}), s^2 the unbiased "
                     "variance of a pixel across the seeds (what relmse would be with no bias and an exact reference)",
-        "bias2": "squared bias: relmse of the seeds' mean image, minus the variance of that mean (variance / K, K "
-                 "seeds) and minus the reference's own variance (when it was rendered here); its expectation is "
-                 "the bias^2 against the reference's expectation, 0 for an unbiased method",
+        "bias2": f"squared bias: the error of the seeds' mean image, minus the variance of that mean (variance / K, "
+                 "K seeds) and minus the reference's own variance (when it has seeds), each pixel weighted by "
+                 f"1 / (R^2 + {e}), R the mean of the reference over the pixel's {BIAS_BLOCK}x{BIAS_BLOCK} block: the "
+                 "very number the bias test tests. Its expectation is the bias^2 against the reference's "
+                 "expectation, 0 for an unbiased method; the estimate can fall below 0 by noise, and is then shown "
+                 "as 0 with its raw value, its t statistic and a note beside it (results.json: bias2.estimate, "
+                 "bias2.t, bias2.note)",
         "time_to_unit_variance": "variance x seconds: the time one run would need for a relative variance of 1 "
                                  "(lower is better; an unbiased method's stays constant as it renders longer)",
         "intervals": f"mean and {100 * CONFIDENCE:g} % confidence interval over K independent seeds: Student's t "
                      "on the K per-seed values (relmse, relmse_trimmed, mape, smape, flip, seconds), the jackknife "
                      "over the method's seeds and, from 3 on, the reference's (variance, bias2; needs K >= 3); "
                      "lower bounds of quantities that cannot be "
-                     "negative are cut at 0 (bias2's estimate can be, by noise)",
-        "bias_flag": f"bias significant: bias2, with each pixel weighted by 1 / (R^2 + {e}), R the mean of the "
-                     f"reference over the pixel's {BIAS_BLOCK}x{BIAS_BLOCK} block (weights that no single pixel's "
-                     "noise moves), over its jackknife standard error (over the method's seeds and the reference's) "
-                     f"exceeds Student's t at one-sided level {BIAS_LEVEL:g} (Welch-Satterthwaite degrees of freedom)",
-        "slope": "least-squares slope of log relmse against log seconds (equal time) or log samples per pixel "
-                 "(equal samples), with its standard error (needs 3 budgets); -1 for an unbiased method until the "
-                 "reference's noise or a bias flattens it",
+                     "negative are cut at 0 (bias2 is shown clamped at 0, its raw estimate beside it)",
+        "bias_flag": "bias significant: bias2's raw estimate over its jackknife standard error (over the "
+                     f"method's seeds and the reference's), t, exceeds Student's t at one-sided level {BIAS_LEVEL:g} "
+                     "(Welch-Satterthwaite degrees of freedom); the block weights are ones no single pixel's noise "
+                     "moves. A flagged bias2's interval lies above 0. Untested below 3 seeds",
+        "slope": "slope of log relmse against log seconds (equal time) or log samples per pixel (equal samples), "
+                 "weighted least squares with each budget's variance of log relmse from its seeds (the budgets "
+                 "render independent seeds, so the points are independent); its standard error comes from those "
+                 "variances, widened by the fit's reduced chi^2 where that exceeds 1 (3 budgets or more); no "
+                 "error without 2 seeds per budget. -1 for an unbiased method until the reference's noise or a "
+                 "bias flattens it",
+        "equal_time": "equal-time renders stop at the end of a pass and can overrun their budget: the tables give "
+                      "the seconds each took, and relmse x seconds / budget (what relmse would be at the budget "
+                      "for an error falling as 1 / time), on which the bold at each budget is decided",
+        "baseline": "ratios to the baseline method at the same budget: relmse / the baseline's relmse and "
+                    "efficiency / the baseline's efficiency, each with a Student's t interval on the log scale "
+                    "(relative standard errors in quadrature, the smaller seed count's degrees of freedom)",
     }
 
 
@@ -210,14 +224,61 @@ def summary(values, confidence=CONFIDENCE, floor=0.0):
     return interval(v.mean(), v.std(ddof=1) / math.sqrt(v.size), v.size - 1, confidence, floor)
 
 
-def efficiency(relmse_summary, seconds):
-    """1 / (relmse x seconds) with relmse's interval carried over (an upper bound None where relmse's
-    interval reaches 0)."""
-    m, low, high = relmse_summary["mean"], relmse_summary["ci_low"], relmse_summary["ci_high"]
-    if m is None or not m > 0 or not seconds > 0:
+def log_interval(mean, relative_error, df, confidence=CONFIDENCE):
+    """mean x exp(+- t x relative error): the interval of a positive quantity on the log scale (delta
+    method), which never reaches 0."""
+    if mean is None or not mean > 0:
         return interval(None, None, 0)
-    return {"mean": 1.0 / (m * seconds), "ci_low": None if high is None else 1.0 / (high * seconds),
-            "ci_high": None if low is None or low <= 0 else 1.0 / (low * seconds)}
+    if relative_error is None or df < 1 or not math.isfinite(relative_error):
+        return interval(mean, None, 0)
+    factor = math.exp(t_quantile(0.5 + 0.5 * confidence, df) * relative_error)
+    return {"mean": float(mean), "ci_low": float(mean / factor), "ci_high": float(mean * factor)}
+
+
+def relative_standard_error(values):
+    """Standard error of the mean of `values` over their mean (None below 2 values or at mean 0)."""
+    if not values or any(v is None for v in values) or len(values) < 2:
+        return None
+    v = np.asarray(values, dtype=np.float64)
+    m = v.mean()
+    return float(v.std(ddof=1) / math.sqrt(v.size) / m) if m > 0 else None
+
+
+def efficiency_parts(relmse_values, seconds_values):
+    """(1 / (mean relmse x mean seconds), its relative standard error, the seed count); the value
+    None where relmse or seconds is not positive, the error None below 2 seeds."""
+    if not relmse_values or any(v is None for v in list(relmse_values) + list(seconds_values)):
+        return None, None, 0
+    m, s = float(np.mean(relmse_values)), float(np.mean(seconds_values))
+    if not (m > 0 and s > 0):
+        return None, None, 0
+    rel_m, rel_s = relative_standard_error(relmse_values), relative_standard_error(seconds_values)
+    relative = None if rel_m is None else math.sqrt(rel_m ** 2 + (rel_s or 0.0) ** 2)
+    return 1.0 / (m * s), relative, len(relmse_values)
+
+
+def efficiency(relmse_values, seconds_values, confidence=CONFIDENCE):
+    """1 / (mean relmse x mean seconds) from per-seed values, its interval on the log scale (the
+    relative errors of both in quadrature): it exists whenever the seeds vary, never cut at 0."""
+    value, relative, n = efficiency_parts(relmse_values, seconds_values)
+    return log_interval(value, relative, n - 1, confidence)
+
+
+def ratio(a, b, confidence=CONFIDENCE):
+    """a / b of two independent positive estimates, each (value, relative standard error, count),
+    with a log-scale interval (the smaller count's degrees of freedom)."""
+    (va, ra, na), (vb, rb, nb) = a, b
+    if va is None or vb is None or not (va > 0 and vb > 0):
+        return interval(None, None, 0)
+    relative = None if ra is None or rb is None else math.sqrt(ra ** 2 + rb ** 2)
+    return log_interval(va / vb, relative, min(na, nb) - 1, confidence)
+
+
+def mean_parts(values):
+    """(mean, relative standard error, count) of per-seed values, for ratio()."""
+    if not values or any(v is None for v in values):
+        return None, None, 0
+    return float(np.mean(values)), relative_standard_error(values), len(values)
 
 
 def scaled(s, factor):
@@ -239,8 +300,11 @@ def seed_statistics(images, reference_seeds, epsilon=EPSILON, confidence=CONFIDE
     images: the K renders (height, width, 3); reference_seeds: the reference's own independent
     renders, whose mean is the reference (one image: a reference taken as exact). Intervals and the
     bias test come from the jackknife over both sets of seeds (the method's and, from 3 on, the
-    reference's). Returns {"variance", "bias2"} summaries, "bias_significant" and "bias_t" (None
-    below 3 seeds) and "mean_image_relmse"."""
+    reference's). bias2 and the test are one number with one pixel weighting: the test's t is
+    bias2's raw estimate over its standard error, so a flag and the interval shown cannot disagree.
+    Returns {"variance", "bias2"} summaries (bias2 also with "estimate", the raw value that may be
+    negative, "t", "df" and "note": None or why the number needs care), "bias_significant" and
+    "bias_t" (None below 3 seeds) and "mean_image_relmse"."""
     x = [np.asarray(v, dtype=np.float64) for v in images]
     r = [np.asarray(v, dtype=np.float64) for v in reference_seeds]
     k, n_ref = len(x), len(r)
@@ -250,33 +314,32 @@ def seed_statistics(images, reference_seeds, epsilon=EPSILON, confidence=CONFIDE
     def reference_part(sr, srr, n):
         mean = sr / n
         variance_of_mean = np.maximum(srr - sr * mean, 0.0) / (n - 1) / n if n > 1 else 0.0
-        # The relmse weights, and for the test weights that no single pixel's noise moves (the
-        # reference's 8x8 block means): per-pixel weights grow where the reference happens to be
-        # low, just where its error is large, which with a million pixels reads as a bias.
+        # The relmse weights (the variance's, as relmse's), and for bias^2 and its test weights that no
+        # single pixel's noise moves (the reference's 8x8 block means): per-pixel weights grow where
+        # the reference happens to be low, just where its error is large, which with a million
+        # pixels reads as a bias.
         weights = (1.0 / (mean * mean + epsilon), 1.0 / (block_mean(mean, BIAS_BLOCK) ** 2 + epsilon))
         return mean, variance_of_mean, weights
 
     def split(sx, sxx, n, ref):
-        """[(variance, mean-image error, bias^2)] with the relmse weights and with the test's."""
-        ref_mean, ref_variance, weights = ref
+        """(variance with the relmse weights, the mean image's relmse, bias^2 with the block weights)."""
+        ref_mean, ref_variance, (w_pixel, w_block) = ref
         mean = sx / n
         variance = np.maximum(sxx - sx * mean, 0.0) / (n - 1) if n > 1 else None
         d2 = (mean - ref_mean) ** 2
-        out = []
-        for w in weights:
-            mean_error = float(np.mean(w * d2))
-            if variance is None:
-                out.append((None, mean_error, None))
-                continue
-            v = float(np.mean(w * variance))
-            out.append((v, mean_error, mean_error - v / n - float(np.mean(w * ref_variance))))
-        return out
+        mean_error = float(np.mean(w_pixel * d2))
+        if variance is None:
+            return None, mean_error, None
+        bias2 = float(np.mean(w_block * (d2 - variance / n - ref_variance)))
+        return float(np.mean(w_pixel * variance)), mean_error, bias2
 
     ref = reference_part(sr, srr, n_ref)
-    (variance, mean_error, bias2), (_, _, test_bias2) = split(sx, sxx, k, ref)
+    variance, mean_error, bias2 = split(sx, sxx, k, ref)
     out = {"mean_image_relmse": mean_error, "bias_significant": None, "bias_t": None}
     if k < 3:  # the jackknife needs a variance of K - 1 seeds
-        out["variance"], out["bias2"] = interval(variance, None, 0), interval(bias2, None, 0)
+        out["variance"] = interval(variance, None, 0)
+        out["bias2"] = dict(interval(None if bias2 is None else max(bias2, 0.0), None, 0), estimate=bias2, t=None,
+                            df=None, note=f"untested: bias^2 and its test need 3 seeds or more, not {k}")
         return out
     parts = [[split(sx - v, sxx - v * v, k - 1, ref) for v in x]]
     if n_ref >= 3:
@@ -293,30 +356,71 @@ def seed_statistics(images, reference_seeds, epsilon=EPSILON, confidence=CONFIDE
         denominator = sum(c * c / df for c, df in components)
         return math.sqrt(total), (total * total / denominator if denominator > 0 else k - 1)
 
-    variance_error, variance_df = jackknife(lambda s: s[0][0])
-    bias_error, bias_df = jackknife(lambda s: s[0][2])
-    test_error, test_df = jackknife(lambda s: s[1][2])
+    variance_error, variance_df = jackknife(lambda s: s[0])
+    bias_error, bias_df = jackknife(lambda s: s[2])
     out["variance"] = interval(variance, variance_error, variance_df, confidence, floor=0.0)
-    out["bias2"] = interval(bias2, bias_error, bias_df, confidence)
-    if test_error > 0:
-        out["bias_t"] = test_bias2 / test_error
-        out["bias_significant"] = bool(out["bias_t"] > t_quantile(1.0 - level, max(1, round(test_df))))
+    raw = interval(bias2, bias_error, bias_df, confidence)
+    note = None
+    if bias_error > 0:
+        t = bias2 / bias_error
+        out["bias_t"] = t
+        out["bias_significant"] = bool(t > t_quantile(1.0 - level, max(1, round(bias_df))))
     else:  # every seed gave the same image: any difference from the reference is bias
-        out["bias_significant"] = bool(test_bias2 > 0)
+        t = None
+        out["bias_significant"] = bool(bias2 > 0)
+    if raw["ci_high"] is not None and raw["ci_high"] < 0:
+        note = (f"the raw estimate {bias2:.3g} and its whole interval [{raw['ci_low']:.3g}, {raw['ci_high']:.3g}] lie "
+                f"below 0: the spread of {k} seeds underestimates the variance (rare bright samples?); "
+                "render more seeds")
+    elif bias2 < 0:
+        note = f"the raw estimate {bias2:.3g} is below 0 by noise (t = {t:.2f}); shown as 0"
+    out["bias2"] = {"mean": max(bias2, 0.0),
+                    "ci_low": None if raw["ci_low"] is None else max(raw["ci_low"], 0.0),
+                    "ci_high": None if raw["ci_high"] is None else max(raw["ci_high"], 0.0),
+                    "estimate": bias2, "estimate_ci": [raw["ci_low"], raw["ci_high"]], "t": t, "df": bias_df,
+                    "note": note}
     return out
 
 
-def fit_slope(xs, ys):
-    """Least-squares slope of log y against log x, {"slope", "stderr"} (stderr None below 3 points);
-    None below 2 distinct x or with a y <= 0."""
-    points = sorted({float(x): float(y) for x, y in zip(xs, ys) if x is not None and y is not None}.items())
-    if len(points) < 2 or any(x <= 0 or y <= 0 for x, y in points):
+def fit_slope(xs, per_point_values):
+    """Slope of log(mean y) against log x over independent points (each budget's own seeds).
+
+    xs: one x per point; per_point_values: each point's per-seed y values. Weighted least squares,
+    each point weighted by 1 / the variance of its log mean (delta method: relative standard error
+    squared); the slope's standard error from those variances, widened by sqrt(reduced chi^2) where
+    that exceeds 1 (3 points or more). Points without a variance (1 seed): unweighted, with the
+    residuals' error from 3 points. Returns {"slope", "stderr", "intercept", "points", "weighted",
+    "note"} or None below 2 distinct x or with a y <= 0."""
+    points = {}
+    for x, values in zip(xs, per_point_values):
+        values = [v for v in values if v is not None]
+        if x is None or not values:
+            continue
+        points.setdefault(float(x), values)
+    points = sorted(points.items())
+    if len(points) < 2 or any(x <= 0 or np.mean(v) <= 0 for x, v in points):
         return None
     lx = np.log([x for x, _ in points])
-    ly = np.log([y for _, y in points])
-    slope, intercept = np.polyfit(lx, ly, 1)
-    stderr = None
-    if len(points) > 2:
-        residual = ly - (slope * lx + intercept)
-        stderr = math.sqrt(float(np.sum(residual ** 2)) / (len(points) - 2) / float(np.sum((lx - lx.mean()) ** 2)))
-    return {"slope": float(slope), "stderr": stderr, "intercept": float(intercept)}
+    ly = np.log([float(np.mean(v)) for _, v in points])
+    relative = [relative_standard_error(v) for _, v in points]
+    weighted = all(r is not None and r > 0 for r in relative)
+    w = np.array([1.0 / r ** 2 for r in relative]) if weighted else np.ones(len(points))
+    mx = float(np.sum(w * lx) / np.sum(w))
+    sxx = float(np.sum(w * (lx - mx) ** 2))
+    slope = float(np.sum(w * (lx - mx) * ly) / sxx)
+    intercept = float(np.sum(w * ly) / np.sum(w) - slope * mx)
+    residual = ly - (slope * lx + intercept)
+    n = len(points)
+    note = None
+    if weighted:
+        stderr = math.sqrt(1.0 / sxx)
+        if n > 2:
+            reduced_chi2 = float(np.sum(w * residual ** 2)) / (n - 2)
+            stderr *= math.sqrt(max(1.0, reduced_chi2))
+    elif n > 2:
+        stderr = math.sqrt(float(np.sum(residual ** 2)) / (n - 2) / sxx)
+        note = "unweighted: a budget has fewer than 2 seeds"
+    else:
+        stderr = None
+        note = "no error: 2 budgets with fewer than 2 seeds each"
+    return {"slope": slope, "stderr": stderr, "intercept": intercept, "points": n, "weighted": weighted, "note": note}

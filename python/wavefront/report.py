@@ -1,12 +1,15 @@
 """The HTML report of wavefront-compare: one self-contained file (images as data URIs, plots as
 inline SVG), written from results.json and the PNG files beside it, so that --report-only can write
-it again from a copied folder. Needs NumPy and the module's own PNG writer (wf.writeImage); no
-matplotlib, so it runs on the GPU machine too.
+it again from a copied folder; every float image as EXR under images/float (results.json "images"
+indexes them); and, where matplotlib is installed, a figure for a paper (wavefront.figure). The
+page needs NumPy and the module's own image writer (wf.writeImage) only, so it is written on the
+GPU machine too.
 """
 import base64
 import html
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +26,8 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
            "#17becf")
 METRIC_TITLES = {"relmse": "relMSE", "relmse_trimmed": "relMSE trimmed", "mape": "MAPE", "smape": "SMAPE",
                  "flip": "HDR-FLIP", "variance": "variance", "bias2": "bias&sup2;", "efficiency": "efficiency",
-                 "time_to_unit_variance": "time to unit variance (s)"}
+                 "time_to_unit_variance": "time to unit variance (s)",
+                 "relmse_at_budget": "relMSE &times; s / budget"}
 
 
 # ---- Images -------------------------------------------------------------------------------------
@@ -59,6 +63,11 @@ def shown_runs(scene):
     return [r for r in scene["runs"] if r["budget"] == largest[r["mode"]]]
 
 
+# An image id of results.json names files under images/; --report-only reads ids from a file that
+# may come from anyone, so an id is used only when it is a plain name (no folder, no '..').
+IMAGE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
 def files(image_id):
     return {"image": f"images/{image_id}.png", "error": f"images/{image_id}-error.png"}
 
@@ -67,14 +76,53 @@ def crop_file(image_id, index):
     return f"images/{image_id}-crop{index}.png"
 
 
-def write(comparison, out, exposure=0.0, display_width=256):
-    """results.json, images/*.png, each rendered reference as NAME-reference.exr and index.html
-    into `out`; returns the page's path."""
+def float_file(image_id):
+    return f"images/float/{image_id}.exr"
+
+
+def float_index(results):
+    """{id: entry} of every float image a comparison keeps: each run's seeds and mean, each
+    scene's reference and its seeds, with what each is (results.json "images")."""
+    index = {}
+    for scene in results["scenes"]:
+        index[scene["reference_image"]] = {"scene": scene["name"], "kind": "reference"}
+        for i, sid in enumerate(scene.get("reference_seed_images", [])):
+            index[sid] = {"scene": scene["name"], "kind": "reference seed", "index": i}
+        for r in scene["runs"]:
+            what = {"scene": scene["name"], "method": r["method"], "mode": r["mode"], "budget": r["budget"]}
+            index[r["mean_image"]] = dict(what, kind="mean", seeds=r["seeds"])
+            for seed, sid in zip(r["seeds"], r.get("seed_images", [])):
+                if sid is not None:
+                    index[sid] = dict(what, kind="seed", seed=seed)
+    for image_id, entry in index.items():
+        entry["file"] = float_file(image_id)
+    return index
+
+
+def figure_module():
+    """wavefront.figure, which needs matplotlib (ImportError without it)."""
+    from wavefront import figure
+
+    return figure
+
+
+def write(comparison, out, exposure=0.0, display_width=256, figure="auto"):
+    """results.json, images/*.png, every float image (images/float/*.exr, indexed in results.json
+    "images"), each rendered reference as NAME-reference.exr, index.html and, with matplotlib,
+    figure.pdf and figure.svg into `out`; returns the page's path. figure: auto (when matplotlib
+    is installed), on, off."""
     out = Path(out)
-    (out / "images").mkdir(parents=True, exist_ok=True)
+    if not math.isfinite(exposure):
+        raise wf.InputError(f"exposure {exposure} is not a finite number")
+    if out.exists() and not out.is_dir():
+        raise wf.InputError(f"{out} is a file, not a folder")
+    (out / "images" / "float").mkdir(parents=True, exist_ok=True)
     results = dict(comparison.results)
     results["report"] = {"exposure": exposure, "display_width": display_width}
     images = comparison.images
+    results["images"] = float_index(results)
+    for image_id, entry in results["images"].items():
+        wf.writeImage(str(out / entry["file"]), np.ascontiguousarray(images[image_id], dtype=np.float32))
     _png(out / "images" / "error-scale.png", colour_map(np.tile(np.linspace(0, 1, 256), (12, 1))))
     for scene in results["scenes"]:
         ref_id = scene["reference_image"]
@@ -88,12 +136,22 @@ def write(comparison, out, exposure=0.0, display_width=256):
             _png(out / files(image_id)["image"], shrink(images[image_id], display_width), exposure)
             error = metrics.relative_error_map(images[image_id], reference, results["epsilon"]) / ERROR_CLIP
             _png(out / files(image_id)["error"], shrink(colour_map(error), display_width))
-        for index, (x, y, w, h) in enumerate(scene["crops"]):
+        for index, (x0, y0, x1, y1) in enumerate(scene["crops"]):
             for image_id in shown:
-                _png(out / crop_file(image_id, index), images[image_id][y:y + h, x:x + w], exposure)
+                _png(out / crop_file(image_id, index), images[image_id][y0:y1, x0:x1], exposure)
         for entry in scene["pyramid"]["strategies"]:
             _png(out / files(entry["image"])["image"], shrink(images[entry["image"]], display_width // 2 or 1),
                  exposure)
+    results["figure"] = {"pdf": None, "svg": None, "reason": "not asked for (figure off)"}
+    if figure != "off":
+        try:
+            module = figure_module()
+        except ImportError as e:
+            if figure == "on":
+                raise
+            results["figure"]["reason"] = f"not written: matplotlib is not installed ({e}; scripts/install-deps.sh)"
+        else:
+            results["figure"] = module.write(results, images, out, exposure)
     (out / "results.json").write_text(json.dumps(results, indent=1, default=_json_default))
     page = out / "index.html"
     page.write_text(build_page(results, out))
@@ -107,8 +165,13 @@ def rewrite(folder):
         results = json.loads((folder / "results.json").read_text())
     except (OSError, ValueError) as e:
         raise wf.InputError(f"--report-only {folder}: cannot read results.json ({e})") from None
+    try:
+        text = build_page(results, folder)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise wf.InputError(f"--report-only {folder}: results.json is not one wavefront-compare wrote "
+                            f"({type(e).__name__}: {e})") from None
     page = folder / "index.html"
-    page.write_text(build_page(results, folder))
+    page.write_text(text)
     return page
 
 
@@ -190,11 +253,26 @@ def loglog_svg(series, x_label, y_label, width=520, height=340):
 
 # ---- The page -----------------------------------------------------------------------------------
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
 def _data_uri(folder, name):
-    path = Path(folder) / name
-    if not path.is_file():
+    """The PNG images/NAME of the report's folder as a data URI; None unless the name is a plain
+    file name under images/ (results.json may name anything) and the file a PNG."""
+    folder = Path(folder)
+    prefix, _, file_name = name.partition("/")
+    if prefix != "images" or not IMAGE_ID.fullmatch(file_name) or ".." in file_name or not file_name.endswith(".png"):
         return None
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    path = folder / "images" / file_name
+    try:
+        if path.is_symlink() or not path.is_file() or folder.resolve() / "images" not in path.resolve().parents:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 def _img(folder, name, alt, css="", style=""):
@@ -229,32 +307,66 @@ def _percent(v):
     return "&ndash;" if v is None or v < 0 else f"{100 * v:.1f} %"
 
 
+def _bias_cell(r):
+    """bias^2 clamped at 0, its raw estimate and t beside it, and a note where it needs care."""
+    b = r["metrics"]["bias2"]
+    text = _with_interval(b)
+    if b.get("t") is not None:
+        text += f" <span class='ci'>t {b['t']:.2f}</span>"
+    if r["bias_significant"]:
+        text = f"<span class='bias'>{text} &#9888;</span>"
+    if b.get("note"):
+        text += f" <abbr title='{html.escape(b['note'])}'>&#9432;</abbr>"
+    return text
+
+
+def _best(runs, key, lowest):
+    """The run with the lowest (highest) key at each budget."""
+    best = {}
+    for r in runs:
+        v = key(r)
+        if v is None:
+            continue
+        b = best.get(r["budget"])
+        if b is None or (v < key(b) if lowest else v > key(b)):
+            best[r["budget"]] = r
+    return best
+
+
 def _error_table(scene, mode, results, colours):
     runs = [r for r in scene["runs"] if r["mode"] == mode]
     columns = ["relmse", "relmse_trimmed", "mape", "smape", "flip", "variance", "bias2", "efficiency",
                "time_to_unit_variance"]
-    best = {}
-    for r in runs:  # the best relmse and efficiency at each budget, in bold
-        b = best.setdefault(r["budget"], {"relmse": r, "efficiency": r})
-        if (r["metrics"]["relmse"]["mean"] or math.inf) < (b["relmse"]["metrics"]["relmse"]["mean"] or math.inf):
-            b["relmse"] = r
-        if (r["metrics"]["efficiency"]["mean"] or 0) > (b["efficiency"]["metrics"]["efficiency"]["mean"] or 0):
-            b["efficiency"] = r
+    # Bold at each budget: the lowest relMSE (equal time: at the budget itself, so that a method that
+    # overran is not favoured) and the highest efficiency.
+    error_key = "relmse_at_budget" if mode == "time" else "relmse"
+    best = {error_key: _best(runs, lambda r: r["metrics"][error_key]["mean"], True),
+            "efficiency": _best(runs, lambda r: r["metrics"]["efficiency"]["mean"], False)}
+    baseline = results.get("baseline")
     head = "".join(f"<th>{METRIC_TITLES[c]}</th>" for c in columns)
+    if mode == "time":
+        head = f"<th>{METRIC_TITLES['relmse_at_budget']}</th>" + head
+    if baseline:
+        head += (f"<th>relMSE / {html.escape(baseline)}</th><th>efficiency / {html.escape(baseline)}</th>")
     rows = []
     for r in sorted(runs, key=lambda r: (r["budget"], list(colours).index(r["method"]))):
         cells = []
-        for c in columns:
-            text = _with_interval(r["metrics"][c])
-            if c == "bias2" and r["bias_significant"]:
-                text = f"<span class='bias'>{text} &#9888;</span>"
-            if c in ("relmse", "efficiency") and best[r["budget"]][c] is r and len(runs) > 1:
+        for c in ([error_key] if mode == "time" else []) + columns:
+            text = _bias_cell(r) if c == "bias2" else _with_interval(r["metrics"][c])
+            if c in best and best[c].get(r["budget"]) is r and len(runs) > 1:
                 text = f"<b>{text}</b>"
             cells.append(f"<td>{text}</td>")
+        if baseline:
+            ratios = r.get("baseline") or {}
+            cells += [f"<td>{_with_interval(ratios.get('relmse_ratio'))}</td>",
+                      f"<td>{_with_interval(ratios.get('efficiency_ratio'))}</td>"]
+        seconds = _with_interval(r["seconds"])
+        if r.get("overrun") and r["overrun"] > 1.1:
+            seconds += f" <span class='bias' title='ran {r['overrun']:.2f} x its budget'>(x{r['overrun']:.2f})</span>"
         rows.append(f"<tr><td><span style='color:{colours[r['method']]}'>&#9632;</span> {html.escape(r['method'])}</td>"
-                    f"<td>{_budget(mode, r['budget'])}</td><td>{_with_interval(r['seconds'])}</td>"
+                    f"<td>{_budget(mode, r['budget'])}</td><td>{seconds}</td>"
                     f"<td>{_with_interval(r['samples_per_pixel'])}</td>{''.join(cells)}</tr>")
-    return (f"<table><tr><th>method</th><th>budget</th><th>seconds</th><th>samples per pixel</th>{head}</tr>"
+    return (f"<table><tr><th>method</th><th>budget</th><th>seconds taken</th><th>samples per pixel</th>{head}</tr>"
             + "".join(rows) + "</table>")
 
 
@@ -266,9 +378,7 @@ def _plot(scene, mode, colours):
         if not runs:
             continue
         fit = scene["slopes"].get(mode, {}).get(method)
-        label = method
-        if fit:
-            label += f"  slope {fit['slope']:.2f}" + (f" \u00b1 {fit['stderr']:.2g}" if fit["stderr"] is not None else "")
+        label = method + (f"  slope {slope_text(fit)}" if fit else "")
         series.append({"label": label, "colour": colour, "fit": fit,
                        "points": [(r[x_key]["mean"], r["metrics"]["relmse"]["mean"], r["metrics"]["relmse"]["ci_low"],
                                    r["metrics"]["relmse"]["ci_high"]) for r in runs]})
@@ -276,9 +386,18 @@ def _plot(scene, mode, colours):
     return loglog_svg(series, x_label, "relMSE (mean, 95 % interval)")
 
 
+def slope_text(fit):
+    """slope +- its standard error, or the slope and why it has no error."""
+    if fit["stderr"] is not None:
+        return f"{fit['slope']:.2f} \u00b1 {fit['stderr']:.2g}"
+    return f"{fit['slope']:.2f} ({fit.get('note') or 'no error'})"
+
+
 def _performance_table(scene):
     rows = []
     for r in shown_runs(scene):
+        if r["integrator"] == "external":
+            continue
         st = r["stats"]
         # Negative: not measured (SIMD figures without WAVEFRONT_STATS, acceptance outside MLT).
         figures = ", ".join(f"{html.escape(k)} {_num(float(v))}" for k, v in st.get("figures", {}).items() if v >= 0)
@@ -295,6 +414,8 @@ def _performance_table(scene):
 def _kernel_tables(scene):
     parts = []
     for r in shown_runs(scene):
+        if r["integrator"] == "external":
+            continue
         st = r["stats"]
         total = sum(k["milliseconds"] for k in st["kernels"]) or 1.0
         rows = "".join(f"<tr><td>{html.escape(k['label'])}</td><td>{k['milliseconds']:.2f}</td><td>{k['launches']}</td>"
@@ -314,8 +435,10 @@ def _reference_text(scene):
                 f"{ref['samples_per_pixel']:.0f} samples per pixel each")
         if ref.get("file"):
             text += f" (saved as {e(ref['file'])}, for --reference)"
+    elif ref.get("files") and len(ref["files"]) > 1:
+        text = f"the mean of {len(ref['files'])} seed files, {e(', '.join(ref['files']))}"
     else:
-        text = f"read from {e(str(ref.get('file')))}; its own noise is not known"
+        text = f"read from {e(str(ref.get('file')))}; its own noise is not known (give its seeds' files to measure it)"
     if ref.get("relative_variance") is not None:
         text += f". Its relative variance: {_num(ref['relative_variance'])}"
         if ref.get("noise_share") is not None:
@@ -325,6 +448,8 @@ def _reference_text(scene):
     text += "."
     if ref.get("warning"):
         text += f"<br><span class='warning'>&#9888; {e(ref['warning'])}</span>"
+    if ref.get("note"):
+        text += f"<br>{e(ref['note'])}"
     return text
 
 
@@ -338,8 +463,8 @@ def build_page(results, folder):
     colours = {m["method"]: PALETTE[i % len(PALETTE)] for i, m in enumerate(results["methods"])}
     zoom_css = "image-rendering:pixelated"
     # Shown at the display width whatever their size: small renders are magnified, not left tiny.
-    full = f"width:{results.get('report', {}).get('display_width', 256)}px"
-    half = f"width:{results.get('report', {}).get('display_width', 256) // 2}px"
+    display_width = int(results.get("report", {}).get("display_width", 256))
+    full, half = f"width:{display_width}px", f"width:{display_width // 2}px"
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>wavefront-compare</title><style>"
         "body{font-family:sans-serif;margin:1.5em;max-width:1500px}table{border-collapse:collapse;margin:0.5em 0}"
@@ -349,12 +474,17 @@ def build_page(results, folder):
         "figcaption{font-size:85%}code{background:#f3f3f3;padding:2px}dt{font-weight:bold}"
         f"img.zoom{{{zoom_css}}}.missing{{color:#b00}}</style></head><body>",
         "<h1>wavefront-compare</h1>",
+        _headline(results, colours),
+    ]
+    setup = [
         f"<p>Command: <code>{e(str(results.get('command') or 'wavefront.compare() from Python'))}</code><br>"
         f"Date {e(results['date'])}; device {e(str(results.get('device')))}; wavefront {e(results['version'])}"
         f"{', commit ' + e(results['commit']) if results.get('commit') else ''}; host {e(results['host'])}.<br>"
         f"{results['seeds']} independent seeds (first {results['first_seed']}) per method and budget; "
         f"methods: {', '.join(e(m['method']) + ' (' + e(m['description']) + ')' for m in results['methods'])}.</p>",
-        "<details open><summary>How each number is defined</summary><dl>"
+        f"<p>{_figure_text(results)} Float images: {len(results.get('images', {}))} EXR files under images/float, "
+        "indexed in results.json (\"images\").</p>",
+        "<details><summary>How each number is defined</summary><dl>"
         + "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in results["definitions"].items())
         + f"<dt>flip in this report</dt><dd>{'computed' if results['flip']['available'] else e(results['flip']['reason'])}</dd>"
         "<dt>images</dt><dd>each method's first seed at the largest budget of each mode, tone-mapped with "
@@ -376,7 +506,8 @@ def build_page(results, folder):
                                f"{_img(folder, files(r['image'])['error'], r['method'] + ' error', 'zoom', full)}"
                                f"<figcaption>{caption}</figcaption></figure>")
             parts.append("<div>" + "".join(figures) + "</div>")
-        for index, (x, y, w, h) in enumerate(scene["crops"]):
+        for index, (x0, y0, x1, y1) in enumerate(scene["crops"]):
+            w, h = x1 - x0, y1 - y0
             zoom = max(1, min(16, 160 // max(w, h)))
             style = f"width:{w * zoom}px"
             cells = [f"<figure>{_img(folder, crop_file(scene['reference_image'], index), 'reference', 'zoom', style)}"
@@ -384,13 +515,15 @@ def build_page(results, folder):
             cells += [f"<figure>{_img(folder, crop_file(r['image'], index), r['method'], 'zoom', style)}"
                       f"<figcaption>{e(r['method'])}, {_budget(r['mode'], r['budget'])}</figcaption></figure>"
                       for r in shown]
-            parts.append(f"<h3>Inset {x},{y},{w},{h} (x{zoom})</h3><div>{''.join(cells)}</div>")
+            parts.append(f"<h3>Inset {x0},{y0},{x1},{y1} (x{zoom})</h3><div>{''.join(cells)}</div>")
         for mode, title in (("time", "Equal time"), ("spp", "Equal samples")):
             if not any(r["mode"] == mode for r in scene["runs"]):
                 continue
             parts.append(f"<h3>{title}</h3>{_plot(scene, mode, colours)}{_error_table(scene, mode, results, colours)}")
-        parts.append("<p>Bold: the lowest relMSE and the highest efficiency at each budget. &#9888;: a bias "
-                     "significant at the stated level.</p>")
+        parts.append("<p>Bold: the lowest relMSE (equal time: relMSE &times; seconds / budget, so that an overrun "
+                     "does not help) and the highest efficiency at each budget. (x1.8): the seeds ran 1.8 times their "
+                     "budget on average. &#9888;: a bias significant at the stated level; &#9432;: a note on bias&sup2; "
+                     "(hover).</p>")
         parts.append(f"<h3>Throughput and memory</h3>{_performance_table(scene)}"
                      "<p>SIMD figures are measured by a CUDA build with -DWAVEFRONT_STATS=ON (&ndash;: not measured).</p>"
                      f"{_kernel_tables(scene)}")
@@ -404,8 +537,46 @@ def build_page(results, folder):
                        f"<figcaption>s={s['s']}, t={s['t']}</figcaption></figure>"
                        for s in pyramid["strategies"] if s["length"] == length]
                 parts.append(f"<div><b>{length}</b> {''.join(row)}</div>")
+    parts.append("<h2>Setup and definitions</h2>")
+    parts += setup
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _figure_text(results):
+    f = results.get("figure") or {}
+    if f.get("pdf"):
+        return f"Figure for a paper: {html.escape(f['pdf'])} and {html.escape(f['svg'])}."
+    return f"Figure: {html.escape(f.get('reason') or 'not written')}."
+
+
+def _headline(results, colours):
+    """The first screen: each scene's largest budget of each mode, the methods best first."""
+    baseline = results.get("baseline")
+    rows = []
+    for scene in results["scenes"]:
+        shown = shown_runs(scene)
+        for mode in dict.fromkeys(r["mode"] for r in shown):
+            key = "relmse_at_budget" if mode == "time" else "relmse"
+            runs = sorted((r for r in shown if r["mode"] == mode),
+                          key=lambda r: r["metrics"][key]["mean"] if r["metrics"][key]["mean"] is not None else math.inf)
+            for i, r in enumerate(runs):
+                ratio = (r.get("baseline") or {}).get("efficiency_ratio") if baseline else None
+                rows.append(f"<tr><td>{html.escape(scene['name']) if i == 0 else ''}</td>"
+                            f"<td>{(MODES_TEXT[mode] + ', ' + _budget(mode, r['budget'])) if i == 0 else ''}</td>"
+                            f"<td><span style='color:{colours[r['method']]}'>&#9632;</span> {html.escape(r['method'])}</td>"
+                            f"<td>{_with_interval(r['seconds'])}</td><td>{_with_interval(r['metrics'][key])}</td>"
+                            f"<td>{_with_interval(r['metrics']['efficiency'])}</td>"
+                            + (f"<td>{_with_interval(ratio)}</td>" if baseline else "")
+                            + f"<td>{_bias_cell(r)}</td></tr>")
+    extra = f"<th>efficiency / {html.escape(baseline)}</th>" if baseline else ""
+    return ("<p><b>Result</b> at the largest budgets, best first (equal time: relMSE &times; seconds / budget); "
+            "details per scene below, definitions at the end.</p><table><tr><th>scene</th><th>budget</th>"
+            f"<th>method</th><th>seconds</th><th>relMSE</th><th>efficiency</th>{extra}<th>bias&sup2;</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+MODES_TEXT = {"time": "equal time", "spp": "equal samples"}
 
 
 BIAS_WORDS = {True: "yes", False: "no", None: "untested"}  # None: fewer than 3 seeds
@@ -427,8 +598,9 @@ def summary_rows(results):
     for scene in results["scenes"]:
         for r in scene["runs"]:
             m = r["metrics"]
+            spp = r["samples_per_pixel"]["mean"]
             rows.append(f"| {scene['name']} | {r['method']} | {_budget(r['mode'], r['budget'])} | "
-                        f"{r['seconds']['mean']:.3f} | {r['samples_per_pixel']['mean']:.1f} | {cell(m['relmse'])} | "
+                        f"{r['seconds']['mean']:.3f} | {'-' if spp is None else f'{spp:.1f}'} | {cell(m['relmse'])} | "
                         f"{cell(m['variance'])} | {cell(m['bias2'])} | {BIAS_WORDS[r['bias_significant']]} | "
                         f"{cell(m['efficiency'])} |")
     return rows

@@ -93,7 +93,8 @@ float toneMapped(float v, ToneMap toneMap) {
     return std::min(v, 1.0f);
 }
 
-void writePng(const std::string& path, const Image& image, float exposure, ToneMap toneMap) {
+/// PNG or, with `jpeg`, baseline JPEG at quality 95: 8-bit sRGB of the scaled, tone-mapped radiance.
+void writeEightBit(const std::string& path, const Image& image, float exposure, ToneMap toneMap, bool jpeg) {
     const float scale = std::exp2(exposure);
     std::vector<std::uint8_t> pixels(image.rgb.size());
     for (std::size_t i = 0; i < image.rgb.size(); ++i) {
@@ -106,9 +107,11 @@ void writePng(const std::string& path, const Image& image, float exposure, ToneM
         auto* out = static_cast<std::vector<unsigned char>*>(context);
         out->insert(out->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
     };
-    if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 3, pixels.data(), image.width * 3))
-        throw InputError("cannot write PNG file '" + path + "': encoding failed");
-    writeFileChecked(path, "PNG", bytes);
+    const bool encoded =
+        jpeg ? stbi_write_jpg_to_func(append, &bytes, image.width, image.height, 3, pixels.data(), 95) != 0
+             : stbi_write_png_to_func(append, &bytes, image.width, image.height, 3, pixels.data(), image.width * 3) != 0;
+    if (!encoded) throw InputError("cannot write " + std::string(jpeg ? "JPEG" : "PNG") + " file '" + path + "': encoding failed");
+    writeFileChecked(path, jpeg ? "JPEG" : "PNG", bytes);
 }
 
 /// One channel of an EXR file: its name and a plane of width x height floats.
@@ -473,9 +476,9 @@ AovImages Film::resolveAovs() const {
 
 void checkImagePath(const std::string& path) {
     const std::string ext = lowercaseExtension(path);
-    if (ext != ".png" && ext != ".exr" && ext != ".pfm")
+    if (ext != ".png" && ext != ".jpg" && ext != ".jpeg" && ext != ".exr" && ext != ".pfm")
         throw InputError("cannot write '" + path + "': unknown image extension '" + ext +
-                         "' (use .png, .exr or .pfm)");
+                         "' (use .png, .jpg, .exr or .pfm)");
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     const std::string folder = parent.empty() ? "." : parent.string();
     struct stat st {};
@@ -497,7 +500,8 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
     checkImage(path, image);
     // 2^64 already saturates any radiance a float holds; beyond it (or NaN) every pixel would be
     // black or white.
-    if (ext == ".png" && !(std::fabs(exposure) <= 64.0f))
+    const bool jpeg = ext == ".jpg" || ext == ".jpeg";
+    if ((ext == ".png" || jpeg) && !(std::fabs(exposure) <= 64.0f))
         throw InputError("exposure " + std::to_string(exposure) + " must be a finite number of stops in [-64, 64]");
     // No NaN or infinity reaches a file: they would poison every tool that reads it.
     std::uint64_t replaced = 0;
@@ -513,8 +517,8 @@ std::uint64_t writeImage(const std::string& path, const Image& image, float expo
                 v = v > 0.0f ? FLT_MAX : -FLT_MAX;
     }
     const Image& out = replaced ? finite : image;
-    if (ext == ".png")
-        writePng(path, out, exposure, toneMap);
+    if (ext == ".png" || jpeg)
+        writeEightBit(path, out, exposure, toneMap, jpeg);
     else if (ext == ".exr")
         writeExr(path, out);
     else
