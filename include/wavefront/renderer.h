@@ -172,6 +172,10 @@ struct VcmOptions {
     float alpha = 0.75f;
     /// Light subpaths per iteration (the photons); 0: one per pixel of the pass, as SmallVCM.
     int lightPaths = 0;
+    /// The schedule, BDPT's two: Streaming (default) walks the light and eye subpaths as
+    /// compacted streams, connections and merges as launches of their own; Naive walks a whole
+    /// subpath per thread (the baseline). Both compute the same estimator.
+    BdptVariant variant = BdptVariant::Streaming;
 };
 
 /// A crop window (RenderOptions::crop): columns [x0, x1) and rows [y0, y1) of the full frame,
@@ -363,6 +367,7 @@ struct VcmStats {
     std::uint64_t lightPaths = 0;    ///< light subpaths traced
     std::uint64_t merges = 0;        ///< light vertices merged with eye vertices
     std::uint64_t connections = 0;   ///< eye/light vertex pairs connected (VCM)
+    std::uint64_t cachedVertices = 0;  ///< light vertices the iterations' caches held (the vertices that exist)
     double lastRadius = 0.0;         ///< the merge radius of the last iteration, in scene units
 };
 

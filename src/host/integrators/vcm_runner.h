@@ -13,7 +13,7 @@ template <class Exec>
 class VcmRunner : public IntegratorRunner<Exec> {
 public:
     VcmRunner(Exec& exec, const RenderOptions& o, const RunnerStart& start)
-        : options_(o), driver_(exec, lightPathsFor(exec, o), o.maxDepth) {
+        : options_(o), driver_(exec, vcmOptions(o).variant, lightPathsFor(exec, o), int(runner::filmPixels(o)), o.maxDepth) {
         (void)start;
     }
 
@@ -43,6 +43,7 @@ public:
         stats.vcm.lightPaths = driver_.lightPathsTraced();
         stats.vcm.merges = k.merges;
         stats.vcm.connections = k.connections;
+        stats.vcm.cachedVertices = driver_.cachedVertices();
         stats.vcm.lastRadius = driver_.lastRadius();
         stats.streamCapacity = driver_.lightPaths();
         runner::attachSimd(stats, driver_.simdEfficiency(), vcmSimdLabel, kVcmSimdKernelCount);
@@ -54,7 +55,7 @@ private:
     static int lightPathsFor(const Exec& exec, const RenderOptions& o) {
         const VcmOptions& v = vcmOptions(o);
         const std::uint64_t paths = v.lightPaths > 0 ? std::uint64_t(v.lightPaths) : runner::filmPixels(o);
-        const std::size_t bytes = VcmDriver<Exec>::plannedBytes(paths, o.maxDepth);
+        const std::size_t bytes = VcmDriver<Exec>::plannedBytes(v.variant, paths, runner::filmPixels(o), o.maxDepth);
         if (bytes > exec.freeMemoryBytes() / 2)
             throw InputError(std::string(integratorSpec(o.integrator).name) + "'s light vertex cache for " +
                              std::to_string(paths) + " light paths at max depth " + std::to_string(o.maxDepth) + " needs " +
