@@ -67,7 +67,7 @@ def test_integrator_options_come_from_the_registry():
     assert [o.name for o in vcm.options] == ["radius", "alpha", "light-paths", "variant"] and vcm.rendersSampleRanges
     v = options(integrator=wf.IntegratorType.Bpm)
     v.setIntegratorOption("radius", "0.5")
-    assert v.bpm.radius == pytest.approx(0.5) and v.vcm.radius == pytest.approx(1.0)
+    assert v.bpm.radius == pytest.approx(0.5) and v.vcm.radius == pytest.approx(0.25)
     assert v.bpm.variant == wf.BdptVariant.Streaming
     v.setIntegratorOption("variant", "naive")
     assert v.bpm.variant == wf.BdptVariant.Naive and v.vcm.variant == wf.BdptVariant.Streaming
