@@ -221,7 +221,8 @@ if [ "$mode" = vcm ]; then
     # table of BDPT, VCM and MLT (wavefront-compare, independent seeds).
     if [ "${VCM_PART:-tests}" = tests ]; then
         TEST_FILTER="[vcm],[mis]" TEST_SHARDS=2 all_tests
-        sanitize_renders "cornell-box --integrator vcm" "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm"
+        sanitize_renders "cornell-box --integrator vcm" "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm" \
+            "door-ajar --integrator vcm --vcm-variant naive"
     else
         : > "$out/vcm-speed.md"
         # Issue 54: both schedules in the same call (M samples/s, rays/s, time per kernel label).
