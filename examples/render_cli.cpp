@@ -368,11 +368,13 @@ std::string scheduleName(const wavefront::RenderOptions& options) {
     if (options.integrator == wavefront::IntegratorType::PathTracer) return toString(options.pt.variant);
     std::string name = toString(options.integrator);
     if (options.integrator == wavefront::IntegratorType::Bdpt) return name + " " + toString(options.bdpt.variant);
-    // MLT and MMLT run on the streaming BDPT; VCM, BPM and PPM walk one subpath per thread.
-    const bool merging = options.integrator == wavefront::IntegratorType::Vcm ||
-                         options.integrator == wavefront::IntegratorType::Bpm ||
-                         options.integrator == wavefront::IntegratorType::Ppm;
-    return name + (merging ? " (a thread per subpath)" : " streaming");
+    // MLT and MMLT run on the streaming BDPT; VCM, BPM and PPM on either of BDPT's schedules.
+    const wavefront::VcmOptions* merging = options.integrator == wavefront::IntegratorType::Vcm   ? &options.vcm
+                                           : options.integrator == wavefront::IntegratorType::Bpm ? &options.bpm
+                                           : options.integrator == wavefront::IntegratorType::Ppm ? &options.ppm
+                                                                                                   : nullptr;
+    if (merging && merging->variant == wavefront::BdptVariant::Naive) return name + " naive (a thread per subpath)";
+    return name + " streaming";
 }
 
 void printSummary(const std::string& schedule, const wavefront::RenderStats& st, const wavefront::Image& image,

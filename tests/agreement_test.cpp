@@ -143,7 +143,7 @@ TEST_CASE("agreement: every built-in scene", "[agreement][statistical][gpu]") {
             const bool glass = name == "glass-caustic" || name == "cornell-spheres" || name == "cornell-lens" ||
                                name == "rtiow-final" || name == "mirror-caustic" || name == "caustic-behind-glass";
             // VCM at a fifth of a pixel (its merges' bias below these tests' noise), fewer samples:
-            // a thread walks a whole subpath (VcmDriver), slower than BDPT's streams on the GPU.
+            // a sample costs it BDPT's plus the light vertex cache, its grid and the merges.
             checkAgreement(name, scene, o,
                            {{IntegratorType::Bdpt, 32 * scale / (gpu ? 2 : 1)},
                             {IntegratorType::PathTracer, 1024 * scale / (gpu ? 2 : 1), !glass},

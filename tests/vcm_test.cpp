@@ -7,6 +7,7 @@
 // (benchmarks/results), not bounded here: at test sizes its noise is too close to it.
 #include <catch2/catch.hpp>
 
+#include "estimator_checks.h"
 #include "test_support.h"
 
 using namespace wavefront;
@@ -157,6 +158,78 @@ TEST_CASE("VCM pass ranges and devices add up to one render", "[vcm][multidevice
     CHECK(wftest::maxRelativeDifference(wftest::renderImage(scene, two), whole) < 1e-4);
 }
 
+TEST_CASE("VCM's streaming schedule computes the naive schedule's estimate sample for sample", "[vcm]") {
+    // Both schedules read the same numbers for every light and eye subpath, build the same
+    // compacted cache and grid, and weight every connection and merge alike: only the order of
+    // the film's additions differs. VCM, BPM and PPM, with merges and connections that matter.
+    struct Case {
+        IntegratorType type;
+        const char* scene;
+    };
+    for (Case k : {Case{IntegratorType::Vcm, "cornell-box"}, Case{IntegratorType::Vcm, "glass-caustic"},
+                   Case{IntegratorType::Bpm, "cornell-box"}, Case{IntegratorType::Ppm, "glass-caustic"}}) {
+        const Scene scene = Scene::builtin(k.scene);
+        RenderOptions naive = mergingOptions(k.type, Backend::Cpu, 12, 4);
+        block(naive).lightPaths = 2048;
+        block(naive).radius = 0.5f;
+        block(naive).variant = BdptVariant::Naive;
+        RenderOptions streaming = naive;
+        block(streaming).variant = BdptVariant::Streaming;
+        RenderStats a, b;
+        const Image naiveImage = wftest::renderImage(scene, naive, &a);
+        const Image streamingImage = wftest::renderImage(scene, streaming, &b);
+        INFO(nameOf(k.type) << " on " << k.scene);
+        CHECK(wftest::maxRelativeDifference(streamingImage, naiveImage) < 1e-4);
+        CHECK(a.vcm.merges > 0);
+        CHECK(b.vcm.merges == a.vcm.merges);
+        CHECK(b.vcm.connections == a.vcm.connections);
+        CHECK(b.vcm.cachedVertices == a.vcm.cachedVertices);
+        CHECK(b.extensionRays == a.extensionRays);
+        CHECK(b.shadowRays == a.shadowRays);
+    }
+}
+
+TEST_CASE("VCM's two schedules estimate the same image over independent seeds", "[vcm][statistical]") {
+    // The per-pixel form of the test above, over seeds that differ between the schedules.
+    const Scene scene = Scene::builtin("cornell-box");
+    for (IntegratorType type : {IntegratorType::Vcm, IntegratorType::Bpm, IntegratorType::Ppm}) {
+        RenderOptions naive = mergingOptions(type, Backend::Cpu, 12, 16);
+        block(naive).lightPaths = 4096;
+        block(naive).radius = 0.5f;
+        block(naive).variant = BdptVariant::Naive;
+        RenderOptions streaming = naive;
+        block(streaming).variant = BdptVariant::Streaming;
+        wftest::checkSameImage(nameOf(type) + " streaming vs naive", wftest::renderSeedStats(scene, streaming, 12, 4, 9100),
+                               wftest::renderSeedStats(scene, naive, 12, 4, 9300));
+    }
+}
+
+TEST_CASE("VCM's light vertex cache holds exactly the vertices that exist", "[vcm]") {
+    // Inside a closed sphere every light subpath hits the sphere, and at max depth 2 a subpath
+    // stores its first vertex only: one cached vertex per light subpath, on either schedule.
+    for (BdptVariant variant : {BdptVariant::Streaming, BdptVariant::Naive}) {
+        RenderOptions o = mergingOptions(IntegratorType::Vcm, Backend::Cpu, 8, 3);
+        o.maxDepth = 2;
+        o.vcm.lightPaths = 1000;
+        o.vcm.variant = variant;
+        RenderStats st;
+        wftest::renderImage(Scene::builtin("sphere-inside"), o, &st);
+        CHECK(st.vcm.lightPaths == 3000u);
+        CHECK(st.vcm.cachedVertices == 3000u);
+    }
+    // Deeper subpaths end at different depths (roulette, escapes through the open front): the
+    // cache is smaller than max depth - 1 entries per subpath, and the schedules agree on it.
+    RenderOptions o = mergingOptions(IntegratorType::Vcm, Backend::Cpu, 8, 2);
+    o.vcm.lightPaths = 1000;
+    RenderStats streaming, naive;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &streaming);
+    o.vcm.variant = BdptVariant::Naive;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &naive);
+    CHECK(streaming.vcm.cachedVertices == naive.vcm.cachedVertices);
+    CHECK(streaming.vcm.cachedVertices > 2000u);
+    CHECK(streaming.vcm.cachedVertices < 2000u * 4u);
+}
+
 TEST_CASE("VCM's options: validated, a block per integrator, in the registry", "[vcm]") {
     RenderOptions o = mergingOptions(IntegratorType::Vcm);
     o.vcm.radius = 0.0f;
@@ -180,6 +253,10 @@ TEST_CASE("VCM's options: validated, a block per integrator, in the registry", "
     CHECK(o.vcm.lightPaths == 512);
     CHECK(integratorOption(o, "alpha") == "0.75");
     CHECK_THROWS_WITH(setIntegratorOption(o, "radius", "wide"), Catch::Contains("is not a finite number"));
+    CHECK(integratorOption(o, "variant") == "streaming");
+    setIntegratorOption(o, "variant", "naive");
+    CHECK(o.vcm.variant == BdptVariant::Naive);
+    CHECK_THROWS_WITH(setIntegratorOption(o, "variant", "megakernel"), Catch::Contains("unknown VCM variant 'megakernel'"));
     int found = 0;
     for (const IntegratorInfo& info : integrators()) found += info.name == "vcm" || info.name == "bpm" || info.name == "ppm";
     CHECK(found == 3);

@@ -166,12 +166,18 @@ struct VcmOptions {
     /// distance from the camera to its target, in (0, 1000]. A radius tied to the image, not to
     /// the scene's bounds (SmallVCM's 0.003 of the bounding sphere's radius, about 0.8 pixel on
     /// its 512 x 512 boxes, was 3 units on rtiow-final, whose ground is a ball of radius 1000).
-    float radius = 1.0f;
+    /// The default, a quarter pixel, keeps the merges' bias below VCM's noise on door-ajar, where a
+    /// pixel's radius merges light through the zero-thickness dividing wall (docs/decisions.md).
+    float radius = 0.25f;
     /// The radius of iteration i (from 0) is r0 / (i + 1)^((1 - alpha) / 2) (Knaus and Zwicker
     /// 2011), alpha in (0, 1): smaller shrinks faster.
     float alpha = 0.75f;
     /// Light subpaths per iteration (the photons); 0: one per pixel of the pass, as SmallVCM.
     int lightPaths = 0;
+    /// The schedule, BDPT's two: Streaming (default) walks the light and eye subpaths as
+    /// compacted streams, connections and merges as launches of their own; Naive walks a whole
+    /// subpath per thread (the baseline). Both compute the same estimator.
+    BdptVariant variant = BdptVariant::Streaming;
 };
 
 /// A crop window (RenderOptions::crop): columns [x0, x1) and rows [y0, y1) of the full frame,
@@ -364,6 +370,7 @@ struct VcmStats {
     std::uint64_t lightPaths = 0;    ///< light subpaths traced
     std::uint64_t merges = 0;        ///< light vertices merged with eye vertices
     std::uint64_t connections = 0;   ///< eye/light vertex pairs connected (VCM)
+    std::uint64_t cachedVertices = 0;  ///< light vertices the iterations' caches held (the vertices that exist)
     double lastRadius = 0.0;         ///< the merge radius of the last iteration, in scene units
 };
 

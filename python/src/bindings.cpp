@@ -725,7 +725,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def(py::init<>())
         .def_readwrite("radius", &VcmOptions::radius)
         .def_readwrite("alpha", &VcmOptions::alpha)
-        .def_readwrite("lightPaths", &VcmOptions::lightPaths);
+        .def_readwrite("lightPaths", &VcmOptions::lightPaths)
+        .def_readwrite("variant", &VcmOptions::variant);
 
     py::class_<IntegratorOptionInfo>(m, "IntegratorOptionInfo")
         .def_readonly("name", &IntegratorOptionInfo::name)

@@ -68,10 +68,13 @@ def test_integrator_options_come_from_the_registry():
     assert q.mmlt.chains == 64 and q.mlt.chains == 0
     # VCM, BPM, PPM: one option table, a block each; sample ranges like BDPT.
     vcm = next(i for i in wf.integrators() if i.name == "vcm")
-    assert [o.name for o in vcm.options] == ["radius", "alpha", "light-paths"] and vcm.rendersSampleRanges
+    assert [o.name for o in vcm.options] == ["radius", "alpha", "light-paths", "variant"] and vcm.rendersSampleRanges
     v = options(integrator=wf.IntegratorType.Bpm)
     v.setIntegratorOption("radius", "0.5")
-    assert v.bpm.radius == pytest.approx(0.5) and v.vcm.radius == pytest.approx(1.0)
+    assert v.bpm.radius == pytest.approx(0.5) and v.vcm.radius == pytest.approx(0.25)
+    assert v.bpm.variant == wf.BdptVariant.Streaming
+    v.setIntegratorOption("variant", "naive")
+    assert v.bpm.variant == wf.BdptVariant.Naive and v.vcm.variant == wf.BdptVariant.Streaming
     v.ppm.alpha = 0.5
     with pytest.raises(ValueError, match="does not apply to integrator bpm"):
         wf.Renderer(wf.Scene.builtin("cornell-box"), v)

@@ -24,6 +24,13 @@ IntegratorSpec mergingSpec(const char* typeName, const char* name, const char* d
         {"light-paths", "--light-paths", "light subpaths per iteration (0: one per pixel)",
          [](RenderOptions& o, const std::string& v) { (o.*Row::kBlock).lightPaths = options::parseInt("--light-paths", v); },
          [](const RenderOptions& o) { return std::to_string((o.*Row::kBlock).lightPaths); }},
+        {"variant", "--vcm-variant", "schedule: streaming (compacted walk streams, connections and merges of their own) or "
+                                     "naive (a thread per subpath)",
+         [](RenderOptions& o, const std::string& v) {
+             if (v != "streaming" && v != "naive") throw InputError("unknown VCM variant '" + v + "' (streaming or naive)");
+             (o.*Row::kBlock).variant = parseBdptVariant(v);
+         },
+         [](const RenderOptions& o) { return std::string(toString((o.*Row::kBlock).variant)); }},
     };
     s.validate = [](const RenderOptions& o) {
         const VcmOptions& v = o.*Row::kBlock;
@@ -32,15 +39,18 @@ IntegratorSpec mergingSpec(const char* typeName, const char* name, const char* d
         if (v.lightPaths < 0 || v.lightPaths > VcmIntegrator::kMaxLightPaths)
             throw InputError("light paths per iteration must be 0 (one per pixel) to " +
                              std::to_string(VcmIntegrator::kMaxLightPaths));
+        if (int(v.variant) < int(BdptVariant::Streaming) || int(v.variant) > int(BdptVariant::Naive))
+            throw InputError("VCM variant " + std::to_string(int(v.variant)) + " is not a BdptVariant value");
         if (o.streamCapacity > 0)
             throw InputError("stream capacity does not apply to " + std::string(toString(Row::kType)) +
-                             ": it walks one subpath per thread (--light-paths sets the light pass's size)");
+                             ": its streams hold a whole iteration (--light-paths sets the light pass's size)");
     };
     s.figures = [](const RenderStats& st) {
         return std::vector<std::pair<std::string, double>>{{"iterations", double(st.vcm.iterations)},
                                                            {"light paths", double(st.vcm.lightPaths)},
                                                            {"merges", double(st.vcm.merges)},
                                                            {"connections", double(st.vcm.connections)},
+                                                           {"cached vertices", double(st.vcm.cachedVertices)},
                                                            {"last radius", st.vcm.lastRadius}};
     };
     s.mergeDeviceStats = [](const std::vector<RenderStats>& perDevice, RenderStats& merged) {
@@ -50,6 +60,7 @@ IntegratorSpec mergingSpec(const char* typeName, const char* name, const char* d
             merged.vcm.lightPaths += d.vcm.lightPaths;
             merged.vcm.merges += d.vcm.merges;
             merged.vcm.connections += d.vcm.connections;
+            merged.vcm.cachedVertices += d.vcm.cachedVertices;
             merged.vcm.lastRadius = d.vcm.iterations ? std::max(merged.vcm.lastRadius, d.vcm.lastRadius) : merged.vcm.lastRadius;
         }
     };

@@ -14,7 +14,8 @@ class VcmRunner : public IntegratorRunner<Exec> {
 public:
     /// `v`: the row's options block (RenderOptions::vcm, ::bpm or ::ppm), `mode` the row's.
     VcmRunner(Exec& exec, const RenderOptions& o, const VcmOptions& v, VcmMode mode, const RunnerStart& start)
-        : options_(o), block_(v), mode_(mode), driver_(exec, lightPathsFor(exec, o, v), o.maxDepth) {
+        : options_(o), block_(v), mode_(mode),
+          driver_(exec, v.variant, lightPathsFor(exec, o, v), int(runner::filmPixels(o)), o.maxDepth) {
         (void)start;
     }
 
@@ -44,6 +45,7 @@ public:
         stats.vcm.lightPaths = driver_.lightPathsTraced();
         stats.vcm.merges = k.merges;
         stats.vcm.connections = k.connections;
+        stats.vcm.cachedVertices = driver_.cachedVertices();
         stats.vcm.lastRadius = driver_.lastRadius();
         stats.streamCapacity = driver_.lightPaths();
         runner::attachSimd(stats, driver_.simdEfficiency(), vcmSimdLabel, kVcmSimdKernelCount);
@@ -54,7 +56,7 @@ private:
     /// vertex cache would take more than half of the device's free memory.
     static int lightPathsFor(const Exec& exec, const RenderOptions& o, const VcmOptions& v) {
         const std::uint64_t paths = v.lightPaths > 0 ? std::uint64_t(v.lightPaths) : runner::filmPixels(o);
-        const std::size_t bytes = VcmDriver<Exec>::plannedBytes(paths, o.maxDepth);
+        const std::size_t bytes = VcmDriver<Exec>::plannedBytes(v.variant, paths, runner::filmPixels(o), o.maxDepth);
         if (bytes > exec.freeMemoryBytes() / 2)
             throw InputError("the light vertex cache for " +
                              std::to_string(paths) + " light paths at max depth " + std::to_string(o.maxDepth) + " needs " +

@@ -67,6 +67,15 @@ struct MergeGrid {
         vec3 c = (p - lower) * invCellSize;
         return bucket(clampedCell(c.x), clampedCell(c.y), clampedCell(c.z));
     }
+    /// The lowest corner of the 2 x 2 x 2 cells a query at p visits: in each axis the cell of p
+    /// and its neighbour on p's nearer side.
+    WF_CPU_GPU void queryCorner(vec3 p, int& x0, int& y0, int& z0) const {
+        const vec3 c = (p - lower) * invCellSize;
+        const int cx = clampedCell(c.x), cy = clampedCell(c.y), cz = clampedCell(c.z);
+        x0 = c.x - float(cx) < 0.5f ? cx - 1 : cx;
+        y0 = c.y - float(cy) < 0.5f ? cy - 1 : cy;
+        z0 = c.z - float(cz) < 0.5f ? cz - 1 : cz;
+    }
 };
 
 /// Merges eye vertex `e` (dVM `eDVM`) with every light vertex of the grid within the radius
@@ -88,11 +97,8 @@ WF_CPU_GPU inline vec3 mergeLightVertices(const SceneView& scene, const BdptPara
     const float qe = continuationProbability<Materials>(me);
     const bool transmissive = isTransmissive<Materials>(me);
     const int eyeDepth = e.depth();
-    // The 2 x 2 x 2 cells around pe: in each axis the cell of pe and its neighbour on pe's nearer side.
-    const vec3 c = (pe - g.lower) * g.invCellSize;
-    const int cx = MergeGrid::clampedCell(c.x), cy = MergeGrid::clampedCell(c.y), cz = MergeGrid::clampedCell(c.z);
-    const int x0 = c.x - float(cx) < 0.5f ? cx - 1 : cx, y0 = c.y - float(cy) < 0.5f ? cy - 1 : cy,
-              z0 = c.z - float(cz) < 0.5f ? cz - 1 : cz;
+    int x0, y0, z0;
+    g.queryCorner(pe, x0, y0, z0);
     vec3 sum(0.0f);
     std::uint32_t seen[8];
     for (int cell = 0; cell < 8; ++cell) {
