@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "host/backends/buffer.h"
-#include "wavefront/renderer.h"
+#include "wavefront/types.h"
 #include "kernels/bvh/lbvh.h"
 #include "kernels/bvh/ploc.h"
 #include "kernels/bvh/wide_bvh.h"

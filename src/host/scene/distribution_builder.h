@@ -7,7 +7,7 @@
 #include "host/backends/buffer.h"
 #include "kernels/lights/distribution.h"
 #include "wavefront/error.h"
-#include "wavefront/renderer.h"
+#include "wavefront/types.h"
 
 namespace wavefront {
 

@@ -8,7 +8,7 @@
 
 #include "host/scene/scene_upload.h"
 #include "wavefront/error.h"
-#include "wavefront/renderer.h"
+#include "wavefront/types.h"
 
 namespace wavefront {
 
