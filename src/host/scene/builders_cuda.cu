@@ -7,7 +7,6 @@ template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Scene&, L
 template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
 template Bvh<CudaExec> buildPloc<CudaExec>(CudaExec&, const PrimitiveSource&);
 template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSource&, BvhBuilder);
-template std::optional<WideBvh<CudaExec>> collapseToWide<CudaExec>(CudaExec&, const Bvh<CudaExec>&);
 template class Distribution<CudaExec>;
 template struct EnvironmentBuffers<CudaExec>;
 template EditStats applySceneEdit<CudaExec>(CudaExec&, SceneBuffers<CudaExec>&, const Scene&, const SceneEdit&, LightSampler,

@@ -12,7 +12,6 @@ extern template SceneBuffers<CudaExec> uploadScene<CudaExec>(CudaExec&, const Sc
 extern template Bvh<CudaExec> buildLbvh<CudaExec>(CudaExec&, const PrimitiveSource&);
 extern template Bvh<CudaExec> buildPloc<CudaExec>(CudaExec&, const PrimitiveSource&);
 extern template Bvh<CudaExec> buildBvh<CudaExec>(CudaExec&, const PrimitiveSource&, BvhBuilder);
-extern template std::optional<WideBvh<CudaExec>> collapseToWide<CudaExec>(CudaExec&, const Bvh<CudaExec>&);
 extern template class Distribution<CudaExec>;
 extern template struct EnvironmentBuffers<CudaExec>;
 extern template EditStats applySceneEdit<CudaExec>(CudaExec&, SceneBuffers<CudaExec>&, const Scene&, const SceneEdit&, LightSampler,
