@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "kernels/materials/material.h"
 #include "test_support.h"
 

@@ -1,4 +1,4 @@
-// Collapses the library's binary BVH (LBVH or PLOC: host/scene/bvh_builder.h) into the 8-wide
+// Collapses the library's binary BVH (LBVH or PLOC: host/device_scene/bvh_builder.h) into the 8-wide
 // compressed tree of wide_bvh.h on an exec. Only bvh_bench and the BVH tests use it: the renders
 // trace the binary tree, which was faster on the H100 (docs/decisions.md), so it is not part of
 // the library.
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "host/scene/bvh_builder.h"
+#include "host/device_scene/bvh_builder.h"
 #include "wide_bvh.h"
 
 namespace wavefront {

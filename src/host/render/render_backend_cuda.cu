@@ -3,7 +3,7 @@
 // in units of their own (cuda/runner_<name>.cu).
 #include <string>
 
-#include "host/scene/builders_cuda.cuh"
+#include "host/device_scene/builders_cuda.cuh"
 #include "host/render/exec_render_backend.h"
 #include "host/render/multi_device_backend.h"
 
