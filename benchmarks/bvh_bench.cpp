@@ -13,7 +13,7 @@
 
 #include "bench_args.h"
 #include "bvh_oracle.h"
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "kernels/pt/path_tracer.h"
 #include "wavefront/wavefront.h"
 

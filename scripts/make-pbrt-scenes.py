@@ -6,7 +6,7 @@ style of the pbrt-v4-scenes collection, no third-party assets.
     scripts/make-pbrt-scenes.py            # from the repository root; rewrites the files
 
 pbrt's world is left-handed: seen through `LookAt` with +y up, +x points to the LEFT of the image.
-The Cornell box of the tests is the built-in `cornell-box` (src/host/scene/builtin_scenes.cpp)
+The Cornell box of the tests is the built-in `cornell-box` (src/host/loaders/builtin_scenes.cpp)
 mirrored in x, so that pbrt draws it as wavefront draws the built-in one.
 """
 import math
@@ -73,7 +73,7 @@ def cornell_box_test():
     mv = lambda v: [-v[0], v[1], v[2]]
     x, y, z = [1, 0, 0], [0, 1, 0], [0, 0, 1]
     s = 1 / 555
-    out = """# The built-in cornell-box (src/host/scene/builtin_scenes.cpp) as a pbrt-v4 file: the classic box
+    out = """# The built-in cornell-box (src/host/loaders/builtin_scenes.cpp) as a pbrt-v4 file: the classic box
 # scaled to [0, 1]^3 and mirrored in x, since pbrt's world is left-handed (+x to the left here).
 # Written by scripts/make-pbrt-scenes.py.
 LookAt -0.5 0.5 %s  -0.5 0.5 0  0 1 0

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Converts pbrt-v4's named spectra to the linear sRGB values of
-src/host/scene/pbrt/named_spectra.inc, with the conversion of src/host/scene/pbrt/spectra.cpp
+src/host/loaders/pbrt/named_spectra.inc, with the conversion of src/host/loaders/pbrt/spectra.cpp
 (the CIE 1931 fit of Wyman, Sloan and Shirley 2013; D65 at 10 nm; unitless spectra under D65,
 white-balanced; emission at luminance 1, balanced to D65). The tables come from pbrt-v4's source:
 
-    scripts/pbrt-named-spectra.py PATH/TO/pbrt-v4/src/pbrt/util/spectrum.cpp > src/host/scene/pbrt/named_spectra.inc
+    scripts/pbrt-named-spectra.py PATH/TO/pbrt-v4/src/pbrt/util/spectrum.cpp > src/host/loaders/pbrt/named_spectra.inc
 
 Keep the two conversions identical: a change to one is a change to both.
 """

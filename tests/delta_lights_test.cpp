@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "host/backends/cpu/cpu_exec.h"
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "kernels/scene/light_sample.h"
 #include "support/test_support.h"
 #include "wavefront/wavefront.h"

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "host/backends/cpu/cpu_exec.h"
-#include "host/scene/environment_buffers.h"
+#include "host/device_scene/environment_buffers.h"
 #include "kernels/core/sampler.h"
 #include "test_support.h"
 

@@ -11,7 +11,7 @@
 
 #include "host/backends/cpu/cpu_exec.h"
 #include "host/render/film_buffers.h"
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "kernels/bdpt/bdpt.h"
 #include "kernels/pt/path_tracer.h"
 #include "estimator_checks.h"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "host/device_scene/scene_upload.h"
 #include "host/scene/material_kinds.h"
-#include "host/scene/scene_upload.h"
 #include "kernels/materials/material.h"
 #include "test_support.h"
 

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "kernels/bdpt/bdpt.h"
 
 using namespace wavefront;

@@ -12,6 +12,7 @@
 
 #include "image.h"
 #include "scene.h"
+#include "types.h"
 
 namespace wavefront {
 
@@ -35,24 +36,6 @@ enum class PtVariant {
 enum class BdptVariant {
     Streaming,  ///< eye and light walks compacted and regenerated, one thread per connection (default)
     Naive,      ///< one thread per sample: both walks, then every connection in turn (the baseline)
-};
-
-/// How a light (or an environment-map texel) is chosen in proportion to power: all four return
-/// the same distribution; the three monotonic ones return the same index for the same number.
-enum class LightSampler {
-    BinarySearch,  ///< binary search over the CDF
-    GuideTable,    ///< cutpoint guide table, then binary search inside the cell
-    RadixForest,   ///< guide table + radix-tree forest (Binder and Keller)
-    Alias,         ///< Vose's alias table (not monotonic)
-};
-
-/// Which tree the BVH is (built once per Renderer, on the backend; every integrator traverses it).
-enum class BvhBuilder {
-    /// PLOC for scenes with triangles, the LBVH for spheres only and for an edit's rebuild
-    /// (Renderer::setMeshPositions: per-frame work; measured: benchmarks/results/h100.md)
-    Auto,
-    Lbvh,  ///< Karras 2012: radix-sorted Morton codes, the fastest build
-    Ploc,  ///< Meister and Bittner 2018: surface-area clustering of Morton neighbours, a lower SAH cost
 };
 
 /// Called between passes with (samples done, samples asked for or 0 when time-limited, seconds
@@ -321,20 +304,6 @@ WAVEFRONT_API void setIntegratorOption(RenderOptions& options, const std::string
 /// The text form of option `name` of `options.integrator` (throws InputError as above).
 WAVEFRONT_API std::string integratorOption(const RenderOptions& options, const std::string& name);
 
-/// Time and launch count of one labelled kernel (or CPU stage).
-struct KernelStats {
-    std::string label;
-    double milliseconds = 0.0;
-    std::uint64_t launches = 0;
-    /// SIMD efficiency, 0..1, negative when not measured (built without WAVEFRONT_STATS, or the
-    /// CPU backend). Occupancy: average fraction of a warp's lanes holding live work when the
-    /// kernel starts on it (the paper's Table 1 measure; for the megakernel, at every bounce).
-    double simdOccupancy = -1.0;
-    /// Average fraction of active lanes at every traversal step (kernels that trace rays): the
-    /// instruction-level figure, comparable to Nsight Compute's threads-per-instruction ratio / 32.
-    double simdEfficiency = -1.0;
-};
-
 /// One device's part of a render (RenderStats::devices).
 struct DeviceStats {
     std::string name;           ///< as RenderStats::backend
@@ -382,39 +351,6 @@ enum class EditMode {
     /// states and normalisation across it.
     Accumulate,
 };
-
-/// How Renderer::setMeshPositions updates the BVH.
-enum class BvhUpdate {
-    /// Refit; then rebuild if the refitted tree's surface-area cost exceeds kRefitCostLimit times
-    /// the cost of the tree as last built (docs/decisions.md, "Edits": measured).
-    Auto,
-    /// Keep the topology, recompute the boxes bottom-up (O(n), no sort; after the first refit one
-    /// launch: 0.28 ms for a million triangles on an H100); measures no cost.
-    Refit,
-    /// Build the tree again with the renderer's builder, the LBVH under BvhBuilder::Auto (0.63 ms
-    /// for a million triangles on an H100, PLOC's 3.9 ms).
-    Rebuild,
-};
-
-/// What one edit cost (Renderer::set* return it; RenderStats::edits lists those before a call).
-struct EditStats {
-    std::string what;                 ///< "camera", "material 3", "texture 0", "light 1", "environment", "mesh 2", "instance 5"
-    std::uint64_t bytesUploaded = 0;  ///< host-to-device bytes (the CPU backend: bytes copied into its buffers)
-    std::string bvh = "none";         ///< "none", "refit", "rebuild" or "refit, rebuild" (Auto over the limit)
-    /// After an Auto refit: the tree's surface-area cost over the cost at its last build (1: as
-    /// good); 0 when not measured (Refit and Rebuild skip the two passes over the tree it takes).
-    double bvhCostRatio = 0.0;
-    bool lightsRebuilt = false;       ///< the light distribution was built again
-    bool filmReset = true;            ///< EditMode::ResetFilm
-    double seconds = 0.0;             ///< wall time of the edit, device work included
-    /// The part of `seconds` the BVH update took (refit and its cost measurements, or rebuild),
-    /// device work included; 0 without one.
-    double bvhSeconds = 0.0;
-};
-
-/// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh
-/// one would (docs/decisions.md, "Edits").
-constexpr double kRefitCostLimit = 1.2;
 
 /// What went into the current film, counted on the device: by render() and every renderMore()
 /// since (times, samples and rays add up over those calls).

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "host/scene/bvh_builder.h"
+#include "wide_bvh_builder.h"
 #include "wavefront/renderer.h"
 
 namespace wavefront {

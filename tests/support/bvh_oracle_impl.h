@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "bvh_oracle.h"
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 
 namespace wavefront {
 

@@ -1,5 +1,5 @@
 // CUDA instantiations of the distribution entry points used by tests and benchmarks.
-#include "host/scene/builders_cuda.cuh"  // first: the builders are instantiated in the library
+#include "host/device_scene/builders_cuda.cuh"  // first: the builders are instantiated in the library
 #include "distribution_oracle_impl.h"
 #include "host/backends/cuda/cuda_exec.cuh"
 

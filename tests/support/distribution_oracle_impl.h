@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "distribution_oracle.h"
-#include "host/scene/distribution_builder.h"
+#include "host/device_scene/distribution_builder.h"
 #include "kernels/core/sampler.h"
 
 namespace wavefront {

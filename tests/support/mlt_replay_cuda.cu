@@ -1,5 +1,5 @@
 // CUDA instantiation of MLT's replay check (tests).
-#include "host/scene/builders_cuda.cuh"
+#include "host/device_scene/builders_cuda.cuh"
 #include "mlt_replay_impl.h"
 
 namespace wavefront {

@@ -2,7 +2,7 @@
 #pragma once
 #include "host/integrators/mlt_runner.h"
 #include "host/render/film_buffers.h"
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "mlt_replay.h"
 
 namespace wavefront {

@@ -99,7 +99,7 @@ std::string validateBvh(const BvhSnapshot& bvh) {
     Aabb rootBox = Aabb::unite(root.box(0), root.box(1));
     if (!rootBox.contains(all)) return "root box does not cover the scene";
     if (n == 1) {
-        // A single primitive's root names its leaf in both slots (buildLbvh, host/scene/bvh_builder.h).
+        // A single primitive's root names its leaf in both slots (buildLbvh, host/device_scene/bvh_builder.h).
         if (root.child(0) != ~0 || root.child(1) != ~0 || root.subtreeSize(0) != 1 || root.subtreeSize(1) != 1) return "single-primitive root is malformed";
         if (!root.box(0).contains(primDataBounds(&bvh.primData[0], bvh.numTriangles == 1))) return "leaf box too small";
         return "";

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/core/launch.h"
-#include "wavefront/renderer.h"
+#include "wavefront/types.h"
 
 namespace wavefront {
 

@@ -2,7 +2,7 @@
 // an exec type) and a backend. CpuExec (cpu/cpu_exec.h) and CudaExec (cuda/cuda_exec.cuh) each
 // static_assert isExec; a new backend writes an exec with these members and the device
 // primitives of kernels/core/device.h, and is instantiated like the two (host/render/
-// render_backend_{cpu.cpp,cuda.cu}, host/scene/builders_cuda.cu).
+// render_backend_{cpu.cpp,cuda.cu}, host/device_scene/builders_cuda.cu).
 //
 //   kIsGpu                          whether its memory is device memory (tests pick their path)
 //   defaultStreamCapacity()         path-state slots that fill the device

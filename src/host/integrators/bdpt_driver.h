@@ -9,6 +9,7 @@
 
 #include "host/backends/buffer.h"
 #include "wavefront/error.h"
+#include "wavefront/renderer.h"
 #include "host/integrators/stream_scheduler.h"
 #include "kernels/bdpt/bdpt_stages.h"
 

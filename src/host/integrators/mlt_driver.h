@@ -9,7 +9,7 @@
 
 #include "host/integrators/bdpt_driver.h"
 #include "host/integrators/mlt_integrator.h"
-#include "host/scene/distribution_builder.h"
+#include "host/device_scene/distribution_builder.h"
 #include "kernels/mlt/mlt.h"
 #include "wavefront/error.h"
 #include "wavefront/renderer.h"

@@ -1,38 +1,21 @@
-// The runner of every registry row (registry.h), for the render backends: one include per
-// integrator, and the factory that picks the row of RenderOptions::integrator and hands its runner
-// the row's options block.
+// The runner of every registry row (registry.h), for the render backends: the factory that picks
+// the row of RenderOptions::integrator. Each row's runner is made by makeRowRunner, which is only
+// declared here: its definition (row_runner.h) is instantiated once per integrator and exec, in
+// host/render/<exec>/runner_<name>, so that each integrator's runner, with every driver and stage
+// under it, is compiled in a translation unit of its own (a change to one integrator's kernels
+// recompiles that unit alone, and the units build in parallel).
 #pragma once
 #include <memory>
-#include <type_traits>
+#include <string>
 
-#include "host/integrators/bdpt_runner.h"
-#include "host/integrators/mlt_runner.h"
-#include "host/integrators/pt_runner.h"
+#include "host/integrators/integrator_runner.h"
 #include "host/integrators/registry.h"
-#include "host/integrators/vcm_runner.h"
 
 namespace wavefront {
 
-namespace runner {
-
-/// Whether a row shares its runner with other rows and tells it which it is (Row::kMode).
-template <class Row, class = void>
-struct HasMode : std::false_type {};
-template <class Row>
-struct HasMode<Row, std::void_t<decltype(Row::kMode)>> : std::true_type {};
-
-}  // namespace runner
-
-/// Row's runner, made with the row's own options block (Row::kBlock) and, where rows share a
-/// runner, the row's mode: the runner never works out again which row it runs.
+/// A fresh film's runner for registry row `Row` (row_runner.h).
 template <class Row, class Exec>
-std::unique_ptr<IntegratorRunner<Exec>> makeRowRunner(Exec& exec, const RenderOptions& options, const RunnerStart& start) {
-    using Runner = typename Row::template Runner<Exec>;
-    if constexpr (runner::HasMode<Row>::value)
-        return std::make_unique<Runner>(exec, options, options.*Row::kBlock, Row::kMode, start);
-    else
-        return std::make_unique<Runner>(exec, options, options.*Row::kBlock, start);
-}
+std::unique_ptr<IntegratorRunner<Exec>> makeRowRunner(Exec& exec, const RenderOptions& options, const RunnerStart& start);
 
 /// A fresh film's runner for options.integrator.
 template <class Exec>

@@ -12,7 +12,7 @@
 #include "host/integrators/runners.h"
 #include "host/render/film_buffers.h"
 #include "host/render/render_backend.h"
-#include "host/scene/scene_upload.h"
+#include "host/device_scene/scene_upload.h"
 #include "kernels/scene/film_resolve.h"
 #include "wavefront/error.h"
 

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "host/integrators/render_budget.h"
-#include "host/scene/scene_edit.h"
+#include "host/device_scene/scene_edit.h"
 #include "wavefront/renderer.h"
 
 namespace wavefront {

@@ -1,4 +1,5 @@
-// The CPU instantiation of the render backend: every driver and stage over CpuExec.
+// The CPU instantiation of the render backend over CpuExec; the integrators' runners, with their
+// drivers and stages, are compiled in units of their own (cpu/runner_<name>.cpp).
 #include <algorithm>
 
 #include "host/backends/cpu/cpu_exec.h"

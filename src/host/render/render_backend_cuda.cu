@@ -1,8 +1,9 @@
-// The CUDA instantiation of the render backend: every driver and stage over CudaExec, on one
-// device or on several (multi_device_backend.h).
+// The CUDA instantiation of the render backend over CudaExec, on one device or on several
+// (multi_device_backend.h); the integrators' runners, with their drivers and stages, are compiled
+// in units of their own (cuda/runner_<name>.cu).
 #include <string>
 
-#include "host/scene/builders_cuda.cuh"
+#include "host/device_scene/builders_cuda.cuh"
 #include "host/render/exec_render_backend.h"
 #include "host/render/multi_device_backend.h"
 

@@ -4,7 +4,7 @@
 #include <wavefront/scene.h>
 
 #include "host/scene/index_check.h"
-#include "host/scene/loaders.h"
+#include "host/loaders/loaders.h"
 #include "host/scene/material_kinds.h"
 
 #include <algorithm>

@@ -328,7 +328,8 @@ WF_CPU_GPU WF_INLINE Hit traverse(const BvhView& bvh, const Ray& firstRay, const
 /// Persistent threads with ray replacement (Aila and Laine 2009): launched with about as many
 /// items as run at once, each takes rays from `next`, and a lane whose ray is done takes the next
 /// at once instead of idling until the slowest ray of its warp is done. Lanes that finish together
-/// share one atomic (claimNext). `traverseFn(bvh, ray, nextRay)` is traverse or traverseWide.
+/// share one atomic (claimNext). `traverseFn(bvh, ray, nextRay)` is traverse (or
+/// the 8-wide tree's traverseWide, which bvh_bench measures: tests/support/wide_bvh.h).
 template <class View, class TraverseFn>
 WF_CPU_GPU void traceReplacing(const View& bvh, const Ray* rays, Hit* hits, unsigned long long numRays,
                                unsigned long long* next, TraverseFn traverseFn) {

@@ -1,5 +1,5 @@
 // LBVH construction (Karras 2012): the stages, written once for both backends. The build that
-// launches them is host/scene/bvh_builder.h.
+// launches them is host/device_scene/bvh_builder.h.
 #pragma once
 #include "kernels/bvh/bvh.h"
 

@@ -1,6 +1,6 @@
 // PLOC, parallel locally-ordered clustering (Meister and Bittner, "Parallel Locally-Ordered
 // Clustering for Bounding Volume Hierarchy Construction", IEEE TVCG 2018): the stages, written
-// once for both backends. The build that launches them is host/scene/bvh_builder.h (buildPloc).
+// once for both backends. The build that launches them is host/device_scene/bvh_builder.h (buildPloc).
 //
 // The leaves start as clusters in Morton order (the LBVH's sort). Every round, each cluster finds
 // the cluster within kSearchRadius places of it in that order whose union with it has the least

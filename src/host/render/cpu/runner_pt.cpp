@@ -1,0 +1,11 @@
+// The path tracer's runner over CpuExec, with every driver and stage under it: one
+// translation unit per integrator (host/integrators/runners.h).
+#include "host/backends/cpu/cpu_exec.h"
+#include "host/integrators/pt_runner.h"
+#include "host/integrators/row_runner.h"
+
+namespace wavefront {
+
+template std::unique_ptr<IntegratorRunner<CpuExec>> makeRowRunner<PtIntegrator>(CpuExec&, const RenderOptions&, const RunnerStart&);
+
+}  // namespace wavefront
