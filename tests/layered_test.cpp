@@ -83,10 +83,35 @@ bool walterEvent(float eta, float alpha, vec3 wo, std::mt19937& rng, vec3& wi, d
     return true;
 }
 
-/// Directional albedo of a rough coat over a Lambertian base by a plain random walk (Walter's
-/// events at the coat, cosine-weighted bounces at the base, the slab's transmittance at each
-/// crossing, at most maxDepth interface events after entering, as the walk is cut).
-double walterWalkAlbedo(const LayeredBsdf<DiffuseBase>& b, vec3 wo, int paths, std::mt19937& rng) {
+/// A bounce at the base from direction wo (above it): the new direction and the weight.
+bool baseEvent(const DiffuseBase& base, vec3, std::mt19937& rng, vec3& wi, double& weight) {
+    std::uniform_real_distribution<float> u(0.0f, 0.99999994f);
+    wi = sampleCosineHemisphere(vec2(u(rng), u(rng)));
+    weight = base.R.x;
+    return wi.z > 0.0f;
+}
+/// A GGX conductor base: Walter's normals, reflection only, weighted by the conductor's Fresnel.
+bool baseEvent(const ConductorBase& base, vec3 wo, std::mt19937& rng, vec3& wi, double& weight) {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const float alpha = base.m.alpha();
+    double xi = u(rng), phi = 2.0 * kPiD * u(rng);
+    double tan2 = alpha * alpha * xi / (1.0 - xi), cosM = 1.0 / std::sqrt(1.0 + tan2);
+    double sinM = std::sqrt(std::max(0.0, 1.0 - cosM * cosM));
+    vec3 m(float(sinM * std::cos(phi)), float(sinM * std::sin(phi)), float(cosM));
+    float c = glm::dot(wo, m);
+    if (c <= 0.0f) return false;
+    wi = reflectAbout(wo, m);
+    if (wi.z <= 0.0f) return false;
+    weight = fresnelConductor(c, base.m.eta().x, base.m.k().x) * c * Ggx{alpha}.G(wo, wi) / (double(wo.z) * cosM);
+    return true;
+}
+
+/// Directional albedo of a rough coat over a base by a plain random walk (Walter's events at the
+/// coat and a rough conductor base, cosine-weighted bounces at a diffuse one, the slab's
+/// transmittance at each crossing, at most maxDepth interface events after entering, as the walk
+/// is cut).
+template <class Base>
+double walterWalkAlbedo(const LayeredBsdf<Base>& b, vec3 wo, int paths, std::mt19937& rng) {
     std::uniform_real_distribution<float> u(0.0f, 0.99999994f);
     const float eta = b.coat.m.ior(), alpha = b.coat.m.alpha(), thickness = b.layer.thickness;
     double sum = 0.0;
@@ -102,9 +127,12 @@ double walterWalkAlbedo(const LayeredBsdf<DiffuseBase>& b, vec3 wo, int paths, s
         for (int depth = 0; depth < b.layer.maxDepth; ++depth) {
             weight *= std::exp(-double(thickness) / std::fabs(double(w.z)));
             z = z > 0.0f ? 0.0f : thickness;
-            if (z == 0.0f) {  // the base: a cosine-weighted bounce
-                w = sampleCosineHemisphere(vec2(u(rng), u(rng)));
-                weight *= b.base.R.x;
+            if (z == 0.0f) {  // the base
+                vec3 next;
+                double event;
+                if (!baseEvent(b.base, -w, rng, next, event)) break;
+                weight *= event;
+                w = next;
                 continue;
             }
             vec3 next;
@@ -188,6 +216,25 @@ TEST_CASE("rough coats: sampling and f reflect what a plain microfacet walk give
             CHECK(meanSampleWeight(b, wo, 200000, rng) == Approx(reference).epsilon(0.02));
             CHECK(integratedF(b, wo, 200000, rng) == Approx(reference).epsilon(0.02));
         }
+    }
+}
+
+TEST_CASE("a rough coat over a rough conductor reflects what a plain microfacet walk gives", "[materials][layered]") {
+    std::mt19937 rng(23);
+    LayeredBsdf<ConductorBase> b;
+    b.coat = CoatInterface::make(1.5f, 0.2f);
+    b.base.m.setKind(MaterialType::Conductor);
+    b.base.m.setDiffuse(vec3(0.2f / 1.5f));  // gold-like eta and k, relative to the coat
+    b.base.m.setSpecular(vec3(3.0f / 1.5f), 0.0f);
+    b.base.m.setComplexIor(true);
+    b.base.m.setAlpha(0.3f);
+    b.layer.thickness = 0.05f;
+    for (float mu : {0.9f, 0.4f}) {
+        vec3 wo = directionAtCos(mu);
+        double reference = walterWalkAlbedo(b, wo, 400000, rng);
+        INFO("cos " << mu << " reference " << reference);
+        CHECK(meanSampleWeight(b, wo, 200000, rng) == Approx(reference).epsilon(0.02));
+        CHECK(integratedF(b, wo, 200000, rng) == Approx(reference).epsilon(0.02));
     }
 }
 
