@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/materials/layered.h"
+#include "test_support.h"
 
 using namespace wavefront;
 using namespace wavefront::layered;
@@ -301,4 +302,118 @@ TEST_CASE("layered f is reciprocal in expectation", "[materials][layered]") {
         }
         CHECK(forward == Approx(backward).epsilon(0.03));
     }
+}
+
+// ---- Rendered: the furnace pbrt-v4 measured, and every integrator on a room of coated materials ----
+
+namespace {
+
+/// A sphere of `material` under a uniform white sky, seen head-on from far away (the centre
+/// pixel sees normal incidence).
+Scene furnaceSphere(const Material& material) {
+    Scene scene;
+    scene.addSphere(Sphere{vec3(0.0f), 1.0f, scene.addMaterial(material)});
+    Image sky(8, 4);
+    std::fill(sky.rgb.begin(), sky.rgb.end(), 1.0f);
+    scene.setEnvironment(sky);
+    Camera camera;
+    camera.position = vec3(0.0f, 0.0f, 100.0f);
+    camera.target = vec3(0.0f);
+    camera.verticalFovDegrees = 0.3f;
+    scene.setCamera(camera);
+    return scene;
+}
+
+/// A Cornell-like room of coated materials: smooth-coated diffuse walls, a rough-coated floor
+/// with a scattering layer, a coated gold sphere and a coated diffuse sphere, lit by a small
+/// area light (every light path meets a coat: PT's next-event estimation evaluates the layered f,
+/// BDPT's light walks sample it in Importance mode).
+Scene coatedRoom() {
+    Scene scene;
+    int white = scene.addMaterial(Material::coatedDiffuse(vec3(0.7f), 0.0f));
+    int red = scene.addMaterial(Material::coatedDiffuse(vec3(0.6f, 0.08f, 0.06f), 0.1f));
+    int green = scene.addMaterial(Material::lambertian(vec3(0.12f, 0.45f, 0.15f)));
+    Material floorMaterial = Material::coatedDiffuse(vec3(0.5f, 0.45f, 0.4f), 0.2f, 1.5f, 0.1f);
+    floorMaterial.mediumAlbedo = vec3(0.6f);
+    floorMaterial.mediumG = 0.3f;
+    int floor = scene.addMaterial(floorMaterial);
+    int gold = scene.addMaterial(Material::coatedConductor(vec3(0.18f, 0.42f, 1.37f), vec3(3.42f, 2.35f, 1.77f), 0.2f, 0.05f));
+    int ball = scene.addMaterial(Material::coatedDiffuse(vec3(0.2f, 0.3f, 0.7f), 0.3f));
+    int light = scene.addMaterial(Material::lambertian(vec3(0.5f), vec3(30.0f, 27.0f, 24.0f)));
+    auto quad = [&](int material, vec3 corner, vec3 u, vec3 v) {  // front side: u x v
+        TriangleMesh mesh;
+        mesh.material = material;
+        mesh.positions = {corner, corner + u, corner + u + v, corner + v};
+        mesh.indices = {0, 1, 2, 0, 2, 3};
+        scene.addMesh(mesh);
+    };
+    const vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    quad(floor, vec3(0), z, x);
+    quad(white, vec3(0, 1, 0), x, z);
+    quad(white, vec3(0), x, y);
+    quad(red, vec3(0), y, z);
+    quad(green, vec3(1, 0, 0), z, y);
+    quad(light, vec3(0.4f, 0.999f, 0.4f), x * 0.2f, z * 0.2f);
+    scene.addSphere(Sphere{vec3(0.3f, 0.18f, 0.45f), 0.18f, gold});
+    scene.addSphere(Sphere{vec3(0.7f, 0.2f, 0.6f), 0.2f, ball});
+    Camera camera;
+    camera.position = vec3(0.5f, 0.5f, 1.0f + 800.0f / 555.0f);
+    camera.target = vec3(0.5f, 0.5f, 0.0f);
+    camera.verticalFovDegrees = 39.3f;
+    scene.setCamera(camera);
+    return scene;
+}
+
+double zScore(const wftest::MeanEstimate& a, const wftest::MeanEstimate& b) {
+    double se = std::sqrt(a.standardError * a.standardError + b.standardError * b.standardError);
+    return se > 0.0 ? std::fabs(a.mean - b.mean) / se : 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("a coateddiffuse furnace sphere reads pbrt-v4's values", "[materials][layered]") {
+    // pbrt-v4, white furnace, head-on: reflectance 0.5, roughness 0: 0.301; reflectance 0.8: 0.584.
+    for (auto [R, pbrt] : {std::pair<float, double>{0.5f, 0.301}, {0.8f, 0.584}}) {
+        Scene scene = furnaceSphere(Material::coatedDiffuse(vec3(R), 0.0f));
+        RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 4, 4096);
+        Renderer renderer(scene, o);
+        renderer.render();
+        const Image image = renderer.image();
+        double mean = 0.0;
+        for (float v : image.rgb) mean += v / double(image.rgb.size());
+        INFO("reflectance " << R << ": " << mean << " against pbrt-v4's " << pbrt);
+        CHECK(mean == Approx(pbrt).epsilon(0.02));
+        CHECK(mean == Approx(smoothCoatAlbedo(1.0, R, 1.5, 0.01, 5)).epsilon(0.01));
+    }
+}
+
+TEST_CASE("PT, BDPT, MLT, MMLT and VCM agree on a room of coated materials", "[materials][layered][statistical]") {
+    Scene scene = coatedRoom();
+    RenderOptions bdpt = wftest::smallRender(IntegratorType::Bdpt, Backend::Cpu, 20, 48);
+    bdpt.maxDepth = 6;
+    RenderOptions pt = bdpt;
+    pt.integrator = IntegratorType::PathTracer;
+    pt.samplesPerPixel = 128;
+    const int seeds = 8;
+    wftest::PixelStats b = wftest::renderPixelStats(scene, bdpt, seeds, 100);
+    wftest::PixelStats p = wftest::renderPixelStats(scene, pt, seeds, 200);
+    wftest::PixelTest t = wftest::pixelTest(b, p);
+    INFO("PT vs BDPT: per-pixel pass " << t.passFraction() << " of " << t.tested << ", worst p " << t.worstP);
+    CHECK(t.tested > 20 * 20 * 3 / 2);
+    CHECK(t.passFraction() >= 0.99);
+    wftest::MeanEstimate bm = wftest::imageMeanOverSeeds(scene, bdpt, seeds, 300);
+    std::cout << "coated room: BDPT " << bm.mean << " +- " << bm.standardError;
+    for (IntegratorType other : {IntegratorType::PathTracer, IntegratorType::Mlt, IntegratorType::Mmlt, IntegratorType::Vcm}) {
+        RenderOptions o = bdpt;
+        o.integrator = other;
+        if (other == IntegratorType::PathTracer) o.samplesPerPixel = 128;
+        if (other == IntegratorType::Mlt || other == IntegratorType::Mmlt) o.streamCapacity = 512;
+        wftest::MeanEstimate m = wftest::imageMeanOverSeeds(scene, o, seeds, 400 + 100 * int(other));
+        const double z = zScore(bm, m);
+        INFO(toString(other) << " " << m.mean << " +- " << m.standardError << " against BDPT " << bm.mean << " +- "
+                             << bm.standardError);
+        CHECK(z < 4.0);
+        std::cout << ", " << toString(other) << " " << m.mean << " +- " << m.standardError << " (z " << z << ")";
+    }
+    std::cout << std::endl;
 }

@@ -762,12 +762,22 @@ TEST_CASE("pbrt: materials map onto wavefront's as docs/pbrt.md's table says", "
     CHECK(diffuse.type == MaterialType::Lambertian);
     CHECK(near(diffuse.diffuse, glm::vec3(0.2f, 0.4f, 0.6f)));
 
-    // pbrt's roughness r is the GGX alpha sqrt(r); wavefront's metallic-roughness takes sqrt(alpha).
-    const Material coated = material("Material \"coateddiffuse\" \"rgb reflectance\" [ 0.3 0.3 0.3 ] \"float roughness\" 0.0625");
-    CHECK(coated.type == MaterialType::MetallicRoughness);
-    CHECK(coated.metallic == 0.0f);
-    CHECK(coated.roughness == Approx(0.5f));
+    // pbrt's roughness r is the GGX alpha sqrt(r); the layered walk's parameters as pbrt names them.
+    Scene coatedScene;
+    const Material coated = material("Material \"coateddiffuse\" \"rgb reflectance\" [ 0.3 0.3 0.3 ] \"float roughness\" 0.0625 "
+                                     "\"float thickness\" 0.2 \"rgb albedo\" [ 0.5 0.5 0.5 ] \"float g\" 0.3 "
+                                     "\"integer maxdepth\" 12 \"integer nsamples\" 2 \"float eta\" 1.4",
+                                     &coatedScene);
+    CHECK(coated.type == MaterialType::CoatedDiffuse);
+    CHECK(coated.roughness == Approx(0.25f));
     CHECK(near(coated.diffuse, glm::vec3(0.3f)));
+    CHECK(coated.ior == Approx(1.4f));
+    CHECK(coated.thickness == Approx(0.2f));
+    CHECK(near(coated.mediumAlbedo, glm::vec3(0.5f)));
+    CHECK(coated.mediumG == Approx(0.3f));
+    CHECK(coated.layerDepth == 12);
+    CHECK(coated.layerSamples == 2);
+    CHECK(coatedScene.warnings().empty());
 
     const Material copper = material("Material \"conductor\" \"float roughness\" 0.01");
     CHECK(copper.type == MaterialType::Conductor);
@@ -793,9 +803,16 @@ TEST_CASE("pbrt: materials map onto wavefront's as docs/pbrt.md's table says", "
         material("Material \"coatedconductor\" \"float conductor.roughness\" 0.04 \"spectrum conductor.eta\" \"metal-Ag-eta\" "
                  "\"spectrum conductor.k\" \"metal-Ag-k\" \"float interface.roughness\" 0.1",
                  &coatedMetalScene);
-    CHECK(coatedMetal.type == MaterialType::Conductor);
-    CHECK(coatedMetal.roughness == Approx(0.2f));
-    CHECK(hasWarning(coatedMetalScene, "without the dielectric coat"));
+    CHECK(coatedMetal.type == MaterialType::CoatedConductor);
+    CHECK(coatedMetal.baseRoughness == Approx(0.2f));
+    CHECK(coatedMetal.roughness == Approx(std::sqrt(0.1f)));
+    CHECK(coatedMetal.k.x > 2.0f);  // silver, relative to vacuum (the packing divides by the coat's index)
+    CHECK(coatedMetalScene.warnings().empty());
+    // pbrt's "reflectance" form: eta 1, k from the reflectance, as pbrt's CoatedConductorMaterial.
+    const Material coatedTint = material("Material \"coatedconductor\" \"rgb reflectance\" [ 0.64 0.64 0.64 ]");
+    CHECK(coatedTint.type == MaterialType::CoatedConductor);
+    CHECK(near(coatedTint.eta, glm::vec3(1.0f)));
+    CHECK(coatedTint.k.x == Approx(2.0f * 0.8f / 0.6f).epsilon(1e-3));
 
     const Material glass = material("Material \"dielectric\" \"float eta\" 1.33");
     CHECK(glass.type == MaterialType::Dielectric);

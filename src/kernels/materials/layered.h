@@ -436,4 +436,78 @@ private:
 };
 
 }  // namespace layered
+
+// ---- The coated kinds: BSDF structs over MaterialData (material.h's dispatch) ---------------------
+// Their walks are long: out of line on the GPU (WF_NOINLINE), so that only kernels that meet a
+// coated material pay their registers, and only in the call.
+
+template <class Layered>
+struct CoatedBsdf {
+    static constexpr bool kMicrofacet = true;
+    static constexpr bool kTransmissive = false;
+    WF_CPU_GPU static bool isSpecular(const MaterialData& m) { return Layered::make(m).specular(); }
+    WF_CPU_GPU WF_NOINLINE static vec3 evaluate(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
+        return Layered::make(m).f(wo, wi, mode);
+    }
+    WF_CPU_GPU WF_NOINLINE static float pdf(const MaterialData& m, vec3 wo, vec3 wi) {
+        return Layered::make(m).pdf(wo, wi);
+    }
+    WF_CPU_GPU WF_NOINLINE static BsdfSample sample(const MaterialData& m, vec3 wo, float uc, vec2 u, bool,
+                                                    TransportMode mode) {
+        return Layered::make(m).sample(wo, uc, u, mode);
+    }
+};
+
+namespace layered {
+WF_CPU_GPU WF_INLINE LayerSettings settingsOf(const MaterialData& m, vec3 albedo, float g) {
+    LayerSettings s;
+    s.thickness = m.thickness();
+    s.albedo = albedo;
+    s.g = g;
+    s.maxDepth = m.layerDepth();
+    s.samples = m.layerSamples();
+    return s;
+}
+struct CoatedDiffuseLayers : LayeredBsdf<DiffuseBase> {
+    WF_CPU_GPU static CoatedDiffuseLayers make(const MaterialData& m) {
+        CoatedDiffuseLayers b;
+        b.coat = CoatInterface::make(m.ior(), m.alpha());
+        b.base = DiffuseBase{m.diffuse()};
+        b.layer = settingsOf(m, m.mediumAlbedo(), m.mediumG());
+        return b;
+    }
+};
+struct CoatedConductorLayers : LayeredBsdf<ConductorBase> {
+    WF_CPU_GPU static CoatedConductorLayers make(const MaterialData& m) {
+        CoatedConductorLayers b;
+        b.coat = CoatInterface::make(m.ior(), m.alpha());
+        b.base.m.setKind(MaterialType::Conductor);
+        b.base.m.setDiffuse(m.eta());
+        b.base.m.setSpecular(m.k(), 0.0f);
+        b.base.m.setComplexIor(true);
+        b.base.m.setAlpha(m.baseAlpha());
+        b.layer = settingsOf(m, vec3(0.0f), 0.0f);
+        return b;
+    }
+};
+}  // namespace layered
+
+/// pbrt-v4's coateddiffuse.
+struct CoatedDiffuseBsdf : CoatedBsdf<layered::CoatedDiffuseLayers> {
+    /// Roulette by the base's reflectance plus what a clear coat reflects head-on, at least 0.1.
+    WF_CPU_GPU static float continuation(const MaterialData& m) {
+        return glm::clamp(maxComponent(m.diffuse()) + kCoatF0, 0.1f, 1.0f);
+    }
+    WF_CPU_GPU static vec3 albedo(const MaterialData& m) { return m.diffuse(); }
+};
+
+/// pbrt-v4's coatedconductor (the base's eta and k relative to the coat, as pbrt divides them).
+struct CoatedConductorBsdf : CoatedBsdf<layered::CoatedConductorLayers> {
+    WF_CPU_GPU static vec3 baseFresnel(const MaterialData& m) { return fresnelConductor(1.0f, m.eta(), m.k()); }
+    WF_CPU_GPU static float continuation(const MaterialData& m) {
+        return glm::clamp(maxComponent(baseFresnel(m)), 0.1f, 1.0f);
+    }
+    WF_CPU_GPU static vec3 albedo(const MaterialData& m) { return baseFresnel(m); }
+};
+
 }  // namespace wavefront
