@@ -199,7 +199,7 @@ MaterialConverter::Result MaterialConverter::convert(const MaterialRef& ref, int
     }
     if (areaLight >= 0) {
         const AreaEmission emission = areaLightEmission(d_.areaLights[std::size_t(areaLight)], files_, warnings_);
-        material.emission = emission.radiance;
+        material.emission = emission.radiance * d_.imagingRatio;
         result.twoSided = emission.twoSided;
     }
     try {
