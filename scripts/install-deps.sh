@@ -15,7 +15,7 @@ PYPI_PACKAGES=(
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev nlohmann-json3-dev
+  libglm-dev catch2 libstb-dev libtinyobjloader-dev libtinyexr-dev libcli11-dev libassimp-dev nlohmann-json3-dev zlib1g-dev
   # The Python module (pip install --no-build-isolation . in a venv that sees these) and its tests.
   python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev python3-numpy
   python3-pytest

@@ -537,6 +537,8 @@ TEST_CASE("every material kind has one table row and one BSDF with its class and
         {Material::conductor(vec3(0.9f), 0.3f), false, false, true},
         {Material::roughDielectric(1.5f, 0.3f), true, false, true},
         {Material::metallicRoughness(vec3(0.5f), 0.5f, 0.5f), false, false, true},
+        {Material::coatedDiffuse(vec3(0.5f), 0.0f), false, false, true},
+        {Material::coatedConductor(vec3(0.2f), vec3(3.0f), 0.3f, 0.1f), false, false, true},
     };
     REQUIRE(kinds.size() == std::size_t(kMaterialTypeCount));
     REQUIRE(materialKinds().size() == std::size_t(kMaterialTypeCount));

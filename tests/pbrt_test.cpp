@@ -6,9 +6,11 @@
 #include <catch2/catch.hpp>
 
 #include "estimator_checks.h"
+#include "host/io/input_file.h"
 #include "test_support.h"
 
 #include <wavefront/error.h>
+#include <zlib.h>
 #include <wavefront/scene.h>
 
 #include <algorithm>
@@ -762,12 +764,22 @@ TEST_CASE("pbrt: materials map onto wavefront's as docs/pbrt.md's table says", "
     CHECK(diffuse.type == MaterialType::Lambertian);
     CHECK(near(diffuse.diffuse, glm::vec3(0.2f, 0.4f, 0.6f)));
 
-    // pbrt's roughness r is the GGX alpha sqrt(r); wavefront's metallic-roughness takes sqrt(alpha).
-    const Material coated = material("Material \"coateddiffuse\" \"rgb reflectance\" [ 0.3 0.3 0.3 ] \"float roughness\" 0.0625");
-    CHECK(coated.type == MaterialType::MetallicRoughness);
-    CHECK(coated.metallic == 0.0f);
-    CHECK(coated.roughness == Approx(0.5f));
+    // pbrt's roughness r is the GGX alpha sqrt(r); the layered walk's parameters as pbrt names them.
+    Scene coatedScene;
+    const Material coated = material("Material \"coateddiffuse\" \"rgb reflectance\" [ 0.3 0.3 0.3 ] \"float roughness\" 0.0625 "
+                                     "\"float thickness\" 0.2 \"rgb albedo\" [ 0.5 0.5 0.5 ] \"float g\" 0.3 "
+                                     "\"integer maxdepth\" 12 \"integer nsamples\" 2 \"float eta\" 1.4",
+                                     &coatedScene);
+    CHECK(coated.type == MaterialType::CoatedDiffuse);
+    CHECK(coated.roughness == Approx(0.25f));
     CHECK(near(coated.diffuse, glm::vec3(0.3f)));
+    CHECK(coated.ior == Approx(1.4f));
+    CHECK(coated.thickness == Approx(0.2f));
+    CHECK(near(coated.mediumAlbedo, glm::vec3(0.5f)));
+    CHECK(coated.mediumG == Approx(0.3f));
+    CHECK(coated.layerDepth == 12);
+    CHECK(coated.layerSamples == 2);
+    CHECK(coatedScene.warnings().empty());
 
     const Material copper = material("Material \"conductor\" \"float roughness\" 0.01");
     CHECK(copper.type == MaterialType::Conductor);
@@ -793,9 +805,16 @@ TEST_CASE("pbrt: materials map onto wavefront's as docs/pbrt.md's table says", "
         material("Material \"coatedconductor\" \"float conductor.roughness\" 0.04 \"spectrum conductor.eta\" \"metal-Ag-eta\" "
                  "\"spectrum conductor.k\" \"metal-Ag-k\" \"float interface.roughness\" 0.1",
                  &coatedMetalScene);
-    CHECK(coatedMetal.type == MaterialType::Conductor);
-    CHECK(coatedMetal.roughness == Approx(0.2f));
-    CHECK(hasWarning(coatedMetalScene, "without the dielectric coat"));
+    CHECK(coatedMetal.type == MaterialType::CoatedConductor);
+    CHECK(coatedMetal.baseRoughness == Approx(0.2f));
+    CHECK(coatedMetal.roughness == Approx(std::sqrt(0.1f)));
+    CHECK(coatedMetal.k.x > 2.0f);  // silver, relative to vacuum (the packing divides by the coat's index)
+    CHECK(coatedMetalScene.warnings().empty());
+    // pbrt's "reflectance" form: eta 1, k from the reflectance, as pbrt's CoatedConductorMaterial.
+    const Material coatedTint = material("Material \"coatedconductor\" \"rgb reflectance\" [ 0.64 0.64 0.64 ]");
+    CHECK(coatedTint.type == MaterialType::CoatedConductor);
+    CHECK(near(coatedTint.eta, glm::vec3(1.0f)));
+    CHECK(coatedTint.k.x == Approx(2.0f * 0.8f / 0.6f).epsilon(1e-3));
 
     const Material glass = material("Material \"dielectric\" \"float eta\" 1.33");
     CHECK(glass.type == MaterialType::Dielectric);
@@ -1143,4 +1162,89 @@ TEST_CASE("pbrt: the example scenes render in PT, BDPT and MLT", "[pbrt][example
             CHECK(wftest::imageMean(image) > 0.0);
         }
     }
+}
+
+namespace {
+
+/// `text` as a gzip stream (zlib's deflate with a gzip header).
+std::string gzipped(const std::string& text) {
+    z_stream z{};
+    REQUIRE(deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    std::string out(deflateBound(&z, uLong(text.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    z.avail_in = uInt(text.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("pbrt: compressed meshes (.ply.gz) load, within the cap of a referenced file", "[pbrt][io]") {
+    TempDir dir;
+    const std::string ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+                            "element face 1\nproperty list uchar int vertex_index\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    {
+        std::ofstream out(dir.file("mesh.ply.gz"), std::ios::binary);
+        const std::string packed = gzipped(ply);
+        out.write(packed.data(), std::streamsize(packed.size()));
+    }
+    const Scene scene = loadText(dir, kHeader + "Shape \"plymesh\" \"string filename\" \"mesh.ply.gz\"\n" + kLight);
+    CHECK(scene.triangles().size() == 1);
+    CHECK(scene.warnings().empty());
+    // The unpacking is bounded: a stream that would unpack past the cap stops there, with one line.
+    const std::string zeros = gzipped(std::string(1 << 20, '\0'));
+    CHECK(gunzip(zeros, 1 << 20, "x").size() == std::size_t(1) << 20);
+    CHECK_THAT(inputErrorOf([&] { gunzip(zeros, 1 << 16, "bomb.ply.gz"); }), Contains("bomb.ply.gz") && Contains("unpacks to more than"));
+    CHECK_THAT(inputErrorOf([&] { gunzip(zeros.substr(0, zeros.size() / 2), 1 << 30, "cut.ply.gz"); }),
+               Contains("cut.ply.gz") && Contains("truncated"));
+    std::string corrupt = zeros;
+    corrupt[12] = char(corrupt[12] ^ 0x5a);
+    CHECK_THAT(inputErrorOf([&] { gunzip(corrupt, 1 << 30, "bad.ply.gz"); }), Contains("bad.ply.gz"));
+    {
+        std::ofstream out(dir.file("broken.ply.gz"), std::ios::binary);
+        out.write(zeros.data(), std::streamsize(zeros.size() / 2));
+    }
+    CHECK_THAT(inputErrorOf([&] { loadText(dir, kHeader + "Shape \"plymesh\" \"string filename\" \"broken.ply.gz\"\n" + kLight); }),
+               Contains("scene.pbrt:4:1") && Contains("broken.ply.gz"));
+}
+
+TEST_CASE("pbrt: the film's exposure: ISO and the shutter scale every emitter, as pbrt-v4's sensor does", "[pbrt]") {
+    TempDir dir;
+    const std::string world = "WorldBegin\n" + kTriangle + kLight +
+                              "LightSource \"point\" \"rgb I\" [ 2 2 2 ]\nLightSource \"infinite\" \"rgb L\" [ 0.5 0.5 0.5 ]\n";
+    auto load = [&](const std::string& options) { return loadText(dir, "LookAt 0 0 5 0 0 0 0 1 0\n" + options + world); };
+    const Scene plain = load("Camera \"perspective\"\nFilm \"rgb\"\n");
+    const Scene iso = load("Camera \"perspective\"\nFilm \"rgb\" \"float iso\" [ 150 ]\n");
+    const Scene shutter = load("Camera \"perspective\" \"float shutteropen\" 0 \"float shutterclose\" 0.5\nFilm \"rgb\" \"float iso\" 400\n");
+    CHECK(iso.warnings().empty());
+    auto emitted = [](const Scene& s) {
+        for (const Material& m : s.materials())
+            if (m.isEmissive()) return m.emission.x;
+        return 0.0f;
+    };
+    CHECK(emitted(iso) == Approx(1.5f * emitted(plain)));
+    CHECK(iso.lights()[0].intensity.x == Approx(1.5f * plain.lights()[0].intensity.x));
+    CHECK(emitted(shutter) == Approx(2.0f * emitted(plain)));
+    // Rendered: the image scales by 1.5 (the same seed: the same paths, every emitter scaled).
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 16, 4);
+    Renderer a(plain, o), b(iso, o);
+    a.render();
+    b.render();
+    double sumA = 0.0, sumB = 0.0;
+    for (float v : a.image().rgb) sumA += v;
+    for (float v : b.image().rgb) sumB += v;
+    CHECK(sumA > 0.0);
+    CHECK(sumB == Approx(1.5 * sumA).epsilon(1e-4));
+    // Another sensor's response is not modelled: a warning names the factor drawn.
+    const Scene sensor = load("Camera \"perspective\"\nFilm \"rgb\" \"string sensor\" \"canon_eos_100d\" \"float iso\" 200\n");
+    CHECK(hasWarning(sensor, "exposure x ISO / 100 = 2"));
+    CHECK_THAT(inputErrorOf([&] { load("Camera \"perspective\"\nFilm \"rgb\" \"float iso\" -1\n"); }), Contains("\"iso\""));
+    // The pixel filter named by the file is not read; the warning says what filters instead.
+    const Scene filtered = load("Camera \"perspective\"\nPixelFilter \"gaussian\"\n");
+    CHECK(hasWarning(filtered, "--filter"));
+    CHECK(!hasWarning(filtered, "box filter"));
 }

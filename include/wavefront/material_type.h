@@ -18,7 +18,12 @@
                             Dielectric), index `ior` */                                                    \
     X(MetallicRoughness) /* glTF 2.0 metallic-roughness: base colour `diffuse`, `metallic` in [0, 1],  \
                             perceptual `roughness` (GGX alpha = roughness^2); the dielectric part is a  \
-                            coat of index 1.5 over a Lambertian base */
+                            coat of index 1.5 over a Lambertian base */                                    \
+    X(CoatedDiffuse)     /* pbrt-v4's coateddiffuse: a dielectric coat (index `ior`, GGX alpha           \
+                            `roughness`, 0: smooth) over a Lambertian base of reflectance `diffuse`,   \
+                            `thickness` apart, a medium between (`mediumAlbedo`, `mediumG`) */          \
+    X(CoatedConductor)   /* pbrt-v4's coatedconductor: the same coat over a conductor of complex index  \
+                            `eta` + i `k` (relative to vacuum) and GGX alpha `baseRoughness` */
 
 namespace wavefront {
 

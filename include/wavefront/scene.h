@@ -31,6 +31,15 @@ struct WAVEFRONT_API Material {
     bool complexIor = false;  ///< Conductor: Fresnel from `eta` and `k` rather than Schlick with F0 = `specular`
     glm::vec3 eta{1.0f};      ///< Conductor: real part of the complex index, per channel
     glm::vec3 k{0.0f};        ///< Conductor: imaginary part (extinction), per channel
+    // The coated kinds (pbrt-v4's layered coateddiffuse and coatedconductor): the coat has index
+    // `ior` and GGX alpha `roughness`; the light's walk between coat and base is estimated
+    // stochastically, at most `layerDepth` events and `layerSamples` walks per evaluation.
+    float baseRoughness = 0.0f;       ///< CoatedConductor: the conductor's GGX alpha, in [0, 1]
+    float thickness = 0.01f;          ///< between coat and base, in units of the medium's mean free path
+    glm::vec3 mediumAlbedo{0.0f};     ///< CoatedDiffuse: single-scattering albedo between (0: clear)
+    float mediumG = 0.0f;             ///< CoatedDiffuse: Henyey-Greenstein g of that medium, in (-1, 1)
+    int layerDepth = 10;              ///< in [1, 100] (pbrt's maxdepth)
+    int layerSamples = 1;             ///< in [1, 127] (pbrt's nsamples)
     /// Index of a Scene texture (Scene::addTexture) that multiplies `diffuse` where the surface is
     /// hit (Lambertian albedo, Glossy's diffuse part, MetallicRoughness base colour), read at the
     /// mesh's texture coordinates (a sphere's: u = longitude / 2 pi, v = polar angle from +y / pi);
@@ -59,6 +68,15 @@ struct WAVEFRONT_API Material {
     static Material conductorIor(glm::vec3 eta, glm::vec3 k, float roughness);
     static Material roughDielectric(float ior, float roughness);
     static Material metallicRoughness(glm::vec3 baseColour, float metallic, float roughness);
+    /// pbrt-v4's coateddiffuse: a dielectric coat of index `ior` and GGX alpha `roughness` (0:
+    /// smooth) over a Lambertian base of `reflectance`, `thickness` apart (pbrt's defaults).
+    static Material coatedDiffuse(glm::vec3 reflectance, float roughness = 0.0f, float ior = 1.5f,
+                                  float thickness = 0.01f);
+    /// pbrt-v4's coatedconductor: the same coat over a conductor of complex index eta + i k
+    /// (relative to vacuum, as pbrt's "conductor.eta" and "conductor.k") and GGX alpha
+    /// `baseRoughness`.
+    static Material coatedConductor(glm::vec3 eta, glm::vec3 k, float baseRoughness = 0.0f, float roughness = 0.0f,
+                                    float ior = 1.5f, float thickness = 0.01f);
     bool isEmissive() const { return emission.x > 0 || emission.y > 0 || emission.z > 0; }
 };
 

@@ -506,6 +506,12 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("complexIor", &Material::complexIor)
         .def_readwrite("eta", &Material::eta)
         .def_readwrite("k", &Material::k)
+        .def_readwrite("baseRoughness", &Material::baseRoughness)
+        .def_readwrite("thickness", &Material::thickness)
+        .def_readwrite("mediumAlbedo", &Material::mediumAlbedo)
+        .def_readwrite("mediumG", &Material::mediumG)
+        .def_readwrite("layerDepth", &Material::layerDepth)
+        .def_readwrite("layerSamples", &Material::layerSamples)
         .def_readwrite("baseColorTexture", &Material::baseColorTexture)
         .def_readwrite("metallicRoughnessTexture", &Material::metallicRoughnessTexture)
         .def_readwrite("normalTexture", &Material::normalTexture)
@@ -519,6 +525,10 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_static("conductorIor", &Material::conductorIor, "eta"_a, "k"_a, "roughness"_a)
         .def_static("roughDielectric", &Material::roughDielectric, "ior"_a, "roughness"_a)
         .def_static("metallicRoughness", &Material::metallicRoughness, "baseColour"_a, "metallic"_a, "roughness"_a)
+        .def_static("coatedDiffuse", &Material::coatedDiffuse, "reflectance"_a, "roughness"_a = 0.0f, "ior"_a = 1.5f,
+                    "thickness"_a = 0.01f)
+        .def_static("coatedConductor", &Material::coatedConductor, "eta"_a, "k"_a, "baseRoughness"_a = 0.0f,
+                    "roughness"_a = 0.0f, "ior"_a = 1.5f, "thickness"_a = 0.01f)
         .def("isEmissive", &Material::isEmissive);
 
     // Mesh arrays are NumPy arrays both ways (copies): positions and normals (N, 3) float32, uvs

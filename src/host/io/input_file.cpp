@@ -2,6 +2,8 @@
 // stat-then-open race on the type) and a FIFO cannot block the open.
 #include "host/io/input_file.h"
 
+#include <zlib.h>
+
 #include <wavefront/error.h>
 
 #include <fcntl.h>
@@ -243,6 +245,47 @@ std::string oneLine(const std::string& message) {
         }
         start = end + 1;
     }
+    return out;
+}
+
+bool isGzip(const std::string& bytes) {
+    return bytes.size() >= 2 && std::uint8_t(bytes[0]) == 0x1f && std::uint8_t(bytes[1]) == 0x8b;
+}
+
+std::string gunzip(const std::string& bytes, std::uint64_t limit, const std::string& what) {
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw InputError(what + ": zlib could not start");
+    std::string out;
+    char chunk[1 << 16];
+    std::size_t offset = 0;
+    int status = Z_OK;
+    while (status != Z_STREAM_END) {
+        if (z.avail_in == 0 && offset < bytes.size()) {  // zlib counts in 32-bit pieces
+            const std::size_t piece = std::min<std::size_t>(bytes.size() - offset, 1u << 30);
+            z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + offset));
+            z.avail_in = uInt(piece);
+            offset += piece;
+        }
+        z.next_out = reinterpret_cast<Bytef*>(chunk);
+        z.avail_out = sizeof chunk;
+        status = inflate(&z, Z_NO_FLUSH);
+        if (status != Z_OK && status != Z_STREAM_END) {
+            inflateEnd(&z);
+            throw InputError(what + ": the gzip stream is corrupt or truncated (" + (z.msg ? z.msg : "zlib error") + ")");
+        }
+        const std::size_t produced = sizeof chunk - z.avail_out;
+        if (out.size() + produced > limit) {
+            inflateEnd(&z);
+            throw InputError(what + ": unpacks to more than " + std::to_string(limit >> 20) +
+                             " MiB, the cap of such a file (a decompression bomb?)");
+        }
+        out.append(chunk, produced);
+        if (produced == 0 && z.avail_in == 0 && offset >= bytes.size() && status != Z_STREAM_END) {
+            inflateEnd(&z);
+            throw InputError(what + ": the gzip stream is truncated");
+        }
+    }
+    inflateEnd(&z);
     return out;
 }
 

@@ -34,6 +34,14 @@ std::string specialFileKind(const std::filesystem::path& path);
 std::string readInputFile(const std::filesystem::path& path, InputKind kind, std::uint64_t limit = 0,
                           const std::filesystem::path& within = {});
 
+/// Whether `bytes` begin as a gzip stream (the magic bytes 1f 8b).
+bool isGzip(const std::string& bytes);
+
+/// The bytes of a gzip stream (zlib), refused with one InputError naming `what` when the stream is
+/// corrupt or truncated, or when it would unpack to more than `limit` bytes (a decompression bomb
+/// stops at the limit, before more memory is taken).
+std::string gunzip(const std::string& bytes, std::uint64_t limit, const std::string& what);
+
 /// The folder `referrer`'s references must stay in, symbolic links resolved once (the `within` of
 /// readInputFile); empty when `allowExternal`.
 std::filesystem::path confinementRoot(const std::filesystem::path& referrer, bool allowExternal);

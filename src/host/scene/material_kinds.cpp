@@ -30,6 +30,27 @@ void roughness(const std::string& what, const Material& m) {
         throw InputError(what + ": roughness " + std::to_string(m.roughness) + " must lie in [0, 1]");
 }
 
+/// The coated kinds' layer: its thickness and the walk's bounds (MaterialData keeps depth and
+/// samples in one float).
+void layer(const std::string& what, const Material& m) {
+    roughness(what, m);
+    if (!(std::isfinite(m.thickness) && m.thickness > 0.0f && m.thickness <= 1e3f))
+        throw InputError(what + ": thickness " + std::to_string(m.thickness) + " must lie in (0, 1000]");
+    if (!(m.layerDepth >= 1 && m.layerDepth <= 100))
+        throw InputError(what + ": layer depth " + std::to_string(m.layerDepth) + " must lie in [1, 100]");
+    if (!(m.layerSamples >= 1 && m.layerSamples < MaterialData::kLayerSamplesLimit))
+        throw InputError(what + ": layer samples " + std::to_string(m.layerSamples) + " must lie in [1, " +
+                         std::to_string(MaterialData::kLayerSamplesLimit - 1) + "]");
+}
+
+void complexIndex(const std::string& what, const Material& m) {
+    const glm::vec3& eta = m.eta;
+    if (!(std::isfinite(eta.x) && std::isfinite(eta.y) && std::isfinite(eta.z) && eta.x > 0 && eta.y > 0 && eta.z > 0))
+        throw InputError(what + ": eta " + format(m.eta) + " must be finite and positive");
+    if (!(std::isfinite(m.k.x) && std::isfinite(m.k.y) && std::isfinite(m.k.z) && m.k.x >= 0 && m.k.y >= 0 && m.k.z >= 0))
+        throw InputError(what + ": k " + format(m.k) + " must be finite and non-negative");
+}
+
 }  // namespace
 
 const std::vector<MaterialKindSpec>& materialKinds() {
@@ -57,14 +78,7 @@ const std::vector<MaterialKindSpec>& materialKinds() {
              [](const Material& m, const std::string& what) {
                  if (!m.complexIor) reflectance(what, "tint", m.specular);
                  roughness(what, m);
-                 if (!m.complexIor) return;
-                 const glm::vec3& eta = m.eta;
-                 if (!(std::isfinite(eta.x) && std::isfinite(eta.y) && std::isfinite(eta.z) && eta.x > 0 &&
-                       eta.y > 0 && eta.z > 0))
-                     throw InputError(what + ": eta " + format(m.eta) + " must be finite and positive");
-                 if (!(std::isfinite(m.k.x) && std::isfinite(m.k.y) && std::isfinite(m.k.z) && m.k.x >= 0 &&
-                       m.k.y >= 0 && m.k.z >= 0))
-                     throw InputError(what + ": k " + format(m.k) + " must be finite and non-negative");
+                 if (m.complexIor) complexIndex(what, m);
              },
              [](const Material& m, MaterialData& d) {
                  if (m.complexIor) {
@@ -97,6 +111,36 @@ const std::vector<MaterialKindSpec>& materialKinds() {
              }});
         row(MaterialType::MetallicRoughness).baseColourTexture = true;
         row(MaterialType::MetallicRoughness).metallicRoughnessTexture = true;
+        add({MaterialType::CoatedDiffuse, "CoatedDiffuse", "coated diffuse",
+             [](const Material& m, const std::string& what) {
+                 reflectance(what, "reflectance", m.diffuse);
+                 layer(what, m);
+                 reflectance(what, "medium albedo", m.mediumAlbedo);
+                 if (!(m.mediumAlbedo.x >= 0.0f && m.mediumAlbedo.y >= 0.0f && m.mediumAlbedo.z >= 0.0f))
+                     throw InputError(what + ": medium albedo " + format(m.mediumAlbedo) + " must not be negative");
+                 if (!(m.mediumG > -1.0f && m.mediumG < 1.0f))
+                     throw InputError(what + ": medium g " + std::to_string(m.mediumG) + " must lie in (-1, 1)");
+             },
+             [](const Material& m, MaterialData& d) {
+                 d.setSpecular(m.mediumAlbedo, m.mediumG);
+                 d.setAlpha(m.roughness);
+                 d.setLayer(m.thickness, m.layerDepth, m.layerSamples);
+             }});
+        row(MaterialType::CoatedDiffuse).baseColourTexture = true;
+        add({MaterialType::CoatedConductor, "CoatedConductor", "coated conductor",
+             [](const Material& m, const std::string& what) {
+                 layer(what, m);
+                 complexIndex(what, m);
+                 if (!(m.baseRoughness >= 0.0f && m.baseRoughness <= 1.0f))
+                     throw InputError(what + ": base roughness " + std::to_string(m.baseRoughness) + " must lie in [0, 1]");
+             },
+             // The base sits under the coat: its index relative to the coat's (as pbrt divides).
+             [](const Material& m, MaterialData& d) {
+                 d.setDiffuse(m.eta / m.ior);
+                 d.setSpecular(m.k / m.ior, m.baseRoughness);
+                 d.setAlpha(m.roughness);
+                 d.setLayer(m.thickness, m.layerDepth, m.layerSamples);
+             }});
         for (int i = 0; i < kMaterialTypeCount; ++i) {
             if (int(k[i].type) != i) throw Error("material table has no row for material type " + std::to_string(i));
             k[i].microfacet = needsFullMaterialSet(k[i].type);  // the BSDF struct's flag
@@ -187,6 +231,30 @@ Material Material::metallicRoughness(glm::vec3 baseColour, float metallic, float
     m.diffuse = baseColour;
     m.metallic = metallic;
     m.roughness = roughness;
+    return m;
+}
+
+Material Material::coatedDiffuse(glm::vec3 reflectance, float roughness, float ior, float thickness) {
+    Material m;
+    m.type = MaterialType::CoatedDiffuse;
+    m.diffuse = reflectance;
+    m.roughness = roughness;
+    m.ior = ior;
+    m.thickness = thickness;
+    return m;
+}
+
+Material Material::coatedConductor(glm::vec3 eta, glm::vec3 k, float baseRoughness, float roughness, float ior,
+                                   float thickness) {
+    Material m;
+    m.type = MaterialType::CoatedConductor;
+    m.diffuse = glm::vec3(0.0f);
+    m.eta = eta;
+    m.k = k;
+    m.baseRoughness = baseRoughness;
+    m.roughness = roughness;
+    m.ior = ior;
+    m.thickness = thickness;
     return m;
 }
 

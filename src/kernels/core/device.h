@@ -16,10 +16,14 @@
 #define WF_CPU_GPU __host__ __device__
 #define WF_GPU __device__
 #define WF_INLINE __forceinline__
+/// A device function kept out of line: its registers stay its own instead of raising every
+/// kernel that could call it (the layered BSDFs' walks).
+#define WF_NOINLINE __noinline__
 #else
 #define WF_CPU_GPU
 #define WF_GPU
 #define WF_INLINE inline
+#define WF_NOINLINE
 #endif
 
 #if defined(__CUDA_ARCH__)

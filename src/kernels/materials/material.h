@@ -20,6 +20,7 @@
 // The host's half of a kind is its row of the material table (host/scene/material_kinds.cpp).
 #pragma once
 #include "kernels/materials/classic_materials.h"
+#include "kernels/materials/layered.h"
 #include "kernels/materials/material_types.h"
 #include "kernels/materials/microfacet_materials.h"
 
@@ -48,6 +49,12 @@ WF_CPU_GPU WF_INLINE auto withBsdf(MaterialType kind, F&& f) {
         break;
     case MaterialType::MetallicRoughness:
         if constexpr (kCompiledIn<Materials, MetallicRoughnessBsdf>) return f(MetallicRoughnessBsdf{});
+        break;
+    case MaterialType::CoatedDiffuse:
+        if constexpr (kCompiledIn<Materials, CoatedDiffuseBsdf>) return f(CoatedDiffuseBsdf{});
+        break;
+    case MaterialType::CoatedConductor:
+        if constexpr (kCompiledIn<Materials, CoatedConductorBsdf>) return f(CoatedConductorBsdf{});
         break;
     }
     return f(LambertianBsdf{});

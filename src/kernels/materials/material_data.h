@@ -16,6 +16,10 @@ namespace wavefront {
 ///   word 2: emitted radiance; the index of refraction (Dielectric, RoughDielectric)
 ///   word 3: GGX alpha, metallic, a conductor's Fresnel from eta + i k (1) or Schlick (0), the
 ///           normal map's scale
+/// The coated kinds (layered.h) keep the coat's index in ior(), its alpha in alpha(), the layer's
+/// thickness where metallic is and its walk's depth and samples where the Fresnel flag is; the
+/// coated diffuse its medium's albedo and g in word 1, the coated conductor its base's eta and k
+/// (relative to the coat) in words 0 and 1 and the base's alpha in word 1's w.
 struct MaterialData {
     WF_CPU_GPU MaterialType kind() const { return MaterialType(floatAsInt(diffuseKind_.w)); }
     WF_CPU_GPU vec3 diffuse() const { return diffuseKind_.xyz(); }
@@ -29,6 +33,15 @@ struct MaterialData {
     WF_CPU_GPU float metallic() const { return params_.y; }
     WF_CPU_GPU bool complexIor() const { return params_.z != 0.0f; }
     WF_CPU_GPU float normalScale() const { return params_.w; }  ///< glTF normalTexture.scale
+    WF_CPU_GPU vec3 mediumAlbedo() const { return specularExponent_.xyz(); }  ///< CoatedDiffuse
+    WF_CPU_GPU float mediumG() const { return specularExponent_.w; }          ///< CoatedDiffuse
+    WF_CPU_GPU float baseAlpha() const { return specularExponent_.w; }        ///< CoatedConductor
+    WF_CPU_GPU float thickness() const { return params_.y; }                  ///< the coated kinds
+    WF_CPU_GPU int layerDepth() const { return int(params_.z) / kLayerSamplesLimit; }
+    WF_CPU_GPU int layerSamples() const { return int(params_.z) % kLayerSamplesLimit; }
+    /// The coated kinds' walk: at most this many samples (and their depth times this, exactly
+    /// representable, in one float).
+    static constexpr int kLayerSamplesLimit = 128;
     WF_CPU_GPU bool emissive() const { return emissionIor_.x > 0.0f || emissionIor_.y > 0.0f || emissionIor_.z > 0.0f; }
 
     // Writers: the host's packing, and textures scaling a copy's factors (materialAt).
@@ -41,6 +54,10 @@ struct MaterialData {
     WF_CPU_GPU void setMetallic(float metallic) { params_.y = metallic; }
     WF_CPU_GPU void setComplexIor(bool complex) { params_.z = complex ? 1.0f : 0.0f; }
     WF_CPU_GPU void setNormalScale(float scale) { params_.w = scale; }
+    WF_CPU_GPU void setLayer(float thickness, int depth, int samples) {
+        params_.y = thickness;
+        params_.z = float(depth * kLayerSamplesLimit + samples);
+    }
 
 private:
     Float4 diffuseKind_, specularExponent_, emissionIor_, params_;

@@ -87,7 +87,7 @@ struct ConductorBsdf {
 };
 
 // ---- Rough dielectric (Walter, Marschner, Li and Torrance 2007) ------------------------------
-// Frame z = outward normal; eta = emission.w = n_inside / n_outside; params.x alpha. Reflection
+// Frame z = outward normal; eta = ior() = n_inside / n_outside; params.x alpha. Reflection
 // and transmission through the generalised half vector wm ~ etap wi + wo (etap: index on wi's
 // side over index on wo's side). The BTDF in Radiance mode carries the 1/etap^2 of radiance
 // crossing into another medium; in Importance mode it does not (f_Importance(wo, wi) =
@@ -101,10 +101,11 @@ struct RoughDielectricBsdf {
     struct Value {
         float f;    ///< BSDF value for the mode
         float pdf;  ///< solid-angle density of sample choosing wi
+        float lobe; ///< the probability of wi's lobe at its microfacet normal: F (reflection) or 1 - F
     };
 
     WF_CPU_GPU static Value value(const MaterialData& m, vec3 wo, vec3 wi, TransportMode mode) {
-        Value r{0.0f, 0.0f};
+        Value r{0.0f, 0.0f, 0.0f};
         if (wo.z == 0.0f || wi.z == 0.0f || m.alpha() < kSmoothAlpha) return r;
         float eta = m.ior();
         Ggx ggx{m.alpha()};
@@ -128,6 +129,7 @@ struct RoughDielectricBsdf {
         if (reflection) {
             r.f = DG * F / (4.0f * std::fabs(wo.z * wi.z));
             r.pdf = visible / (4.0f * std::fabs(cosO)) * F;
+            r.lobe = F;
             return r;
         }
         float denom = sqr(cosI + cosO / etap);
@@ -135,6 +137,7 @@ struct RoughDielectricBsdf {
         float f = (1.0f - F) * DG * std::fabs(cosI * cosO / (wi.z * wo.z * denom));
         r.f = mode == TransportMode::Radiance ? f / (etap * etap) : f;
         r.pdf = visible * std::fabs(cosI) / denom * (1.0f - F);  // |d wm / d wi| = |wi.wm| / denom
+        r.lobe = 1.0f - F;
         return r;
     }
 

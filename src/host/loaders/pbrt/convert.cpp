@@ -108,11 +108,11 @@ SceneFileSettings convertSettings(const Description& d, const FileResolver& file
             warnings.add(p.find("filename")->loc, what + ": \"filename\" '" + file +
                                                       "': wavefront writes .png, .exr or .pfm: the default output is used");
         }
-        for (const char* name : {"cropwindow", "pixelbounds", "iso", "exposuretime", "whitebalance", "sensor", "diagonal",
-                                 "maxcomponentvalue"})
+        for (const char* name : {"cropwindow", "pixelbounds", "exposuretime", "whitebalance", "diagonal", "maxcomponentvalue"})
             if (const Param* q = p.find(name))
                 warnings.add(q->loc, what + ": \"" + name + "\" is not supported: ignored");
         for (const char* ignored : {"savefp16", "writefp16"}) p.find(ignored);
+        for (const char* read : {"iso", "sensor"}) p.find(read);  // the imaging ratio's (imagingRatio)
         if (d.film.type == "spectral") warnings.add(d.film.loc, what + ": drawn as an RGB film");
         for (const Param* q : p.unused())
             warnings.add(q->loc, what + ": parameter " + q->declaration() + " is not known or not used: ignored");
@@ -130,12 +130,43 @@ SceneFileSettings convertSettings(const Description& d, const FileResolver& file
                                            "\"maxdepth\" is kept");
         for (const Param& q : d.integrator.params.params) q.used = true;
     }
-    // Read and reported: wavefront's own sampler and box filter take their place.
+    // Read and reported: wavefront's own sampler and pixel filter take their place.
     if (!d.sampler.type.empty())
         warnings.add(d.sampler.loc, "Sampler \"" + d.sampler.type + "\": wavefront uses its own sampler (--spp sets the samples per pixel)");
     if (!d.filter.type.empty())
-        warnings.add(d.filter.loc, "PixelFilter \"" + d.filter.type + "\": wavefront uses a box filter over each pixel");
+        warnings.add(d.filter.loc, "PixelFilter \"" + d.filter.type +
+                                       "\": not read: wavefront filters pixels as RenderOptions::filter says (--filter)");
     return s;
+}
+
+// pbrt-v4's film records exposure time x ISO / 100 of the light (its PixelSensor's imaging
+// ratio; the exposure time is the camera's shutterclose - shutteropen): the conversion scales every
+// emitter by it. A sensor other than the CIE 1931 observer has its own response, which wavefront
+// does not model: a warning states the factor applied.
+float imagingRatio(const Description& d, Warnings& warnings) {
+    float iso = 100.0f;
+    std::string sensor = "cie1931";
+    if (d.hasFilm) {
+        const ParamList& p = d.film.params;
+        iso = p.getFloat("iso", 100.0f);
+        if (!(std::isfinite(iso) && iso > 0.0f && iso <= 1e6f))
+            throw InputError(p.find("iso")->loc.str() + ": Film: \"iso\" " + std::to_string(iso) + " must lie in (0, 1e6]");
+        sensor = p.getString("sensor", "cie1931");
+    }
+    const ParamList& c = d.camera.params;
+    const float open = c.getFloat("shutteropen", 0.0f), close = c.getFloat("shutterclose", 1.0f);
+    const float exposure = close - open;
+    if (!(std::isfinite(exposure) && exposure > 0.0f && exposure <= 1e6f))
+        throw InputError((c.find("shutterclose") ? c.find("shutterclose")->loc : d.camera.loc).str() +
+                         ": Camera: the exposure time shutterclose - shutteropen (" + std::to_string(exposure) +
+                         ") must lie in (0, 1e6]");
+    const float ratio = exposure * iso / 100.0f;
+    if (sensor != "cie1931")
+        warnings.add(d.film.params.find("sensor")->loc, "Film: \"sensor\" \"" + sensor +
+                                                             "\" (a camera's response) is not modelled: drawn as pbrt's "
+                                                             "CIE 1931 sensor, scaled by exposure x ISO / 100 = " +
+                                                             std::to_string(ratio));
+    return ratio;
 }
 
 // A two-sided emitter: the mesh and a copy facing the other way, the two pushed apart along the
@@ -279,6 +310,7 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
     if (glm::determinant(glm::dmat3(worldFromCamera)) > 0.0) sceneFromWorld[0][0] = -1.0;
 
     SceneFileSettings settings = convertSettings(d, files, warnings);
+    d.imagingRatio = imagingRatio(d, warnings);
     scene.setFileSettings(settings);
     const Camera camera = convertCamera(d, sceneFromWorld, settings.width, settings.height, warnings);
     try {
@@ -324,7 +356,7 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
 
     LightConverter lights(sceneFromWorld, files, warnings);
     for (const Entity& light : d.lights) lights.translateLight(light);
-    lights.finish(scene);
+    lights.finish(scene, d.imagingRatio);
     return scene;
 }
 

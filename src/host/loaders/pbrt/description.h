@@ -108,6 +108,9 @@ struct Description {
     std::vector<InstancedObject> objects;  ///< the objects instanced, each once (area lights in them dropped, as pbrt-v4 does)
     std::vector<ObjectPlacement> instances;
     GeneratedTriangles generated;  ///< by the builder (subdivision, quadrics) and the conversion (spheres, back faces)
+    /// pbrt-v4's sensor imaging ratio, exposure time x ISO / 100 (the conversion sets it): every
+    /// emitter is scaled by it, so the image is the one pbrt's film records.
+    float imagingRatio = 1.0f;
 
     /// Every file name a FileLoc points to (stable addresses: a deque).
     std::deque<std::string> fileNames;

@@ -210,8 +210,9 @@ Light LightConverter::deltaLight(const Entity& light) const {
     return l;
 }
 
-void LightConverter::finish(Scene& scene) {
+void LightConverter::finish(Scene& scene, float imagingRatio) {
     for (std::size_t i = 0; i < deltaLights_.size(); ++i) {
+        deltaLights_[i].intensity *= imagingRatio;
         try {
             scene.addLight(deltaLights_[i]);
         } catch (const InputError& e) {
@@ -224,10 +225,11 @@ void LightConverter::finish(Scene& scene) {
     try {
         if (environment_.width == 0) {
             // A constant sky: the gradient with equal ends, sampled uniformly over the sphere.
-            scene.setSkyGradient(SkyGradient{constant_, constant_});
+            scene.setSkyGradient(SkyGradient{constant_ * imagingRatio, constant_ * imagingRatio});
             return;
         }
-        for (std::size_t i = 0; i < environment_.rgb.size(); ++i) environment_.rgb[i] += constant_[int(i % 3)];
+        for (std::size_t i = 0; i < environment_.rgb.size(); ++i)
+            environment_.rgb[i] = (environment_.rgb[i] + constant_[int(i % 3)]) * imagingRatio;
         scene.setEnvironment(std::move(environment_));
     } catch (const InputError& e) {
         throw InputError(infiniteLocation_ + ": " + e.what());

@@ -38,7 +38,7 @@ public:
     void translateLight(const Entity& light);
     /// Adds the delta lights to the Scene and sets its environment from the infinite lights (none:
     /// nothing). Throws InputError, naming the directive, for a light Scene::addLight refuses.
-    void finish(Scene& scene);
+    void finish(Scene& scene, float imagingRatio);
 
 private:
     void addImage(const Entity& light, const Image& image, float scale);

@@ -199,7 +199,7 @@ MaterialConverter::Result MaterialConverter::convert(const MaterialRef& ref, int
     }
     if (areaLight >= 0) {
         const AreaEmission emission = areaLightEmission(d_.areaLights[std::size_t(areaLight)], files_, warnings_);
-        material.emission = emission.radiance;
+        material.emission = emission.radiance * d_.imagingRatio;
         result.twoSided = emission.twoSided;
     }
     try {
@@ -269,29 +269,44 @@ Material MaterialConverter::convertMaterial(const Entity& m, const std::string& 
                                   std::to_string(rgb.y) + " is used for every wavelength");
         return rgb.y;
     };
+    // The coated materials' layer: pbrt-v4's defaults, its walk's bounds.
+    auto layer = [&](Material& coated) {
+        coated.thickness = scalar(p, "thickness", 0.01f, what);
+        const int depth = p.getInt("maxdepth", 10), samples = p.getInt("nsamples", 1);
+        if (depth < 1 || depth > 100)
+            throw InputError(m.loc.str() + ": " + what + ": \"maxdepth\" " + std::to_string(depth) + " must lie in [1, 100]");
+        if (samples < 1 || samples > 127)
+            throw InputError(m.loc.str() + ": " + what + ": \"nsamples\" " + std::to_string(samples) + " must lie in [1, 127]");
+        coated.layerDepth = depth;
+        coated.layerSamples = samples;
+    };
     const std::string& type = m.type;
     if (type == "diffuse") {
         out.type = MaterialType::Lambertian;
         baseColour(colour(p, "reflectance", 0.5f, SpectrumUse::Albedo, what));
     } else if (type == "coateddiffuse") {
-        // A GGX coat of index 1.5 over a Lambertian base: wavefront's metallic-roughness material
-        // with metallic 0 (pbrt's layered BSDF adds the interreflections between coat and base).
-        out = Material::metallicRoughness(glm::vec3(0.5f), 0.0f, std::sqrt(roughness(p, "", what)));
+        out = Material::coatedDiffuse(glm::vec3(0.5f), roughness(p, "", what), eta("eta"));
         baseColour(colour(p, "reflectance", 0.5f, SpectrumUse::Albedo, what));
-        const float coatEta = eta("eta");
-        if (std::fabs(coatEta - 1.5f) > 1e-3f)
-            warnings_.add(m.loc, what + ": the coat's \"eta\" " + std::to_string(coatEta) + " is drawn as 1.5");
-        if (p.find("albedo") && meanOf(colour(p, "albedo", 0.0f, SpectrumUse::Albedo, what)) != glm::vec3(0.0f))
-            warnings_.add(m.loc, what + ": the coat's \"albedo\" (a scattering layer) is not supported: a clear coat is drawn");
-        for (const char* ignored : {"thickness", "g", "maxdepth", "nsamples"}) p.find(ignored);
+        layer(out);
+        out.mediumAlbedo = glm::clamp(meanOf(colour(p, "albedo", 0.0f, SpectrumUse::Albedo, what)), 0.0f, 1.0f);
+        out.mediumG = std::clamp(scalar(p, "g", 0.0f, what), -0.999f, 0.999f);
     } else if (type == "conductor") {
         out = conductor("");
     } else if (type == "coatedconductor") {
-        out = conductor("conductor.");
-        warnings_.add(m.loc, what + ": drawn as its conductor without the dielectric coat (wavefront has no layered metal)");
-        for (const char* ignored : {"interface.roughness", "interface.uroughness", "interface.vroughness", "interface.eta",
-                                    "thickness", "g", "albedo", "maxdepth", "nsamples"})
-            p.find(ignored);
+        const Material base = conductor("conductor.");
+        glm::vec3 baseEta = base.eta, baseK = base.k;
+        if (!base.complexIor) {  // pbrt's "reflectance": eta 1, k from it (pbrt's CoatedConductorMaterial)
+            const glm::vec3 r = glm::clamp(base.specular, 0.0f, 0.9999f);
+            baseEta = glm::vec3(1.0f);
+            baseK = 2.0f * glm::sqrt(r) / glm::sqrt(glm::vec3(1.0f) - r);
+        }
+        out = Material::coatedConductor(baseEta, baseK, base.roughness, roughness(p, "interface.", what),
+                                        eta("interface.eta"));
+        layer(out);
+        if (p.find("albedo") && meanOf(colour(p, "albedo", 0.0f, SpectrumUse::Albedo, what)) != glm::vec3(0.0f))
+            warnings_.add(m.loc, what + ": a scattering layer (\"albedo\") under the coat is not supported on a "
+                                        "conductor: a clear layer is drawn");
+        p.find("g");
     } else if (type == "dielectric" || type == "thindielectric") {
         const float ior = eta("eta");
         const float alpha = type == "dielectric" ? roughness(p, "", what) : 0.0f;
