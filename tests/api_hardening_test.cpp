@@ -1,0 +1,43 @@
+// Issue 58, the API part: calls a host program can make against the public headers that crashed,
+// overflowed or kept memory without bound are refused with one InputError or made to work.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "test_support.h"
+
+using namespace wavefront;
+
+TEST_CASE("filterImage and writeImageWithAovs refuse pixel buffers shorter than the image", "[hardening][film]") {
+    Image shortBuffer(64, 48);
+    shortBuffer.rgb.resize(shortBuffer.rgb.size() / 2);  // was read past its end (4096 x 4096: SIGSEGV)
+    for (PixelFilter f : {PixelFilter::Box, PixelFilter::Gaussian, PixelFilter::Mitchell}) {
+        INFO(toString(f));
+        CHECK_THAT(wftest::inputErrorOf([&] { filterImage(shortBuffer, f); }), Catch::Contains("pixel buffer holds"));
+    }
+    Image negative;
+    negative.width = -3;
+    negative.height = 2;
+    CHECK_THAT(wftest::inputErrorOf([&] { filterImage(negative, PixelFilter::Gaussian); }), Catch::Contains("negative"));
+    CHECK(filterImage(Image(), PixelFilter::Gaussian).rgb.empty());  // an empty image stays empty
+
+    wftest::TempDir dir;
+    Image colour(64, 48);
+    AovImages aovs;
+    aovs.albedo = Image(64, 48);
+    aovs.depth = shortBuffer;  // as large as the image by its fields, not by its buffer
+    CHECK_THAT(wftest::inputErrorOf([&] { writeImageWithAovs(dir.file("a.exr"), colour, aovs); }),
+               Catch::Contains("depth layer") && Catch::Contains("pixel buffer holds"));
+    aovs.depth = Image(64, 48);
+    aovs.depth.rgb.resize(aovs.depth.rgb.size() + 3);  // a longer one is refused too
+    CHECK_THAT(wftest::inputErrorOf([&] { writeImageWithAovs(dir.file("a.exr"), colour, aovs); }),
+               Catch::Contains("pixel buffer holds"));
+    aovs.depth = Image(64, 48);
+    CHECK(writeImageWithAovs(dir.file("a.exr"), colour, aovs) == 0u);
+}
