@@ -41,3 +41,16 @@ TEST_CASE("filterImage and writeImageWithAovs refuse pixel buffers shorter than 
     aovs.depth = Image(64, 48);
     CHECK(writeImageWithAovs(dir.file("a.exr"), colour, aovs) == 0u);
 }
+
+TEST_CASE("a BDPT strategy whose path length overflows int is refused by validate", "[hardening][bdpt]") {
+    RenderOptions o = wftest::smallRender(IntegratorType::Bdpt, Backend::Cpu, 8, 1);
+    for (auto [s, t] : {std::pair{INT_MAX, 2}, std::pair{2, INT_MAX}, std::pair{INT_MAX, INT_MAX}}) {
+        INFO(s << "," << t);
+        o.bdpt.strategyS = s;
+        o.bdpt.strategyT = t;  // INT_MAX,2 passed (s + t - 1 wrapped negative) and rendered black
+        CHECK_THAT(wftest::inputErrorOf([&] { o.validate(); }), Catch::Contains("more than the max depth"));
+    }
+    o.bdpt.strategyS = 1;
+    o.bdpt.strategyT = 2;
+    o.validate();
+}
