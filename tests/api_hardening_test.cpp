@@ -54,3 +54,28 @@ TEST_CASE("a BDPT strategy whose path length overflows int is refused by validat
     o.bdpt.strategyT = 2;
     o.validate();
 }
+
+TEST_CASE("edits without a render are kept as one merged entry per thing edited", "[hardening][edit]") {
+    Renderer r(Scene::builtin("cornell-box"), wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 8, 1));
+    r.render();
+    const Camera camera = r.scene().camera();
+    const Material material = r.scene().materials()[0];
+    // A record per edit grew without bound: 4 M edits without a render kept 425 MB.
+    std::uint64_t bytes = 0;
+    for (int i = 0; i < 20000; ++i) bytes += r.setCamera(camera).bytesUploaded;
+    r.setMaterial(0, material, EditMode::Accumulate);
+    r.setMaterial(0, material, EditMode::Accumulate);
+    r.setCamera(camera, EditMode::Accumulate);
+    r.render();
+    const std::vector<EditStats>& edits = r.stats().edits;
+    REQUIRE(edits.size() == 2);
+    CHECK(edits[0].what == "camera");
+    CHECK(edits[0].count == 20001u);
+    CHECK(edits[0].bytesUploaded >= bytes);
+    CHECK(edits[0].filmReset);  // any reset among the merged edits
+    CHECK(edits[1].what == "material 0");
+    CHECK(edits[1].count == 2u);
+    CHECK_FALSE(edits[1].filmReset);
+    r.render();
+    CHECK(r.stats().edits.empty());
+}

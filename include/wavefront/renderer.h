@@ -402,6 +402,9 @@ struct EditStats {
     /// The part of `seconds` the BVH update took (refit and its cost measurements, or rebuild),
     /// device work included; 0 without one.
     double bvhSeconds = 0.0;
+    /// How many edits this entry stands for: 1 from a set* call; in RenderStats::edits, the edits
+    /// of one thing (same `what`) made between two render calls, merged into one entry.
+    std::uint64_t count = 1;
 };
 
 /// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh
@@ -437,7 +440,11 @@ struct RenderStats {
     std::vector<KernelStats> kernels;
     /// Every device that rendered the film (one entry for a single device).
     std::vector<DeviceStats> devices;
-    /// The edits made between the previous render call and this one, with what each cost.
+    /// The edits made between the previous render call and this one, with what they cost: one
+    /// entry per thing edited (`what`), in the order first edited; repeated edits of it merged
+    /// (bytes and seconds summed, `bvh` every kind of update made, `lightsRebuilt` and `filmReset`
+    /// if any, `bvhCostRatio` the last edit's, `count` the edits), so that the list stays as small
+    /// as the scene however many edits are made without a render.
     std::vector<EditStats> edits;
     BdptStats bdpt;  ///< BDPT, MLT and MMLT (which run on BDPT)
     MltStats mlt;    ///< MLT and MMLT
