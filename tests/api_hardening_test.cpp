@@ -79,3 +79,66 @@ TEST_CASE("edits without a render are kept as one merged entry per thing edited"
     r.render();
     CHECK(r.stats().edits.empty());
 }
+
+namespace {
+
+double largestAbsoluteDifference(const Image& a, const Image& b) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.rgb.size(); ++i) worst = std::max(worst, double(std::fabs(a.rgb[i] - b.rgb[i])));
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("addMesh and setMeshPositions take zero and NaN normals by one rule", "[hardening][scene][edit]") {
+    Scene scene = Scene::builtin("cornell-box");
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    mesh.normals = {{0, 0, 1}, {0, 0, 0}, {0, 0, 1}, {0, 0, 1}};  // addMesh took a zero normal...
+    mesh.indices = {0, 1, 2, 2, 3, 0};
+    mesh.material = 0;
+    const int m = scene.addMesh(mesh);
+    const std::size_t first = scene.meshes()[std::size_t(m)].firstTriangle;
+    CHECK(scene.meshes()[std::size_t(m)].triangleCount == 2u);
+    CHECK(scene.triangleHasNormals()[first] == 0);  // falls back to the geometric normal
+    CHECK(scene.triangleHasNormals()[first + 1] == 1);
+    // ... which setMeshPositions refused for the same mesh; now the same rule, both ways.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    scene.setMeshPositions(m, mesh.positions, {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {nan, 0, 1}});
+    CHECK(scene.triangleHasNormals()[first] == 1);
+    CHECK(scene.triangleHasNormals()[first + 1] == 0);
+    CHECK(scene.normals()[scene.meshes()[std::size_t(m)].firstVertex + 3] == glm::vec3(0.0f));
+    CHECK_THAT(wftest::inputErrorOf([&] { scene.setMeshPositions(m, mesh.positions, {{0, 0, 1}}); }),
+               Catch::Contains("normals were given"));
+}
+
+TEST_CASE("a mesh added with zero area appears once an edit gives it area", "[hardening][scene][edit]") {
+    Scene scene = Scene::builtin("cornell-box");
+    glm::vec3 lo, hi;
+    REQUIRE(scene.bounds(lo, hi));
+    const glm::vec3 centre = 0.5f * (lo + hi), size = 0.25f * (hi - lo);
+    const int red = scene.addMaterial(Material::lambertian(glm::vec3(0.9f, 0.1f, 0.1f)));
+    // A tetrahedron scaled from zero: the first frame of an animation that grows it.
+    const std::vector<glm::vec3> unit = {{-1, -1, -1}, {1, -1, -1}, {0, 1, -1}, {0, 0, 1}};
+    TriangleMesh grown;
+    grown.indices = {0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3};
+    grown.material = red;
+    grown.positions.assign(4, centre);
+    grown.normals = unit;
+    const std::size_t trianglesBefore = scene.triangles().size();
+    const int mesh = scene.addMesh(grown);
+    Renderer r(scene, wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 16, 2));
+    CHECK(r.scene().triangles().size() == trianglesBefore + 4);  // kept, not dropped for good
+    r.render();
+    CHECK(r.stats().skippedDegenerateTriangles == 4);
+    const Image collapsed = r.image();
+    CHECK(largestAbsoluteDifference(collapsed, wftest::renderImage(Scene::builtin("cornell-box"), r.options())) < 1e-4);
+
+    std::vector<glm::vec3> positions, normals = unit;
+    for (const glm::vec3& u : unit) positions.push_back(centre + u * size);
+    normals[3] = glm::vec3(0.0f);  // and a zero normal in the edit, as addMesh would take it
+    r.setMeshPositions(mesh, positions, normals);
+    r.render();
+    CHECK(largestAbsoluteDifference(r.image(), collapsed) > 1e-2);  // it shows
+    CHECK(largestAbsoluteDifference(r.image(), wftest::renderImage(r.scene(), r.options())) < 1e-4);
+}

@@ -421,7 +421,7 @@ struct RenderStats {
     std::uint64_t extensionRays = 0;
     std::uint64_t shadowRays = 0;
     std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
-    std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles removed from the scene
+    std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles at upload (never hit; Scene::validate)
     std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
     /// The scene on the backend: triangles (the scene's own and its objects', each stored once)
     /// and spheres after validation, instances, textures and their texel bytes, and the seconds
