@@ -142,3 +142,31 @@ TEST_CASE("a mesh added with zero area appears once an edit gives it area", "[ha
     CHECK(largestAbsoluteDifference(r.image(), collapsed) > 1e-2);  // it shows
     CHECK(largestAbsoluteDifference(r.image(), wftest::renderImage(r.scene(), r.options())) < 1e-4);
 }
+
+TEST_CASE("a cancel made before the render thread has begun its call still stops it", "[hardening][render]") {
+    Scene scene = Scene::builtin("cornell-box");
+    RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 32, 1);
+    // Far longer than the test waits, but bounded: the lost cancel of before ran until here
+    // (the film's sample count then says it was not cancelled).
+    o.timeLimitSeconds = 30.0;
+    for (int attempt = 0; attempt < 5; ++attempt) {  // was lost 5 times of 5
+        INFO("attempt " << attempt);
+        Renderer r(scene, o);
+        std::thread worker([&] { r.render(); });
+        r.cancel();  // at once: the thread has most likely not reached render() yet
+        worker.join();
+        CHECK(r.stats().cancelled);
+    }
+    // Made while no call runs, it stops the next call at its start; the call then clears it.
+    Renderer r(scene, o);
+    r.cancel();
+    r.render();
+    CHECK(r.stats().cancelled);
+    o.timeLimitSeconds = 0.0;
+    Renderer again(scene, o);
+    again.cancel();
+    again.render();
+    CHECK(again.stats().cancelled);
+    again.renderMore(1);
+    CHECK_FALSE(again.stats().cancelled);
+}

@@ -481,7 +481,9 @@ public:
     /// image as one render() with the sum of the sample counts (MLT: its chains continue).
     void renderMore(int samplesPerPixel);
     /// Asks a render in progress (on another thread) to stop: no new samples start, those in
-    /// flight finish, and the film holds what was done (stats().cancelled). Thread-safe.
+    /// flight finish, and the film holds what was done (stats().cancelled). Thread-safe. A cancel
+    /// made while no call runs (a render thread just started may not have begun its call) stops
+    /// the next call at its start; every call clears the request when it returns.
     void cancel();
     // ---- Edits between renders -------------------------------------------------------------
     // Each edit checks its input as the Scene's add* functions do and throws InputError, one

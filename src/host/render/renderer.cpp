@@ -142,7 +142,9 @@ public:
         // runner the first is using.
         enter("render() and renderMore() calls");
         Release release{busy};
-        cancel.store(false);
+        // The flag is cleared when a call ends, not when it starts: a cancel() made by the host
+        // right after starting its render thread came before this line and was lost (5 of 5).
+        Release clearCancel{cancel};  // destroyed before `release`: cleared while still busy
         call.cancel = &cancel;
         call.progress = options.progress;
         backend->render(options, call, stats);
