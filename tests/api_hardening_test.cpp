@@ -170,3 +170,79 @@ TEST_CASE("a cancel made before the render thread has begun its call still stops
     again.renderMore(1);
     CHECK_FALSE(again.stats().cancelled);
 }
+
+namespace {
+
+/// The samples handed out by a timed render when its budget is first asked (the progress
+/// callback's first report), and the render's stats.
+std::uint64_t firstReport(RenderOptions o, RenderStats* stats = nullptr) {
+    std::uint64_t first = 0;
+    o.progress = [&](std::uint64_t done, std::uint64_t, double) {
+        if (first == 0) first = done;
+        return true;
+    };
+    Renderer r(Scene::builtin("cornell-box"), o);
+    r.render();
+    if (stats) *stats = r.stats();
+    return first;
+}
+
+}  // namespace
+
+TEST_CASE("a timed render hands out about a pass before it first looks at the clock", "[hardening][render]") {
+    // 48 x 36 at 0.033 s took 0.31 s (2.3 s on a loaded 2-core machine): a 65536-slot stream is 38
+    // passes, all handed out at once, and a whole-path launch took at least 4 streams.
+    const std::uint64_t pass = 48 * 36;
+    struct Case {
+        IntegratorType integrator;
+        PtVariant pt;
+        BdptVariant bdpt;
+        const char* name;
+    };
+    for (const Case& c : {Case{IntegratorType::PathTracer, PtVariant::SptR, BdptVariant::Streaming, "pt spt-r"},
+                          Case{IntegratorType::PathTracer, PtVariant::Spt, BdptVariant::Streaming, "pt spt"},
+                          Case{IntegratorType::PathTracer, PtVariant::Megakernel, BdptVariant::Streaming, "pt megakernel"},
+                          Case{IntegratorType::PathTracer, PtVariant::PtR, BdptVariant::Streaming, "pt pt-r"},
+                          Case{IntegratorType::Bdpt, PtVariant::SptR, BdptVariant::Streaming, "bdpt streaming"},
+                          Case{IntegratorType::Bdpt, PtVariant::SptR, BdptVariant::Naive, "bdpt naive"}}) {
+        INFO(c.name);
+        RenderOptions o = wftest::smallRender(c.integrator, Backend::Cpu, 48, 1);
+        o.height = 36;
+        if (c.integrator == IntegratorType::PathTracer) o.pt.variant = c.pt;
+        else o.bdpt.variant = c.bdpt;
+        o.streamCapacity = 65536;
+        o.timeLimitSeconds = 0.033;
+        RenderStats st;
+        const auto start = std::chrono::steady_clock::now();
+        const std::uint64_t first = firstReport(o, &st);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(first > 0u);
+        CHECK(first <= 8 * pass);  // was 65536 (38 passes) and more
+        CHECK(st.samples % pass == 0u);  // still whole passes
+        CHECK(seconds < 10 * 0.033 * wftest::timeScale());
+    }
+}
+
+TEST_CASE("a VCM pass with a huge radius and an MLT user pool keep the time limit", "[hardening][render][vcm][mlt]") {
+    // vcm --radius 1000 merges every eye vertex with every light vertex: one pass ran past any limit.
+    RenderOptions v = wftest::smallRender(IntegratorType::Vcm, Backend::Cpu, 48, 1);
+    v.height = 36;
+    v.vcm.radius = 1000.0f;  // a pass: 0.86 s on 2 loaded CPU threads (1728 eye x 1728 light subpaths)
+    v.timeLimitSeconds = 0.001;
+    Renderer vcm(Scene::builtin("cornell-box"), v);
+    vcm.render();
+    CHECK(vcm.stats().samples > 0u);
+    CHECK(vcm.stats().samples < 48u * 36u);  // the first pass cut at twice the limit
+    CHECK(wftest::allFinite(vcm.image()));
+
+    // mlt --pool N evaluated the whole pool whatever the limit (a user's pool; the policy's ended).
+    RenderOptions m = wftest::smallRender(IntegratorType::Mlt, Backend::Cpu, 32, 1);
+    m.mlt.poolSize = 1 << 22;  // ~40 s of BDPT samples on a CPU
+    m.timeLimitSeconds = 0.05;
+    const auto start = std::chrono::steady_clock::now();
+    Renderer mlt(Scene::builtin("cornell-box"), m);
+    mlt.render();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(mlt.stats().mlt.poolSamples < std::uint64_t(1) << 22);
+    CHECK(seconds < 10 * 0.05 * wftest::timeScale());
+}

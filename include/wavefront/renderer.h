@@ -143,7 +143,8 @@ struct MltOptions : BidirectionalOptions {
     int chains = 0;
     /// Start-up pool samples, at least one per chain (up to 2^28); 0: the pool policy
     /// (mltPoolSize). A pool much larger than the chain count lets fewer chains start from the
-    /// same pool sample, whose mutations are then correlated.
+    /// same pool sample, whose mutations are then correlated. A time-limited render ends the
+    /// pool at the limit (once every chain has a sample); the policy's at a quarter of it.
     int poolSize = 0;
     /// The target function: true (the default), each pixel's share of a sample's luminance over
     /// that pixel's brightness in a short BDPT pilot (Hoberock and Hart 2010), which spreads the

@@ -8,6 +8,7 @@
 // is the next step for speed (docs/decisions.md, "VCM: one thread per subpath first").
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -72,7 +73,7 @@ public:
                 exec_, first, count, wholeIterations, pass, budget,
                 [&](std::uint64_t offset, std::uint64_t n) {
                     const std::uint64_t at = first + offset;
-                    runIteration<Materials>(scene, setup, sampler, film, at / pass, at, n);
+                    return runIteration<Materials>(scene, setup, sampler, film, at / pass, at, n, budget);
                 },
                 true);
         });
@@ -93,9 +94,13 @@ private:
         return p;
     }
 
-    template <class Materials>
-    void runIteration(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler, const FilmView& film,
-                      std::uint64_t iteration, std::uint64_t at, std::uint64_t n) {
+    /// Runs eye samples [at, at + n) of `iteration`; returns how many ran: fewer when the render
+    /// was cancelled, or ran past twice its time limit, within the pass (its t = 1 splats are then
+    /// on the film for the whole range, as a cancellation leaves them).
+    template <class Materials, class Budget>
+    std::uint64_t runIteration(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler,
+                               const FilmView& film, std::uint64_t iteration, std::uint64_t at, std::uint64_t n,
+                               Budget& budget) {
         BdptParams p = setup.params;
         p.lightPathCount = float(lightPaths_);
         const float radius = vcmRadius(setup.baseRadius, setup.alpha, iteration);
@@ -127,11 +132,25 @@ private:
         exec_.sortPairs(keys_.data(), values_.data(), entries_, keyBits);
         exec_.parallelFor("vcm grid buckets", entries_,
                           vcm::BucketRangeStage{keys_.data(), entries_, unused, begin_.data(), end_.data()});
-        exec_.parallelFor("vcm eye pass", int(n),
-                          vcm::EyeStage<C>{c, cache, grid, scheduler_.control(), firstEye, at, lightPaths_});
+        // In launches, the budget asked between them: with a large radius every eye vertex merges
+        // with every light vertex, and one pass took hours (--radius 1000 at 512 x 512) whatever
+        // the time limit. A pass is cut only by a cancellation or at twice the limit.
+        std::uint64_t ran = 0;
+        while (ran < n) {
+            const std::uint64_t m = std::min(eyeLaunches_.next(), n - ran);
+            const auto start = std::chrono::steady_clock::now();
+            exec_.parallelFor("vcm eye pass", int(m),
+                              vcm::EyeStage<C>{c, cache, grid, scheduler_.control(), firstEye, at + ran, lightPaths_});
+            ran += m;
+            exec_.synchronize();  // runChunked waits for the iteration anyway
+            eyeLaunches_.observe(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            if (ran == n) break;
+            if (budget.cancelRequested() || (budget.timeLimited() && budget.elapsed() >= 2.0 * budget.timeLimit())) break;
+        }
         ++iterations_;
         lightPathsTraced_ += std::uint64_t(lightPaths_);
         lastRadius_ = radius;
+        return ran;
     }
 
     Exec& exec_;
@@ -145,6 +164,10 @@ private:
     StreamScheduler<Exec, VcmCounters> scheduler_;  ///< the counters (its control block) and SIMD counters
     std::uint64_t iterations_ = 0, lightPathsTraced_ = 0;
     float lastRadius_ = 0.0f;
+    /// Eye-pass launches: one sample first, then about 50 ms of them at the measured rate (a
+    /// launch a pass at the usual radii; at radius 1000 one eye sample of 128 x 96 merged for 9 ms
+    /// on a CPU thread, so that a launch of 1024 samples ran 9 s).
+    LaunchSizer eyeLaunches_{1, 0.05};
 };
 
 }  // namespace wavefront
