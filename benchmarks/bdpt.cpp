@@ -65,7 +65,6 @@ static int run(int argc, char** argv) {
         std::string name;
     };
     std::vector<Config> configs;
-    // The naive version has no connect phase: its threshold stays unset (validate refuses one).
     if (naive) configs.push_back({BdptVariant::Naive, 0.0f, true, "naive"});
     for (const std::string& t : thresholds) {
         if (coalesced != "off") configs.push_back({BdptVariant::Streaming, std::stof(t), true, "streaming " + t});
@@ -82,7 +81,8 @@ static int run(int argc, char** argv) {
             o.integrator = IntegratorType::Bdpt;
             o.backend = backend;
             o.bdpt.variant = cfg.variant;
-            o.bdpt.connectThreshold = cfg.threshold;
+            // The naive version has no connect phase: its threshold stays unset (validate refuses one).
+            if (cfg.variant == BdptVariant::Streaming) o.bdpt.connectThreshold = cfg.threshold;
             o.bdpt.coalescedVertexWrites = cfg.coalesced;
             o.width = width;
             o.height = height;
