@@ -95,8 +95,10 @@ private:
     }
 
     /// Runs eye samples [at, at + n) of `iteration`; returns how many ran: fewer when the render
-    /// was cancelled, or ran past twice its time limit, within the pass (its t = 1 splats are then
-    /// on the film for the whole range, as a cancellation leaves them).
+    /// was cancelled, or ran past twice its time limit, within the pass. The light pass has then
+    /// splatted the t = 1 connections of the whole range: a pixel whose eye sample did not run
+    /// keeps that light without the sample, at most one pass's worth (a pixel without any sample
+    /// resolves black all the same).
     template <class Materials, class Budget>
     std::uint64_t runIteration(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler,
                                const FilmView& film, std::uint64_t iteration, std::uint64_t at, std::uint64_t n,
