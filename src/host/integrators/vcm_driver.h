@@ -139,7 +139,10 @@ private:
         // the time limit. A pass is cut only by a cancellation or at twice the limit.
         std::uint64_t ran = 0;
         while (ran < n) {
-            const std::uint64_t m = std::min(eyeLaunches_.next(), n - ran);
+            // At most four times the largest launch yet: one cheap sample (a miss) must not make
+            // the next launch the rest of an expensive pass.
+            const std::uint64_t m = std::min({eyeLaunches_.next(), 4 * largestEyeLaunch_, n - ran});
+            largestEyeLaunch_ = std::max(largestEyeLaunch_, m);
             const auto start = std::chrono::steady_clock::now();
             exec_.parallelFor("vcm eye pass", int(m),
                               vcm::EyeStage<C>{c, cache, grid, scheduler_.control(), firstEye, at + ran, lightPaths_});
@@ -170,6 +173,7 @@ private:
     /// launch a pass at the usual radii; at radius 1000 one eye sample of 128 x 96 merged for 9 ms
     /// on a CPU thread, so that a launch of 1024 samples ran 9 s).
     LaunchSizer eyeLaunches_{1, 0.05};
+    std::uint64_t largestEyeLaunch_ = 1;
 };
 
 }  // namespace wavefront
