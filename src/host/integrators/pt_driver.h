@@ -95,10 +95,8 @@ private:
     /// its counts bound the grids (`live`), so the drain at the end of a render launches few
     /// blocks, and no generate kernel runs.
     template <class Budget>
-    bool finished(int iteration, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first, WorkSteering& steering,
-                  Budget& budget, int& live, bool& exhausted) {
-        // A timed render looks every iteration: four iterations of a small image are passes.
-        const int pollEvery = budget.timeLimited() ? 1 : 4;
+    bool finished(int iteration, int pollEvery, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first,
+                  WorkSteering& steering, Budget& budget, int& live, bool& exhausted) {
         if (iteration % pollEvery != pollEvery - 1) return false;
         StreamControl k;
         bool have = poll.take(k);
@@ -123,6 +121,10 @@ private:
         // A timed render keeps at most a pass in flight: a stream many passes long (a small image)
         // was filled before the first look at the clock (0.31 s for 0.033 s at 48 x 36 on a CPU).
         const int slots = timedSlots(capacity_, std::uint64_t(c.params.numPixels), budget);
+        // Every fourth iteration's snapshot (the GPU runs on meanwhile), but every one's in a timed
+        // render where four iterations are long: on the CPU (synchronous anyway; 8 iterations of
+        // 256 x 256 were 0.4 s) or when the stream is a pass or less (a small image).
+        const int pollEvery = budget.timeLimited() && (!Exec::kIsGpu || slots < capacity_) ? 1 : 4;
         int cur = 0, bound = slots;
         bool exhausted = false;
         StreamControl* k = scheduler_.control();
@@ -140,7 +142,7 @@ private:
             if (c.params.nextEventEstimation)
                 exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage<Materials>{c, shadow()});
             cur ^= 1;
-            if (finished(iteration, poll, first, steering, budget, bound, exhausted)) break;
+            if (finished(iteration, pollEvery, poll, first, steering, budget, bound, exhausted)) break;
             // SPT+R's drain: nothing left to start and at most half of the stream in flight. One
             // launch runs each path to its end; bookkeeping first counts their next traversals and
             // the last shadow rays.
