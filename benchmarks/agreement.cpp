@@ -64,7 +64,7 @@ Side renderFor(const Scene& scene, RenderOptions o, IntegratorType integrator, i
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> scenes = {"point-light"};
     int width = 256, height = 256, maxDepth = 8, seeds = 4, grid = 8;
     double seconds = 20.0;
@@ -137,3 +137,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("agreement", argc, argv, run); }

@@ -50,7 +50,7 @@ struct Column {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::string res = "1920x1080", update = "refit", resolveOn = "host", variant = toString(PtVariant::SptR),
                 builder = toString(BvhBuilder::Auto), positionsOn = "host";
     bool kernels = false;
@@ -161,3 +161,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("animation", argc, argv, run); }

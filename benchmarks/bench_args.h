@@ -50,6 +50,26 @@ inline void checkBuiltinScene(const std::string& name) {
     throw wavefront::InputError("unknown scene '" + name + "'; built-in scenes: " + joinList(names, ", "));
 }
 
+/// A benchmark's main: runs `body(argc, argv)` and turns what escapes it into one line on stderr,
+/// "NAME: message", and exit code 2 for an InputError (bad input, found past the command line:
+/// an option combination the library refuses), 1 for any other error; an escaped exception
+/// aborted the program with "terminate called after throwing ..." before.
+///   static int run(int argc, char** argv) { ... }
+///   int main(int argc, char** argv) { return benchMain("bdpt", argc, argv, run); }
+inline int benchMain(const char* name, int argc, char** argv, int (*body)(int, char**)) {
+    try {
+        return body(argc, argv);
+    } catch (const wavefront::InputError& e) {
+        std::fflush(stdout);  // the table so far, then the reason it ends
+        std::fprintf(stderr, "%s: %s\n", name, e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: error: %s\n", name, e.what());
+        return 1;
+    }
+}
+
 /// One benchmark's command line. Every benchmark has --backend (auto, cuda or cpu; without it cuda
 /// when a CUDA device is visible, else cpu); the add* calls declare the rest, each bound to the
 /// variable that holds its default. A flag given twice takes the last value, as the hand-written

@@ -34,7 +34,7 @@ static PrimitiveArrays randomTriangles(int count, std::uint32_t seed) {
 }
 
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     bool quick = false, noBuilds = false;
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "rtiow-final", "mesh-1m"};
     BenchArgs args("bvh_bench", "LBVH and PLOC build times, SAH and ray throughput: random triangles, then primary, "
@@ -178,3 +178,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("bvh_bench", argc, argv, run); }

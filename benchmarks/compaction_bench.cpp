@@ -11,7 +11,7 @@
 
 using namespace wavefront;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     BenchArgs args("compaction_bench",
                    "Write-time compaction vs a plain copy vs flags + cub::DeviceSelect::Flagged: times and effective "
                    "bandwidth");
@@ -35,3 +35,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("compaction_bench", argc, argv, run); }

@@ -10,7 +10,7 @@
 
 using namespace wavefront;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::string integrators = "pt,bdpt";
     int res = 1024;
     double seconds = 2.0;
@@ -54,3 +54,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("instancing", argc, argv, run); }

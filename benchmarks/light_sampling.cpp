@@ -228,7 +228,7 @@ void figure9(Backend backend, bool quick) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     bool quick = false;
     int profileLights = 0;
     BenchArgs args("light_sampling", "Light-selection samplers: build time, memory loads per sample (Binder and Keller, "
@@ -255,3 +255,5 @@ int main(int argc, char** argv) {
     figure9(backend, quick);
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("light_sampling", argc, argv, run); }

@@ -44,7 +44,7 @@ double kernelShare(const RenderStats& st, const std::string& label) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "glass-caustic", "door-ajar"};
     int width = 1024, height = 1024, spp = 64, maxDepth = 16, chains = 0, repeat = 3;
     bool variants = true;
@@ -116,3 +116,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("mlt", argc, argv, run); }

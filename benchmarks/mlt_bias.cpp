@@ -34,7 +34,7 @@ static void checkChains(const std::string& c) {
         throw InputError("chains '" + c + "' is neither a chain count (0 for the default) nor mN with N > 0");
 }
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> scenes = {"cornell-spheres", "door-ajar", "cornell-glossy"};
     std::vector<std::string> chainList = {"65536", "262144", "1048576", "0", "m16"};
     int width = 256, height = 256, spp = 1024, seeds = 8, maxDepth = 10, refSpp = 4096, refSeeds = 16;
@@ -106,3 +106,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("mlt_bias", argc, argv, run); }

@@ -42,7 +42,7 @@ Run renderSeeds(const Scene& scene, RenderOptions o, IntegratorType integrator, 
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> scenes = {"cornell-lens", "cornell-spheres"};
     int width = 128, height = 128, spp = 256, seeds = 8, maxDepth = 10, refSpp = 4096, refSeeds = 4;
     BenchArgs args("parity", "PT, BDPT and MLT on one scene against a reference made by PT and BDPT together");
@@ -105,3 +105,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("parity", argc, argv, run); }

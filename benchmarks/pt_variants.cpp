@@ -15,7 +15,7 @@
 
 using namespace wavefront;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> scenes = {"cornell-box", "cornell-spheres", "cornell-glossy", "mesh-1m", "rtiow-final"};
     std::vector<std::string> variants = {"megakernel", "pt-r", "spt", "spt-r"};
     int width = 1024, height = 1024, spp = 16, maxDepth = 16, capacity = 0, again = 0;
@@ -98,3 +98,5 @@ int main(int argc, char** argv) {
                     calls.c_str());
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("pt_variants", argc, argv, run); }

@@ -53,7 +53,7 @@ bool parseNee(const std::string& v) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> schedules = {"megakernel", "pt-r", "spt", "spt-r"};
     std::vector<std::string> nee = {"off", "on"};
     int width = 1280, height = 720, spp = 30, maxDepth = 50, rouletteDepth = 2, frames = 5, capacity = 0;
@@ -119,3 +119,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("rtiow", argc, argv, run); }

@@ -60,7 +60,7 @@ bool rendersSampleRanges(IntegratorType type) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::string sceneName = "cornell-box";
     std::vector<std::string> resolutions = {"1024x1024", "2048x2048"};
     double seconds = 0.5;
@@ -182,3 +182,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("scaling", argc, argv, run); }

@@ -63,7 +63,7 @@ std::vector<double> cancelLatencies(const Scene& scene, RenderOptions o, int rep
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::string sceneName = "cornell-box";
     std::vector<std::string> resolutions = {"256x256", "512x512"};
     double seconds = 2.0;
@@ -138,3 +138,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("time_limit", argc, argv, run); }

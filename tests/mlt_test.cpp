@@ -319,7 +319,7 @@ TEST_CASE("the pool policy: 16 samples per chain, at least 65536, a quarter of t
     CHECK(mltPoolSize(1 << 29, unknown) == 1 << 29);  // chains beyond it still get one sample each
 }
 
-TEST_CASE("a time-limited render ends the policy's start-up pool early, an explicit pool never", "[mlt][render]") {
+TEST_CASE("a time-limited render ends the policy's start-up pool early, an explicit pool at the limit", "[mlt][render]") {
     // 131072 chains aim at a pool of 2 M BDPT samples, far more than a quarter of a 0.02 s limit
     // allows on any CPU: the pool ends once every chain has a sample and the share is spent.
     RenderOptions o = mltOptions(Backend::Cpu, 64, 1, 0);
@@ -331,12 +331,19 @@ TEST_CASE("a time-limited render ends the policy's start-up pool early, an expli
     CHECK(st.mlt.poolSamples >= (1u << 17));
     CHECK(st.mlt.poolSamples < 16u * (1u << 17));
     CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + st.mlt.poolSamples + (1u << 17));
-    // A pool the user asked for is evaluated in full.
+    // A pool the user asked for runs to the limit, not to a quarter of it: it was evaluated in
+    // full whatever the limit (issue 58: --pool 268435456).
     o.mlt.chains = 1 << 10;
-    o.mlt.poolSize = 1 << 17;
+    o.mlt.poolSize = 1 << 20;
     wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
-    CHECK(st.mlt.poolSamples == (1u << 17));
-    CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + (1u << 17) + (1u << 10));
+    CHECK(st.mlt.poolSamples >= (1u << 10));
+    CHECK(st.mlt.poolSamples < (1u << 20));
+    CHECK(st.mlt.startupSamples == st.mlt.pilotSamples + st.mlt.poolSamples + (1u << 10));
+    // Without a limit it is evaluated in full.
+    o.timeLimitSeconds = 0.0;
+    o.mlt.poolSize = 1 << 12;
+    wftest::renderImage(Scene::builtin("cornell-box"), o, &st);
+    CHECK(st.mlt.poolSamples == (1u << 12));
 }
 
 TEST_CASE("the chain policy: the exec's chain count when time-limited, 16 mutations each otherwise", "[mlt][render]") {

@@ -264,7 +264,7 @@ TEST_CASE("validate requires geometry, an emitter and a sound camera", "[scene]"
     }
 }
 
-TEST_CASE("degenerate triangles are skipped and counted", "[scene]") {
+TEST_CASE("degenerate triangles are counted and kept for edits", "[scene]") {
     Scene scene = litScene();
     int white = scene.addMaterial(Material::lambertian(glm::vec3(0.5f)));
     TriangleMesh mesh;
@@ -277,15 +277,16 @@ TEST_CASE("degenerate triangles are skipped and counted", "[scene]") {
     scene.addMesh(mesh);
     REQUIRE(scene.triangles().size() == 5);
 
+    // Kept (never hit), so that setMeshPositions can give them area (issue 58).
     REQUIRE_NOTHROW(scene.validate());
-    CHECK(scene.triangles().size() == 3);
-    CHECK(scene.triangleMaterials().size() == 3);
-    CHECK(scene.triangleHasNormals().size() == 3);
+    CHECK(scene.triangles().size() == 5);
+    CHECK(scene.triangleMaterials().size() == 5);
+    CHECK(scene.triangleHasNormals().size() == 5);
     CHECK(scene.skippedDegenerateTriangles() == 2);
-    CHECK(scene.triangleMaterials()[1] == white);
+    CHECK(scene.triangleMaterials()[3] == white);
 
     REQUIRE_NOTHROW(scene.validate());  // a second call changes nothing
-    CHECK(scene.triangles().size() == 3);
+    CHECK(scene.triangles().size() == 5);
     CHECK(scene.skippedDegenerateTriangles() == 2);
 }
 

@@ -76,7 +76,8 @@ enum class ToneMap {
 /// mean of its neighbours, each weight the filter integrated over that neighbour's pixel area
 /// (the box image convolved with the filter, sampled at pixel centres), the weights of the
 /// neighbours inside the image normalised to 1, so a constant image stays constant. Box: `image`
-/// itself (pass a temporary or std::move to skip the copy).
+/// itself (pass a temporary or std::move to skip the copy). Throws InputError when `image.rgb`
+/// does not hold width x height x 3 floats.
 WAVEFRONT_API Image filterImage(Image image, PixelFilter filter);
 
 /// Writes an image; the format follows the extension: .png or .jpg/.jpeg (sRGB, 8 bit, scaled by
@@ -95,7 +96,8 @@ WAVEFRONT_API void checkImagePath(const std::string& path);
 /// Writes `image` with the AOV layers that are not empty into one .exr: channels R, G, B,
 /// albedo.{R,G,B}, normal.{X,Y,Z}, Z (depth) and variance.{R,G,B}, 32-bit float, non-finite
 /// values replaced as writeImage does (the count returned). Throws InputError for other
-/// extensions, layers of another size, and what writeImage throws for.
+/// extensions, layers of another size (or whose pixel buffer does not match their size), and what
+/// writeImage throws for.
 WAVEFRONT_API std::uint64_t writeImageWithAovs(const std::string& path, const Image& image, const AovImages& aovs);
 /// Reads one layer of such a file: "" (the colour), "albedo", "normal", "depth" (Z in all three
 /// channels) or "variance". Throws InputError for other names, other files and missing channels.

@@ -126,7 +126,8 @@ struct MltOptions : BidirectionalOptions {
     int chains = 0;
     /// Start-up pool samples, at least one per chain (up to 2^28); 0: the pool policy
     /// (mltPoolSize). A pool much larger than the chain count lets fewer chains start from the
-    /// same pool sample, whose mutations are then correlated.
+    /// same pool sample, whose mutations are then correlated. A time-limited render ends the
+    /// pool at the limit (once every chain has a sample); the policy's at a quarter of it.
     int poolSize = 0;
     /// The target function: true (the default), each pixel's share of a sample's luminance over
     /// that pixel's brightness in a short BDPT pilot (Hoberock and Hart 2010), which spreads the
@@ -362,7 +363,7 @@ struct RenderStats {
     std::uint64_t extensionRays = 0;
     std::uint64_t shadowRays = 0;
     std::uint64_t nonFiniteSamples = 0;  ///< NaN/inf contributions dropped before the film
-    std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles removed from the scene
+    std::uint64_t skippedDegenerateTriangles = 0;  ///< zero-area triangles at upload (never hit; Scene::validate)
     std::uint64_t bytesPerSampleSlot = 0; ///< stream state per slot, film excluded
     /// The scene on the backend: triangles (the scene's own and its objects', each stored once)
     /// and spheres after validation, instances, textures and their texel bytes, and the seconds
@@ -381,7 +382,11 @@ struct RenderStats {
     std::vector<KernelStats> kernels;
     /// Every device that rendered the film (one entry for a single device).
     std::vector<DeviceStats> devices;
-    /// The edits made between the previous render call and this one, with what each cost.
+    /// The edits made between the previous render call and this one, with what they cost: one
+    /// entry per thing edited (`what`), in the order first edited; repeated edits of it merged
+    /// (bytes and seconds summed, `bvh` every kind of update made, `lightsRebuilt` and `filmReset`
+    /// if any, `bvhCostRatio` the last edit's, `count` the edits), so that the list stays as small
+    /// as the scene however many edits are made without a render.
     std::vector<EditStats> edits;
     BdptStats bdpt;  ///< BDPT, MLT and MMLT (which run on BDPT)
     MltStats mlt;    ///< MLT and MMLT
@@ -418,7 +423,9 @@ public:
     /// image as one render() with the sum of the sample counts (MLT: its chains continue).
     void renderMore(int samplesPerPixel);
     /// Asks a render in progress (on another thread) to stop: no new samples start, those in
-    /// flight finish, and the film holds what was done (stats().cancelled). Thread-safe.
+    /// flight finish, and the film holds what was done (stats().cancelled). Thread-safe. A cancel
+    /// made while no call runs (a render thread just started may not have begun its call) stops
+    /// the next call at its start; every call clears the request when it returns.
     void cancel();
     // ---- Edits between renders -------------------------------------------------------------
     // Each edit checks its input as the Scene's add* functions do and throws InputError, one

@@ -173,11 +173,13 @@ struct SceneLoadOptions {
 };
 
 /// Where a mesh added with Scene::addMesh lives in the flattened scene: its vertices are
-/// positions()[firstVertex, firstVertex + vertexCount).
+/// positions()[firstVertex, firstVertex + vertexCount), its triangles
+/// triangles()[firstTriangle, firstTriangle + triangleCount).
 struct MeshRange {
     std::uint32_t firstVertex = 0, vertexCount = 0;
     int material = 0;   ///< the material the mesh was added with
     bool hasNormals = false;
+    std::size_t firstTriangle = 0, triangleCount = 0;
 };
 
 /// Geometry drawn only where instances place it (Scene::addObject): its own vertex and triangle
@@ -220,7 +222,9 @@ public:
     int addTexture(Texture texture);
     /// Adds a mesh and returns its index (meshes(), setMeshPositions). Throws InputError for
     /// out-of-range indices or material, NaN or infinite positions (naming the face), or normals
-    /// of the wrong count.
+    /// of the wrong count. A zero or non-finite normal is taken: the triangles using its vertex
+    /// fall back to their geometric normal (setMeshPositions' rule too). Triangles of zero area
+    /// are kept (never hit) so that setMeshPositions can give them area (a mesh scaled from zero).
     int addMesh(const TriangleMesh& mesh);
     void addSphere(const Sphere& sphere);
     /// Adds an object, meshes drawn only where addInstance places them, and returns its index.
@@ -263,8 +267,9 @@ public:
     void setLight(int index, const Light& light);
     /// Moves the vertices of mesh `mesh` (same topology): exactly meshes()[mesh].vertexCount
     /// positions, each finite and within +-kMaxCoordinate; `normals`, when given, as many, and only
-    /// for a mesh added with normals. Triangles dropped as degenerate by validate() stay dropped;
-    /// one that becomes degenerate stays in the scene with no area (never hit).
+    /// for a mesh added with normals, zero or non-finite ones taken as addMesh takes them. A
+    /// triangle of zero area (from addMesh or an earlier edit) stays in the scene, never hit, and
+    /// is drawn again once an edit gives it area.
     void setMeshPositions(int mesh, const std::vector<glm::vec3>& positions,
                           const std::vector<glm::vec3>& normals = {});
     /// setMeshPositions' checks of the positions alone, changing nothing: InputError naming the
@@ -277,7 +282,7 @@ public:
     static void checkCamera(const Camera& camera);
     /// Every mesh added, in order.
     const std::vector<MeshRange>& meshes() const { return meshes_; }
-    /// Whether some primitive uses an emissive material or the scene has a light or an environment
+    /// Whether some primitive (of non-zero area) uses an emissive material or the scene has a light or an environment
     /// (what validate() asks of a scene to be rendered).
     bool hasEmitter() const;
     /// Adds a point, spot or directional light and returns its index. Throws InputError for
@@ -321,8 +326,9 @@ public:
     bool hasEnvironment() const { return environment_.width > 0 || hasSky_; }
 
     /// Checks the whole scene (geometry present, at least one emitter or light unless the scene
-    /// has an environment or `requireEmitter` is false, valid camera) and removes zero-area triangles,
-    /// counting them in `skippedDegenerateTriangles()`. Renderers call it; calling it twice is harmless.
+    /// has an environment or `requireEmitter` is false, valid camera) and counts zero-area triangles
+    /// in `skippedDegenerateTriangles()` (the meshes' stay, never hit, for edits to move; the
+    /// objects' were removed by addObject). Renderers call it; calling it twice is harmless.
     void validate(bool requireEmitter = true);
 
     const std::vector<Material>& materials() const { return materials_; }
@@ -337,7 +343,7 @@ public:
     const std::vector<Sphere>& spheres() const { return spheres_; }
     const std::vector<Light>& lights() const { return lights_; }
     const Camera& camera() const { return camera_; }
-    std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_; }
+    std::size_t skippedDegenerateTriangles() const { return skippedDegenerate_ + meshDegenerate_; }
     /// The primitives of the scene itself (instances' triangles not counted).
     std::size_t primitiveCount() const { return triangles_.size() + spheres_.size(); }
     /// What a loader could not take over from the file (ignored lights, unsupported texture
@@ -459,7 +465,8 @@ private:
     Image environment_;
     SkyGradient sky_;
     bool hasSky_ = false;
-    std::size_t skippedDegenerate_ = 0;
+    std::size_t skippedDegenerate_ = 0;  ///< the objects' zero-area triangles, removed
+    std::size_t meshDegenerate_ = 0;     ///< the meshes' at the last validate(), kept
     bool validated_ = false;
     bool cameraIsDefault_ = true;
     std::vector<std::string> warnings_;

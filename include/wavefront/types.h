@@ -53,6 +53,9 @@ struct EditStats {
     /// The part of `seconds` the BVH update took (refit and its cost measurements, or rebuild),
     /// device work included; 0 without one.
     double bvhSeconds = 0.0;
+    /// How many edits this entry stands for: 1 from a set* call; in RenderStats::edits, the edits
+    /// of one thing (same `what`) made between two render calls, merged into one entry.
+    std::uint64_t count = 1;
 };
 
 /// The refit rule of BvhUpdate::Auto: rebuild once a refit tree costs this much more than a fresh

@@ -156,6 +156,7 @@ py::dict editDict(const EditStats& e) {
     d["filmReset"] = e.filmReset;
     d["seconds"] = e.seconds;
     d["bvhSeconds"] = e.bvhSeconds;
+    d["count"] = e.count;
     return d;
 }
 

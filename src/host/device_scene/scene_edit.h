@@ -163,6 +163,10 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
         if (e.normals) {
             exec.upload(s.normals.data() + r.firstVertex, scene.normals().data() + r.firstVertex, r.vertexCount);
             bytes += std::size_t(r.vertexCount) * sizeof(vec3);
+            // A zero or non-finite normal turns its triangles to their geometric normal, and back.
+            exec.upload(s.hasNormals.data() + r.firstTriangle, scene.triangleHasNormals().data() + r.firstTriangle,
+                        r.triangleCount);
+            bytes += r.triangleCount * sizeof(std::uint8_t);
         }
         const PrimitiveSource src = s.ownPrimitives();
         exec.synchronize();  // the upload ends before the BVH's time starts

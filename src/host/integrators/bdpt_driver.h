@@ -54,10 +54,15 @@ public:
             auto c = context<decltype(materials)>(scene, params, sampler, FilmSink{film});
             if (variant_ == BdptVariant::Naive) return renderNaive(c, first, count, budget);
             WorkSteering steering(first, std::uint64_t(params.numPixels));
-            BdptControl k = renderStreaming(c, first, count, [](const auto&) {}, [&](const BdptControl& seen, bool) {
-                steering.steer(exec_, workRange(), budget, seen.started);
-                return false;  // the end only ever moves back
-            });
+            // A timed render keeps at most a pass in flight (PathTracerDriver::renderStreaming).
+            const int slots = timedSlots(slots_, std::uint64_t(params.numPixels), budget);
+            BdptControl k = renderStreaming(
+                c, first, count, [](const auto&) {},
+                [&](const BdptControl& seen, bool) {
+                    steering.steer(exec_, workRange(), budget, seen.started);
+                    return false;  // the end only ever moves back
+                },
+                -1.0f, slots);
             return k.started;
         });
     }
@@ -78,20 +83,22 @@ public:
     /// `steer(seen, idle)` gets every control snapshot the host reads and may move the end of the
     /// work range (control()->work); `idle`: nothing is running any more, and the render ends
     /// unless steer returns true, having moved the end forward. `threshold`: the connect
-    /// threshold of this render (negative: the driver's). Returns the final control block.
+    /// threshold of this render (negative: the driver's). `slotLimit` > 0: only that many of the
+    /// slots take samples. Returns the final control block.
     template <class C, class Decide, class Steer>
     BdptControl renderStreaming(const C& c, std::uint64_t first, std::uint64_t count, const Decide& decide,
-                                const Steer& steer, float threshold = -1.0f) {
+                                const Steer& steer, float threshold = -1.0f, int slotLimit = 0) {
         if (variant_ == BdptVariant::Naive) throw Error("the naive BDPT driver has no streaming schedule");
-        scheduler_.reset(startControl(first, count));
-        streamingLoop(c, decide, steer, threshold < 0.0f ? threshold_ : threshold);
+        const int active = slotLimit > 0 ? std::min(slotLimit, slots_) : slots_;
+        scheduler_.reset(startControl(first, count, active));
+        streamingLoop(c, decide, steer, threshold < 0.0f ? threshold_ : threshold, active);
         return collectCounters();
     }
 
     /// The naive schedule: one thread per sample, slot = sample - first (at most `slots` per launch).
     template <class C, class Budget>
     std::uint64_t renderNaive(const C& c, std::uint64_t first, std::uint64_t count, Budget& budget) {
-        scheduler_.reset(startControl(first, count));
+        scheduler_.reset(startControl(first, count, slots_));
         std::uint64_t done = runChunked(exec_, first, count, std::uint64_t(slots_), std::uint64_t(c.params.numPixels), budget,
                                         [&](std::uint64_t offset, std::uint64_t n) {
                                             exec_.parallelFor("naive bdpt", int(n), bdpt::NaiveStage<C>{c, first + offset});
@@ -152,11 +159,11 @@ private:
         for (Buffer<int>* b : {&s.eyeStored, &s.lightStored, &s.status, &s.counts, &s.prefix}) *b = a.template perSlot<int>();
         return s;
     }
-    BdptControl startControl(std::uint64_t first, std::uint64_t count) const {
+    BdptControl startControl(std::uint64_t first, std::uint64_t count, int active) const {
         BdptControl k{};
         k.work = WorkRange{first, first + count};
-        k.activeSlots = slots_;  // every slot starts complete (with nothing to connect)
-        k.complete = slots_;
+        k.activeSlots = active;  // every slot in use starts complete (with nothing to connect)
+        k.complete = active;
         return k;
     }
     SoaView<WalkState> eyeWalks(int b) const { return SoaView<WalkState>{s_.eyeWalkWords[b].data(), slots_}; }
@@ -195,8 +202,9 @@ private:
     static int walking(const BdptControl& k, int buffer) { return k.eyeCount[buffer] + k.lightCount[buffer]; }
 
     template <class C, class Decide, class Steer>
-    void streamingLoop(const C& c, const Decide& decide, const Steer& steer, float threshold) {
-        exec_.fill(s_.status.data(), 0, slots_);  // every slot starts complete, with no connections
+    void streamingLoop(const C& c, const Decide& decide, const Steer& steer, float threshold, int active) {
+        exec_.fill(s_.status.data(), 0, active);  // every slot in use starts complete, with no connections
+        if (active < slots_) exec_.fill(s_.status.data() + active, bdpt::kSlotIdle, slots_ - active);
         exec_.fill(s_.eyeStored.data(), 0, slots_);
         exec_.fill(s_.lightStored.data(), 0, slots_);
         BdptControl* k = scheduler_.control();

@@ -1,6 +1,7 @@
 // BDPT's registry row: its options, rules, figures (bdpt_integrator.h).
 #include "host/integrators/bdpt_integrator.h"
 
+#include <cstdint>
 #include <cstdio>
 
 #include "host/integrators/bidirectional_options.h"
@@ -62,10 +63,12 @@ IntegratorSpec BdptIntegrator::spec() {
             throw InputError("the connect threshold applies to the streaming BDPT only (naive BDPT has no connect phase)");
         if ((b.strategyS < 0) != (b.strategyT < 0) || (b.strategyS >= 0 && b.strategyT < 1))
             throw InputError("a BDPT strategy needs s >= 0 and t >= 1 (or neither)");
-        if (b.strategyS >= 0 && b.strategyS + b.strategyT - 1 > o.maxDepth)
+        // Summed in 64 bits: in int, s = INT_MAX wrapped the length negative and passed.
+        const std::int64_t segments = std::int64_t(b.strategyS) + std::int64_t(b.strategyT) - 1;
+        if (b.strategyS >= 0 && segments > o.maxDepth)
             throw InputError("strategy " + std::to_string(b.strategyS) + "," + std::to_string(b.strategyT) +
-                             " makes paths of " + std::to_string(b.strategyS + b.strategyT - 1) +
-                             " segments, more than the max depth " + std::to_string(o.maxDepth));
+                             " makes paths of " + std::to_string(segments) + " segments, more than the max depth " +
+                             std::to_string(o.maxDepth));
     };
     s.figures = bdptFigures;
     s.mergeDeviceStats = mergeBdptStats;

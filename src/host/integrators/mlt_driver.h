@@ -28,7 +28,8 @@ struct MltSettings {
     /// The camera has a lens: the chains keep its numbers (MltLayout).
     bool lens = false;
     /// The pool is the policy's, not the user's: a time-limited render ends it early once it has
-    /// taken kPoolShare of the time limit (with at least one sample per chain evaluated).
+    /// taken kPoolShare of the time limit (with at least one sample per chain evaluated); the
+    /// user's ends at the limit itself.
     bool poolFitsTime = false;
     /// Multiplexed MLT: each sample evaluates one strategy its numbers choose (mlt.h).
     bool multiplexed = false;
@@ -417,11 +418,14 @@ private:
             }
             return false;
         };
-        // The pool's evaluation as `quiet`, but a policy pool of a time-limited render ends
-        // early (no entry past what has started begins; the pool is then the started entries).
+        // The pool's evaluation as `quiet`, but a pool of a time-limited render ends early (no
+        // entry past what has started begins; the pool is then the started entries): the
+        // policy's at kPoolShare of the limit, the user's at the limit (--pool 268435456 ran on
+        // whatever the limit).
+        const double poolShare = settings_.poolFitsTime ? kPoolShare : 1.0;
         auto pool = [&](const BdptControl& seen, bool idle) {
-            if (!poolEnded && settings_.poolFitsTime && budget.timeLimited() && seen.started >= std::uint64_t(chains_) &&
-                budget.elapsed() > kPoolShare * budget.timeLimit()) {
+            if (!poolEnded && budget.timeLimited() && seen.started >= std::uint64_t(chains_) &&
+                budget.elapsed() > poolShare * budget.timeLimit()) {
                 setEnd(seen.started);
                 poolEnded = true;
             }

@@ -96,10 +96,9 @@ private:
     /// its counts bound the grids (`live`), so the drain at the end of a render launches few
     /// blocks, and no generate kernel runs.
     template <class Budget>
-    bool finished(int iteration, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first, WorkSteering& steering,
-                  Budget& budget, int& live, bool& exhausted) {
-        constexpr int kPollEvery = 4;
-        if (iteration % kPollEvery != kPollEvery - 1) return false;
+    bool finished(int iteration, int pollEvery, ControlPoll<Exec, StreamControl>& poll, std::uint64_t first,
+                  WorkSteering& steering, Budget& budget, int& live, bool& exhausted) {
+        if (iteration % pollEvery != pollEvery - 1) return false;
         StreamControl k;
         bool have = poll.take(k);
         poll.post();
@@ -120,14 +119,21 @@ private:
     template <class Materials, bool kNee, class Budget>
     void renderStreaming(const pt::Common& c, bool onlyWhenEmpty, std::uint64_t first, WorkSteering& steering,
                          Budget& budget) {
-        int cur = 0, bound = capacity_;
+        // A timed render keeps at most a pass in flight: a stream many passes long (a small image)
+        // was filled before the first look at the clock (0.31 s for 0.033 s at 48 x 36 on a CPU).
+        const int slots = timedSlots(capacity_, std::uint64_t(c.params.numPixels), budget);
+        // Every fourth iteration's snapshot (the GPU runs on meanwhile), but every one's in a timed
+        // render where four iterations are long: on the CPU (synchronous anyway; 8 iterations of
+        // 256 x 256 were 0.4 s) or when the stream is a pass or less (a small image).
+        const int pollEvery = budget.timeLimited() && (!Exec::kIsGpu || slots < capacity_) ? 1 : 4;
+        int cur = 0, bound = slots;
         bool exhausted = false;
         StreamControl* k = scheduler_.control();
         ControlPoll<Exec, StreamControl> poll = scheduler_.poll();
         for (int iteration = 0;; ++iteration) {
             // In the drain every sample is handed out: a generate launch would find nothing to start.
             if (!exhausted) exec_.parallelFor("generate", bound, pt::RegenerateStage{c, paths(cur), cur, onlyWhenEmpty});
-            exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
+            exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, slots, onlyWhenEmpty});
             ItemCount live{bound, &k->pathCount[cur]};
             exec_.parallelFor("extend", live, pt::ExtendStage<Materials>{c, paths(cur), streams_.hits.data()});
             pt::ShadeStage<Materials, kNee> shade{c, paths(cur), streams_.hits.data(), paths(cur ^ 1), shadow(), {&k->pathCount[cur ^ 1], &k->shadowCount}};
@@ -137,13 +143,13 @@ private:
             if (c.params.nextEventEstimation)
                 exec_.parallelFor("connect", ItemCount{bound, &k->shadowCount}, pt::ConnectStage<Materials>{c, shadow()});
             cur ^= 1;
-            if (finished(iteration, poll, first, steering, budget, bound, exhausted)) break;
+            if (finished(iteration, pollEvery, poll, first, steering, budget, bound, exhausted)) break;
             // SPT+R's drain: nothing left to start and at most half of the stream in flight. One
             // launch runs each path to its end; bookkeeping first counts their next traversals and
             // the last shadow rays.
             // SPT, a baseline of the paper's, keeps its schedule to the end.
-            if (!onlyWhenEmpty && exhausted && bound <= capacity_ / kDrainFraction) {
-                exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, capacity_, onlyWhenEmpty});
+            if (!onlyWhenEmpty && exhausted && bound <= slots / kDrainFraction) {
+                exec_.parallelFor("bookkeeping", 1, pt::BookkeepingStage{c, cur, slots, onlyWhenEmpty});
                 exec_.parallelFor("drain", ItemCount{bound, &k->pathCount[cur]}, pt::DrainStage<Materials, kNee>{c, paths(cur)});
                 break;
             }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -163,6 +164,15 @@ private:
     std::size_t bytesPerSlot_ = 0;
 };
 
+/// The stream slots a render uses: all `capacity`, or for a time-limited render at most a pass
+/// (`pass` samples, at least one slot), so that what is in flight when the limit passes ends
+/// within about a pass, whatever the stream's size.
+template <class Budget>
+int timedSlots(int capacity, std::uint64_t pass, const Budget& budget) {
+    if (!budget.timeLimited() || pass == 0) return capacity;
+    return int(std::min<std::uint64_t>(std::uint64_t(capacity), pass));
+}
+
 /// How many items each launch of runChunked takes. Without a target time, always `minItems`.
 /// With one, enough for about `targetSeconds` at the rate the last launch ran (never fewer than
 /// `minItems`): fast scenes then run a whole render call in one launch, so the tail where the GPU
@@ -188,7 +198,8 @@ struct LaunchSizer {
 /// megakernel and naive BDPT; or persistent threads that share a launch's items: PT+R), asking
 /// the budget between launches; a time limit ends at a pass boundary (a multiple of `pass` from
 /// item 0). `withinPass`: no launch crosses a pass boundary (VCM, whose iteration is a pass).
-/// `launch(offset, n)` queues items [first + offset, first + offset + n); returns the items run.
+/// `launch(offset, n)` queues items [first + offset, first + offset + n), or may return how many
+/// of them it ran (fewer: the render ends there); returns the items run.
 template <class Exec, class Budget, class Launch>
 std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, LaunchSizer& sizer, std::uint64_t pass,
                          Budget& budget, const Launch& launch, bool withinPass = false) {
@@ -196,11 +207,24 @@ std::uint64_t runChunked(Exec& exec, std::uint64_t first, std::uint64_t count, L
     while (done < end) {
         std::uint64_t n = std::min(sizer.next(), end - done);
         if (withinPass) n = std::min(n, pass - (first + done) % pass);
+        // A timed render's launch must not outlast the limit by more than a pass: the first (no
+        // rate measured yet) runs to the next pass boundary, later ones what the measured rate
+        // fits into the time left, or to the next boundary. The smallest launch (4 x capacity) ran
+        // ten times a 0.033 s limit on a small image.
+        if (budget.timeLimited() && pass > 0) {
+            const double left = std::max(0.0, budget.timeLimit() - budget.elapsed());
+            const double fits = sizer.itemsPerSecond * left;
+            const std::uint64_t toBoundary = pass - (first + done) % pass;
+            n = std::min(n, std::max(toBoundary, fits < double(INT_MAX) ? std::uint64_t(fits) : std::uint64_t(INT_MAX)));
+        }
         const auto start = std::chrono::steady_clock::now();
-        launch(done, n);
+        std::uint64_t ran = n;
+        if constexpr (std::is_void_v<decltype(launch(done, n))>) launch(done, n);
+        else ran = launch(done, n);
         exec.synchronize();  // the budget must see finished work, not queued launches
-        sizer.observe(n, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        done += n;
+        sizer.observe(ran, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        done += ran;
+        if (ran < n) break;
         RunVerdict v = budget.check(done);
         if (v == RunVerdict::Stop) end = done;
         else if (v == RunVerdict::Shrink) {

@@ -10,6 +10,7 @@
 // instantiated for CpuExec and CudaExec.
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -100,7 +101,7 @@ public:
                 exec_, first, count, wholeIterations, pass, budget,
                 [&](std::uint64_t offset, std::uint64_t n) {
                     const std::uint64_t at = first + offset;
-                    runIteration<Materials>(scene, setup, sampler, film, at / pass, at, n);
+                    return runIteration<Materials>(scene, setup, sampler, film, at / pass, at, n, budget);
                 },
                 true);
         });
@@ -147,9 +148,15 @@ private:
     vcm::StagedVertices staged() const { return vcm::StagedVertices{staged_.data(), stagedDVM_.data(), count_.data(), stride_}; }
     vcm::LightCache cache() const { return vcm::LightCache{cache_.data(), cacheDVM_.data(), count_.data(), prefix_.data()}; }
 
-    template <class Materials>
-    void runIteration(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler, const FilmView& film,
-                      std::uint64_t iteration, std::uint64_t at, std::uint64_t n) {
+    /// Runs eye samples [at, at + n) of `iteration`; returns how many ran: fewer when the render
+    /// was cancelled, or ran past twice its time limit, within the pass. The light pass has then
+    /// splatted the t = 1 connections of the whole range: a pixel whose eye sample did not run
+    /// keeps that light without the sample, at most one pass's worth (a pixel without any sample
+    /// resolves black all the same).
+    template <class Materials, class Budget>
+    std::uint64_t runIteration(const SceneView& scene, const VcmSetup& setup, const HashSampler& sampler,
+                               const FilmView& film, std::uint64_t iteration, std::uint64_t at, std::uint64_t n,
+                               Budget& budget) {
         BdptParams p = setup.params;
         p.lightPathCount = float(lightPaths_);
         const float radius = vcmRadius(setup.baseRadius, setup.alpha, iteration);
@@ -177,15 +184,32 @@ private:
         grid.normalization = 1.0f / (kPi * radius * radius * p.lightPathCount);
         grid.firstHitOnly = setup.mode == VcmMode::Ppm;
         buildGrid(grid, cached);
-        if (variant_ == BdptVariant::Naive)
-            exec_.parallelFor("vcm eye pass", int(n),
-                              vcm::EyeStage<C>{c, cache(), grid, scheduler_.control(), firstEye, at, lightPaths_});
-        else
-            streamEyePass(c, grid, firstEye, at, int(n));
+        // In launches, the budget asked between them: with a large radius every eye vertex merges
+        // with every light vertex, and one pass took hours (--radius 1000 at 512 x 512) whatever
+        // the time limit. A pass is cut only by a cancellation or at twice the limit.
+        std::uint64_t ran = 0;
+        while (ran < n) {
+            // At most four times the largest launch yet: one cheap sample (a miss) must not make
+            // the next launch the rest of an expensive pass.
+            const std::uint64_t m = std::min({eyeLaunches_.next(), 4 * largestEyeLaunch_, n - ran});
+            largestEyeLaunch_ = std::max(largestEyeLaunch_, m);
+            const auto start = std::chrono::steady_clock::now();
+            if (variant_ == BdptVariant::Naive)
+                exec_.parallelFor("vcm eye pass", int(m),
+                                  vcm::EyeStage<C>{c, cache(), grid, scheduler_.control(), firstEye, at + ran, lightPaths_});
+            else
+                streamEyePass(c, grid, firstEye, at + ran, int(m));
+            ran += m;
+            exec_.synchronize();  // runChunked waits for the iteration anyway
+            eyeLaunches_.observe(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            if (ran == n) break;
+            if (budget.cancelRequested() || (budget.timeLimited() && budget.elapsed() >= 2.0 * budget.timeLimit())) break;
+        }
         ++iterations_;
         lightPathsTraced_ += std::uint64_t(lightPaths_);
         cachedVertices_ += std::uint64_t(cached);
         lastRadius_ = radius;
+        return ran;
     }
 
     /// The staged vertices that exist, compacted into the cache over the inclusive prefix sum of
@@ -300,6 +324,11 @@ private:
     StreamScheduler<Exec, VcmCounters> scheduler_;  ///< the control block (counters, stream counts) and SIMD counters
     std::uint64_t iterations_ = 0, lightPathsTraced_ = 0, cachedVertices_ = 0;
     float lastRadius_ = 0.0f;
+    /// Eye-pass launches: one sample first, then about 50 ms of them at the measured rate (a
+    /// launch a pass at the usual radii; at radius 1000 one eye sample of 128 x 96 merged for 9 ms
+    /// on a CPU thread, so that a launch of 1024 samples ran 9 s).
+    LaunchSizer eyeLaunches_{1, 0.05};
+    std::uint64_t largestEyeLaunch_ = 1;
 };
 
 }  // namespace wavefront

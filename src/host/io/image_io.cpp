@@ -31,12 +31,24 @@ namespace wavefront {
 
 namespace {
 
+/// Throws InputError (prefixed by `what`) unless `image.rgb` holds exactly width x height x 3
+/// floats: Image is a plain struct, so a caller can hand one whose buffer does not match.
+void checkPixelBuffer(const std::string& what, const Image& image) {
+    if (image.width < 0 || image.height < 0)
+        throw InputError(what + ": the image size " + std::to_string(image.width) + " x " +
+                         std::to_string(image.height) + " is negative");
+    const std::size_t expected = std::size_t(image.width) * std::size_t(image.height) * 3;
+    if (image.rgb.size() != expected)
+        throw InputError(what + ": the pixel buffer holds " + std::to_string(image.rgb.size()) + " floats, not " +
+                         std::to_string(image.width) + " x " + std::to_string(image.height) + " x 3 = " +
+                         std::to_string(expected));
+}
+
 void checkImage(const std::string& path, const Image& image) {
     if (image.width <= 0 || image.height <= 0)
         throw InputError("cannot write '" + path + "': the image is empty (" + std::to_string(image.width) + " x " +
                          std::to_string(image.height) + ")");
-    if (image.rgb.size() != std::size_t(image.width) * image.height * 3)
-        throw InputError("cannot write '" + path + "': the pixel buffer does not match the image size");
+    checkPixelBuffer("cannot write '" + path + "'", image);
 }
 
 float linearToSrgb(float v) {
@@ -415,6 +427,7 @@ double filterProfile(PixelFilter filter, double x) {
 Image filterImage(Image image, PixelFilter filter) {
     if (int(filter) < int(PixelFilter::Box) || int(filter) > int(PixelFilter::Mitchell))
         throw InputError("pixel filter " + std::to_string(int(filter)) + " is not a PixelFilter value");
+    checkPixelBuffer("cannot filter the image", image);
     if (filter == PixelFilter::Box) return image;
     // Weight of the neighbour d pixels away: the profile integrated over that pixel's extent.
     constexpr int kReach = 2;  // both filters end within 2.5 pixels of a centre
@@ -567,6 +580,7 @@ std::uint64_t writeImageWithAovs(const std::string& path, const Image& image, co
         if (layer->width == 0) continue;
         if (layer->width != image.width || layer->height != image.height)
             throw InputError("cannot write '" + path + "': the " + name + " layer is not as large as the image");
+        checkPixelBuffer("cannot write '" + path + "': the " + name + " layer", *layer);
         std::string names[3];
         layerChannels(name, names);
         const Image f = finite(*layer);

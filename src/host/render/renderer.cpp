@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cmath>
 #include <set>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "host/integrators/registry.h"
@@ -95,7 +97,8 @@ public:
 
     std::atomic<bool> busy{false};
     Scene scene;                         ///< the host copy, edits applied
-    std::vector<EditStats> pendingEdits; ///< made since the last call (RenderStats::edits)
+    std::vector<EditStats> pendingEdits; ///< made since the last call (RenderStats::edits), one per `what`
+    std::unordered_map<std::string, std::size_t> pendingIndex;  ///< `what` -> its entry in pendingEdits
     bool broken = false;                 ///< an edit failed on the device
     /// Meshes whose positions came from device memory (setMeshPositionsOnDevice): the host
     /// scene's are older than the device's until syncPositions() reads them back.
@@ -139,7 +142,9 @@ public:
         // runner the first is using.
         enter("render() and renderMore() calls");
         Release release{busy};
-        cancel.store(false);
+        // The flag is cleared when a call ends, not when it starts: a cancel() made by the host
+        // right after starting its render thread came before this line and was lost (5 of 5).
+        Release clearCancel{cancel};  // destroyed before `release`: cleared while still busy
         call.cancel = &cancel;
         call.progress = options.progress;
         backend->render(options, call, stats);
@@ -147,6 +152,7 @@ public:
         stats.skippedDegenerateTriangles = skippedDegenerate;
         stats.edits = std::move(pendingEdits);
         pendingEdits.clear();
+        pendingIndex.clear();
         haveFilm = true;
     }
 
@@ -181,8 +187,29 @@ public:
         }
         st.filmReset = mode == EditMode::ResetFilm;
         if (st.filmReset) haveFilm = false;
-        pendingEdits.push_back(st);
+        recordPending(st);
         return st;
+    }
+
+    /// Adds an edit to pendingEdits, merged into the entry of an earlier edit of the same thing:
+    /// a record per edit grew without bound (4 M edits without a render kept 425 MB).
+    void recordPending(const EditStats& st) {
+        const auto [it, added] = pendingIndex.emplace(st.what, pendingEdits.size());
+        if (added) {
+            pendingEdits.push_back(st);
+            return;
+        }
+        EditStats& merged = pendingEdits[it->second];
+        const bool refit = merged.bvh.find("refit") != std::string::npos || st.bvh.find("refit") != std::string::npos;
+        const bool rebuild = merged.bvh.find("rebuild") != std::string::npos || st.bvh.find("rebuild") != std::string::npos;
+        merged.bvh = refit && rebuild ? "refit, rebuild" : refit ? "refit" : rebuild ? "rebuild" : "none";
+        merged.bytesUploaded += st.bytesUploaded;
+        merged.bvhCostRatio = st.bvhCostRatio;
+        merged.lightsRebuilt = merged.lightsRebuilt || st.lightsRebuilt;
+        merged.filmReset = merged.filmReset || st.filmReset;
+        merged.seconds += st.seconds;
+        merged.bvhSeconds += st.bvhSeconds;
+        merged.count += st.count;
     }
 };
 

@@ -207,6 +207,14 @@ struct GeometryArrays {
     std::vector<std::uint8_t>& triangleHasNormals;
 };
 
+/// Whether a given vertex normal can be interpolated: finite, with a finite, non-zero length. A
+/// triangle with a vertex whose normal cannot falls back to its geometric normal (addMesh and
+/// setMeshPositions alike); the normal is stored as zero.
+bool usableNormal(const glm::vec3& n) {
+    const float length = glm::length(n);
+    return isFinite(n) && length > 0.0f && std::isfinite(length);
+}
+
 /// Appends a mesh Scene::checkMesh accepted; returns the index of its first vertex.
 std::uint32_t appendMesh(const TriangleMesh& mesh, GeometryArrays g) {
     const std::size_t vertexCount = mesh.positions.size();
@@ -220,16 +228,15 @@ std::uint32_t appendMesh(const TriangleMesh& mesh, GeometryArrays g) {
         g.positions.push_back(inCoordinateRange(p) ? p : glm::vec3(0.0f));
 
     // normals is either empty or as long as positions; vertices without normals get zeros.
-    std::vector<std::uint8_t> usableNormal;
+    std::vector<std::uint8_t> usable;
     if (hasNormals) {
         if (g.normals.empty())
             g.normals.assign(base, glm::vec3(0.0f));
-        usableNormal.resize(vertexCount);
+        usable.resize(vertexCount);
         for (std::size_t i = 0; i < vertexCount; ++i) {
             const glm::vec3& n = mesh.normals[i];
-            float length = glm::length(n);
-            usableNormal[i] = isFinite(n) && length > 0.0f && std::isfinite(length);
-            g.normals.push_back(usableNormal[i] ? n / length : glm::vec3(0.0f));
+            usable[i] = usableNormal(n);
+            g.normals.push_back(usable[i] ? n / glm::length(n) : glm::vec3(0.0f));
         }
     } else if (!g.normals.empty()) {
         g.normals.resize(g.positions.size(), glm::vec3(0.0f));
@@ -250,7 +257,7 @@ std::uint32_t appendMesh(const TriangleMesh& mesh, GeometryArrays g) {
         g.triangles.push_back(local + glm::uvec3(base));
         g.triangleMaterials.push_back(mesh.material);
         // A zero or non-finite normal would poison interpolation: fall back to the geometric one.
-        bool normalsOk = hasNormals && usableNormal[local.x] && usableNormal[local.y] && usableNormal[local.z];
+        bool normalsOk = hasNormals && usable[local.x] && usable[local.y] && usable[local.z];
         g.triangleHasNormals.push_back(normalsOk ? 1 : 0);
     }
     return base;
@@ -293,10 +300,12 @@ GeometryArrays arraysOf(ObjectGeometry& o) {
 
 int Scene::addMesh(const TriangleMesh& mesh) {
     checkMesh(mesh);
+    const std::size_t firstTriangle = triangles_.size();
     const std::uint32_t base = appendMesh(
         mesh, GeometryArrays{positions_, normals_, uvs_, triangles_, triangleMaterials_, triangleHasNormals_});
     validated_ = false;
-    meshes_.push_back(MeshRange{base, std::uint32_t(mesh.positions.size()), mesh.material, !mesh.normals.empty()});
+    meshes_.push_back(MeshRange{base, std::uint32_t(mesh.positions.size()), mesh.material, !mesh.normals.empty(),
+                                firstTriangle, mesh.indices.size() / 3});
     return int(meshes_.size() - 1);
 }
 
@@ -524,22 +533,27 @@ void Scene::setMeshPositions(int mesh, const std::vector<glm::vec3>& positions, 
         if (normals.size() != r.vertexCount)
             throw InputError("mesh " + std::to_string(mesh) + " has " + std::to_string(r.vertexCount) + " vertices; " +
                              std::to_string(normals.size()) + " normals were given");
-        for (std::size_t i = 0; i < normals.size(); ++i) {
-            const float length = glm::length(normals[i]);
-            if (!isFinite(normals[i]) || !(length > 0.0f) || !std::isfinite(length))
-                throw InputError("mesh " + std::to_string(mesh) + " normal " + std::to_string(i) + " " +
-                                 format(normals[i]) + " is zero or not finite");
-        }
     }
     std::copy(positions.begin(), positions.end(), positions_.begin() + r.firstVertex);
+    if (normals.empty()) return;
+    // addMesh's rule: a zero or non-finite normal is stored as zero and the triangles using it
+    // fall back to their geometric normal (refused here before, though addMesh took it).
     for (std::size_t i = 0; i < normals.size(); ++i)
-        normals_[r.firstVertex + i] = glm::normalize(normals[i]);
+        normals_[r.firstVertex + i] = usableNormal(normals[i]) ? glm::normalize(normals[i]) : glm::vec3(0.0f);
+    for (std::size_t t = r.firstTriangle; t < r.firstTriangle + r.triangleCount; ++t) {
+        const glm::uvec3& tri = triangles_[t];
+        const bool usable = normals_[tri.x] != glm::vec3(0.0f) && normals_[tri.y] != glm::vec3(0.0f) &&
+                            normals_[tri.z] != glm::vec3(0.0f);
+        triangleHasNormals_[t] = usable ? 1 : 0;
+    }
 }
 
 bool Scene::hasEmitter() const {
     if (!lights_.empty() || hasEnvironment()) return true;
-    for (int m : triangleMaterials_)
-        if (materials_[std::size_t(m)].isEmissive()) return true;
+    for (std::size_t t = 0; t < triangles_.size(); ++t)
+        if (materials_[std::size_t(triangleMaterials_[t])].isEmissive() &&
+            !isDegenerate(positions_[triangles_[t].x], positions_[triangles_[t].y], positions_[triangles_[t].z]))
+            return true;  // one of zero area emits nothing
     for (const Sphere& s : spheres_)
         if (materials_[std::size_t(s.material)].isEmissive()) return true;
     return false;
@@ -626,14 +640,15 @@ void Scene::validate(bool requireEmitter) {
     if (validated_)
         return;
 
-    // Drop zero-area triangles first: they can neither be hit nor emit.
-    skippedDegenerate_ += dropDegenerateTriangles(
-        GeometryArrays{positions_, normals_, uvs_, triangles_, triangleMaterials_, triangleHasNormals_});
+    // Zero-area triangles can neither be hit nor emit, but they stay: setMeshPositions may give
+    // them area (a mesh scaled from zero in its first frame); dropped, they never came back.
+    meshDegenerate_ = 0;
+    for (const glm::uvec3& t : triangles_) meshDegenerate_ += isDegenerate(positions_[t.x], positions_[t.y], positions_[t.z]);
 
-    if (primitiveCount() == 0 && instances_.empty()) {
+    if (primitiveCount() == meshDegenerate_ && instances_.empty()) {
         std::string message = "scene has no primitives";
-        if (skippedDegenerate_ > 0)
-            message += " (all " + std::to_string(skippedDegenerate_) + " triangles were degenerate)";
+        if (skippedDegenerateTriangles() > 0)
+            message += " (all " + std::to_string(skippedDegenerateTriangles()) + " triangles were degenerate)";
         throw InputError(message);
     }
 
