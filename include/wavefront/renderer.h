@@ -355,6 +355,10 @@ struct MltStats {
     double mutationsPerChain = 0.0;    ///< mutations on the film over the chains
     std::uint64_t poolSamples = 0;     ///< entries of the start-up pool evaluated (part of startupSamples)
     std::uint64_t pilotSamples = 0;    ///< samples of the relative importance's pilot (part of startupSamples)
+    /// Multiplexed MLT (empty for MLT), per path length 1 .. maxDepth: its chains, and its
+    /// normalisation b_l (the mean I of its bootstrap samples; normalization is their sum).
+    std::vector<std::uint64_t> lengthChains;
+    std::vector<double> lengthNormalization;
 };
 
 /// Vertex connection and merging's counters (VCM, BPM, PPM).

@@ -209,6 +209,8 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     d["poolSamples"] = s.mlt.poolSamples;
     d["startupSeconds"] = s.mlt.startupSeconds;
     d["mutationsPerChain"] = s.mlt.mutationsPerChain;
+    d["lengthChains"] = s.mlt.lengthChains;                // multiplexed MLT: per path length 1 .. maxDepth
+    d["lengthNormalization"] = s.mlt.lengthNormalization;
     d["samplesPerSecond"] = s.samplesPerSecond();
     d["raysPerSecond"] = s.raysPerSecond();
     py::dict figures;

@@ -53,9 +53,16 @@ public:
         return driver_.render(scene, params, film, asked, budget);
     }
 
-    std::pair<double, double> normalizationSamples() override { return driver_.ownNormalizationSamples(); }
+    // The exchange of b between devices carries one (sum, count): MLT's. Multiplexed MLT posts
+    // none (each device keeps the b_l of its own bootstrap) until the exchange carries the
+    // driver's vectors: sharedState() { return driver_.ownNormalizationSamples(); } and
+    // absorbSharedState(v) { driver_.absorbNormalizationSamples(v); }.
+    std::pair<double, double> normalizationSamples() override {
+        const std::vector<double> own = driver_.ownNormalizationSamples();
+        return own.size() == 2 ? std::pair<double, double>{own[0], own[1]} : std::pair<double, double>{0.0, 0.0};
+    }
     void shareNormalizationSamples(double sum, double count) override {
-        driver_.shareNormalizationSamples(sum, count);
+        driver_.absorbNormalizationSamples({sum, count});
     }
 
     /// The film's pixel counts are not MLT's sample count: its mutations are.
@@ -73,6 +80,8 @@ public:
         stats.mlt.poolSamples = driver_.poolSamples();
         stats.mlt.startupSeconds = driver_.startupSeconds();
         stats.mlt.mutationsPerChain = double(k.proposals) / double(driver_.chainCount());
+        stats.mlt.lengthChains = driver_.lengthChains();
+        stats.mlt.lengthNormalization = driver_.lengthNormalizations();
     }
 
     FilmScale filmScale() override { return scaleFor(driver_.counters().proposals); }
