@@ -84,7 +84,7 @@ TEST_CASE("an MMLT sample evaluates one strategy: at most one shadow ray, fewer 
     RenderOptions mlt = mmlt;
     mlt.integrator = IntegratorType::Mlt;
     mlt.mlt = mmlt.mmlt;
-    mlt.mmlt = MltOptions{};
+    mlt.mmlt = RenderOptions().mmlt;
     RenderStats l;
     wftest::renderImage(scene, mlt, &l);
     INFO("extension rays per sample: MMLT " << double(m.extensionRays) / double(samples) << ", MLT "

@@ -268,26 +268,25 @@ public:
         addPartials(download(sums_).data(), sum, count);
         return {sum, count};
     }
-    /// The other devices' samples of b, summed element-wise (ownNormalizationSamples' layout),
-    /// which it includes from the next connect phase on. Multiplexed MLT's chains stay on their
-    /// lengths: the shared samples improve each b_l, the split of the chains is the device's own.
+    /// The other devices' samples of b, summed element-wise (ownNormalizationSamples' layout):
+    /// MLT includes them in b from the next connect phase on. Multiplexed MLT keeps them for its
+    /// statistics only: its chains' contributions are unbiased with the b_l of the bootstrap they
+    /// were resampled from (MltChains::weight), and any other b_l would make them biased.
     void absorbNormalizationSamples(const std::vector<double>& othersSummed) {
         if (settings_.multiplexed) {
-            if (othersSummed.size() != lengthSums_.size()) return;
-            sharedLengthSums_ = othersSummed;
-            if (started_) uploadLengthNormalizations();
+            if (othersSummed.size() == lengthSums_.size()) sharedLengthSums_ = othersSummed;
             return;
         }
         if (othersSummed.size() != 2) return;
         exec_.upload(sharedSums_.data(), othersSummed.data(), 2);
     }
     /// Multiplexed MLT: b_l of each path length l = 1 .. maxDepth (at l - 1), from this device's
-    /// bootstrap and the other devices' shared samples; empty for MLT.
-    std::vector<double> lengthNormalizations() const {
+    /// bootstrap and, with `shared`, the other devices' samples; empty for MLT.
+    std::vector<double> lengthNormalizations(bool shared = true) const {
         std::vector<double> b(std::size_t(lengths_), 0.0);
         for (std::size_t l = 0; l < b.size(); ++l) {
-            const double sum = lengthSums_[2 * l] + sharedLengthSums_[2 * l];
-            const double count = lengthSums_[2 * l + 1] + sharedLengthSums_[2 * l + 1];
+            const double sum = lengthSums_[2 * l] + (shared ? sharedLengthSums_[2 * l] : 0.0);
+            const double count = lengthSums_[2 * l + 1] + (shared ? sharedLengthSums_[2 * l + 1] : 0.0);
             b[l] = count > 0.0 ? sum / count : 0.0;
         }
         return b;
@@ -533,11 +532,8 @@ private:
             lengthSums_[2 * (g % lengths)] += I[g];
             lengthSums_[2 * (g % lengths) + 1] += 1.0;
         }
-        // The split and the starts are this device's own (the other devices' samples, if any,
-        // improve only the decisions' b_l): every length with chains has entries to start from.
-        std::vector<double> b(lengths, 0.0);
-        for (std::size_t k = 0; k < lengths; ++k)
-            b[k] = lengthSums_[2 * k + 1] > 0.0 ? lengthSums_[2 * k] / lengthSums_[2 * k + 1] : 0.0;
+        // The split, the starts and b_l are this device's own (absorbNormalizationSamples).
+        const std::vector<double> b = lengthNormalizations(false);
         const double B = std::accumulate(b.begin(), b.end(), 0.0);
         std::vector<int> length(static_cast<std::size_t>(chains_));
         std::vector<float> weight(lengths, 0.0f);
@@ -588,13 +584,9 @@ private:
         }
         exec_.upload(chainLength_.data(), length.data(), length.size());
         exec_.upload(lengthWeight_.data(), weight.data(), weight.size());
-        uploadLengthNormalizations();
+        const std::vector<float> bf(b.begin(), b.end());
+        exec_.upload(lengthNormalization_.data(), bf.data(), bf.size());
         return lit;
-    }
-    void uploadLengthNormalizations() {
-        const std::vector<double> b = lengthNormalizations();
-        const std::vector<float> f(b.begin(), b.end());
-        exec_.upload(lengthNormalization_.data(), f.data(), f.size());
     }
 
     Exec& exec_;

@@ -438,7 +438,13 @@ struct MltChains {
         return b > 0.0f ? startI[chain] / b : 0.0f;
     }
     /// Kelemen's MIS weight of a sample with target value I deposited with expected count n.
+    /// Multiplexed MLT: the expected value n b / I alone, as in pbrt (no large-step MIS): b enters
+    /// linearly, and a chain's b_l times its contributions over I is an unbiased estimate of its
+    /// length's image at any chain length, its start resampled from the bootstrap that b_l
+    /// averages (Kelemen's weights, nonlinear in b, ran low with the heavy-tailed b_l of a
+    /// bootstrap of one strategy per sample: docs/decisions.md).
     WF_CPU_GPU float weight(float n, float I, float b) const {
+        if (chainLength) return n > 0.0f && I > 0.0f ? n * b / I : 0.0f;
         float ratio = I > 0.0f ? I / b : 0.0f;
         float d = ratio + largeStepProbability;
         return n > 0.0f && d > 0.0f ? n / d : 0.0f;
@@ -541,7 +547,7 @@ struct DecideStage {
         // the sample is current, and goes to the film once, when the sample leaves: a rejected
         // proposal at once, the replaced current sample on acceptance (the accepted proposal
         // keeps its weight, as its record stays).
-        float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
+        float wy = chains.weight(a + (large && !chains.chainLength ? 1.0f : 0.0f), Iy, b);
         double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
         // Multiplexed MLT's b_l is its bootstrap's alone (as in pbrt): per length, the large steps
         // would need a ring of step sums per length.
