@@ -544,11 +544,13 @@ private:
             // position c * stride mod chains (stride coprime to the chains: a permutation).
             const double u0 = double(HashSampler(settings_.seed ^ 0x7f4a7c15u).get(0, 0));
             std::vector<int> atPosition(static_cast<std::size_t>(chains_));
-            std::size_t l = 0;
+            std::size_t l = 0, lastLit = 0;
+            for (std::size_t k = 0; k < lengths; ++k)
+                if (b[k] > 0.0) lastLit = k;
             double edge = b[0];
             for (int j = 0; j < chains_; ++j) {
                 const double x = (u0 + double(j)) / double(chains_) * B;
-                while (x >= edge && l + 1 < lengths) edge += b[++l];
+                while (x >= edge && l < lastLit) edge += b[++l];  // never past the last lit length (rounding)
                 atPosition[std::size_t(j)] = int(l);
             }
             std::uint64_t stride = std::max<std::uint64_t>(1, std::uint64_t(0.6180339887 * double(chains_)));

@@ -28,12 +28,13 @@
 // chainLength), its sample's strategy number picks one of that length's strategies, the walks
 // build just that strategy (StrategyChoice), and its MIS-weighted contribution, divided by the
 // probability of the choice, is the sample's value. The start-up pool is a bootstrap per length
-// (entry g has length g % maxDepth + 1); each length has its own normalisation b_d (the mean I of
-// its bootstrap entries), the chains are split over the lengths in proportion to b_d, each starts
-// from its length's entries resampled in proportion to I, and its contributions carry the factor
-// that makes its length's chains an estimate of that length's image (MltChains::lengthWeight). A
-// mutation costs one connection at most, and the chains spend their mutations on the strategies
-// that carry the image.
+// (entry g has length g % maxDepth + 1); each length has its own normalisation b_l (the mean I of
+// its bootstrap entries), the chains are split over the lengths in proportion to b_l, each starts
+// from its length's entries resampled in proportion to I, its samples go to the film with pbrt's
+// expected-value weights (MltChains::weight), and its contributions carry the factor that makes
+// its length's chains an estimate of that length's image (MltChains::lengthWeight). A mutation
+// costs one connection at most, and the chains spend their mutations on the strategies that carry
+// the image.
 #pragma once
 #include "kernels/bdpt/bdpt_stages.h"
 #include "kernels/lights/distribution.h"
@@ -431,7 +432,8 @@ struct MltChains {
         atomicAddDouble(p, double(I));
         atomicAddDouble(p + 1, 1.0);
     }
-    /// The factor every contribution of `chain` carries (1 unless the starts are weighted).
+    /// The factor every contribution of `chain` carries (1 unless the starts are weighted;
+    /// multiplexed MLT: its length's lengthWeight).
     WF_CPU_GPU float chainWeight(int chain, float b) const {
         if (chainLength) return lengthWeight[chainLength[chain] - 1] * (!weightedStart ? 1.0f : b > 0.0f ? startI[chain] / b : 0.0f);
         if (!weightedStart) return 1.0f;
@@ -546,7 +548,8 @@ struct DecideStage {
         // sample with (1 - a) / (Ix / b + pL). A sample's weight waits in currentWeight while
         // the sample is current, and goes to the film once, when the sample leaves: a rejected
         // proposal at once, the replaced current sample on acceptance (the accepted proposal
-        // keeps its weight, as its record stays).
+        // keeps its weight, as its record stays). Multiplexed MLT: the expected values a b_l / Iy
+        // and (1 - a) b_l / Ix alone (weight()).
         float wy = chains.weight(a + (large && !chains.chainLength ? 1.0f : 0.0f), Iy, b);
         double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
         // Multiplexed MLT's b_l is its bootstrap's alone (as in pbrt): per length, the large steps
