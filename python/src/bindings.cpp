@@ -671,6 +671,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("startupResampling", &MltOptions::startupResampling)
         .def_readwrite("chains", &MltOptions::chains)
         .def_readwrite("poolSize", &MltOptions::poolSize)
+        .def_static("multiplexed", &MltOptions::multiplexed)  // MMLT's defaults
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
     py::class_<VcmOptions>(m, "VcmOptions")
         .def(py::init<>())
