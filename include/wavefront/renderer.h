@@ -139,6 +139,15 @@ struct MltOptions : BidirectionalOptions {
     /// 1 unless set: every chain then makes its mutation in every phase and none falls behind to
     /// leave a tail of stragglers at the end (measured on an H100: docs/decisions.md).
     float connectThresholdOrDefault() const { return connectThreshold.value_or(1.0f); }
+    /// Multiplexed MLT's defaults: MLT's, but a small step of 1/16. One strategy per sample needs
+    /// larger moves than MLT's 1/128: on cornell-box (CPU, 40x40, 64 mutations per pixel, 16
+    /// seeds) the per-pixel relative variance was 0.83 at 1/128, 0.40 at 1/32, 0.33 at 1/16, 0.35
+    /// at 1/8 and 0.49 at 1/4 (docs/decisions.md, "Multiplexed MLT per path length").
+    static MltOptions multiplexed() {
+        MltOptions m;
+        m.smallStep = 1.0f / 16.0f;
+        return m;
+    }
 };
 
 /// Vertex connection and merging's options (RenderOptions::vcm, and ::bpm, ::ppm for its
@@ -221,7 +230,8 @@ struct WAVEFRONT_API RenderOptions {
     PtOptions pt;
     BdptOptions bdpt;
     MltOptions mlt;
-    MltOptions mmlt;  ///< multiplexed MLT's options: MLT's knobs, a block of its own
+    /// Multiplexed MLT's options: MLT's knobs, a block of its own (MltOptions::multiplexed()).
+    MltOptions mmlt = MltOptions::multiplexed();
     VcmOptions vcm;   ///< vertex connection and merging's options
     VcmOptions bpm;   ///< bidirectional photon mapping's (VCM without connections)
     VcmOptions ppm;   ///< progressive photon mapping's (merges at the first diffuse eye vertex)
@@ -332,6 +342,10 @@ struct MltStats {
     double mutationsPerChain = 0.0;    ///< mutations on the film over the chains
     std::uint64_t poolSamples = 0;     ///< entries of the start-up pool evaluated (part of startupSamples)
     std::uint64_t pilotSamples = 0;    ///< samples of the relative importance's pilot (part of startupSamples)
+    /// Multiplexed MLT (empty for MLT), per path length 1 .. maxDepth: its chains, and its
+    /// normalisation b_l (the mean I of its bootstrap samples; normalization is their sum).
+    std::vector<std::uint64_t> lengthChains;
+    std::vector<double> lengthNormalization;
 };
 
 /// Vertex connection and merging's counters (VCM, BPM, PPM).

@@ -212,6 +212,8 @@ py::dict statsDict(const RenderStats& s, IntegratorType integrator) {
     d["poolSamples"] = s.mlt.poolSamples;
     d["startupSeconds"] = s.mlt.startupSeconds;
     d["mutationsPerChain"] = s.mlt.mutationsPerChain;
+    d["lengthChains"] = s.mlt.lengthChains;                // multiplexed MLT: per path length 1 .. maxDepth
+    d["lengthNormalization"] = s.mlt.lengthNormalization;
     d["samplesPerSecond"] = s.samplesPerSecond();
     d["raysPerSecond"] = s.raysPerSecond();
     py::dict figures;
@@ -731,6 +733,7 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("startupResampling", &MltOptions::startupResampling)
         .def_readwrite("chains", &MltOptions::chains)
         .def_readwrite("poolSize", &MltOptions::poolSize)
+        .def_static("multiplexed", &MltOptions::multiplexed)  // MMLT's defaults
         .def("connectThresholdOrDefault", &MltOptions::connectThresholdOrDefault);
     py::class_<VcmOptions>(m, "VcmOptions", "Vertex connection and merging's options (RenderOptions.vcm)")
         .def(py::init<>())

@@ -66,6 +66,8 @@ def test_integrator_options_come_from_the_registry():
     q = options(integrator=wf.IntegratorType.Mmlt)
     q.setIntegratorOption("chains", "64")
     assert q.mmlt.chains == 64 and q.mlt.chains == 0
+    # MMLT's own defaults: a small step of 1/16 (MltOptions.multiplexed()).
+    assert q.mmlt.smallStep == pytest.approx(1.0 / 16.0) and wf.MltOptions.multiplexed().smallStep == pytest.approx(1.0 / 16.0)
     # VCM, BPM, PPM: one option table, a block each; sample ranges like BDPT.
     vcm = next(i for i in wf.integrators() if i.name == "vcm")
     assert [o.name for o in vcm.options] == ["radius", "alpha", "light-paths", "variant"] and vcm.rendersSampleRanges

@@ -122,8 +122,8 @@ inline wavefront::RenderOptions chainRender(wavefront::IntegratorType integrator
 inline wavefront::RenderOptions bdptLike(wavefront::RenderOptions o) {
     o.integrator = wavefront::IntegratorType::Bdpt;
     o.streamCapacity = 0;
-    o.mlt = wavefront::MltOptions{};
-    o.mmlt = wavefront::MltOptions{};
+    o.mlt = wavefront::RenderOptions().mlt;
+    o.mmlt = wavefront::RenderOptions().mmlt;
     return o;
 }
 

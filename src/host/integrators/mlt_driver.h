@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -115,6 +116,18 @@ public:
         exec_.fill(sharedSums_.data(), 0.0, 2);
         counters_ = exec_.template allocate<MltCounters>(1);
         exec_.fill(counters_.data(), MltCounters{0, 0, 0}, 1);
+        if (settings_.multiplexed) {
+            lengths_ = maxDepth;
+            chainLength_ = exec_.template allocate<int>(chains_);
+            exec_.fill(chainLength_.data(), 1, chains_);
+            lengthNormalization_ = exec_.template allocate<float>(lengths_);
+            lengthWeight_ = exec_.template allocate<float>(lengths_);
+            exec_.fill(lengthNormalization_.data(), 0.0f, lengths_);
+            exec_.fill(lengthWeight_.data(), 0.0f, lengths_);
+            lengthSums_.assign(2 * std::size_t(lengths_), 0.0);
+            sharedLengthSums_.assign(2 * std::size_t(lengths_), 0.0);
+            lengthChains_.assign(std::size_t(lengths_), 0);
+        }
     }
 
     /// Bytes per chain a driver allocates (film excluded; the paper's Table 6 has 4434 for MLT):
@@ -163,7 +176,7 @@ public:
         const std::function<void()> shareB = [&] {
             if (!budget.sharesState() || budget.elapsed() < nextShare) return;
             nextShare = budget.elapsed() + kShareSeconds;
-            shareNormalizationSamples(budget.exchangeState(ownNormalizationSamples()));
+            absorbNormalizationSamples(budget.exchangeState(ownNormalizationSamples()));
         };
         RunVerdict applied = RunVerdict::Continue;
         auto steer = [&](const BdptControl& seen, bool idle) {
@@ -234,21 +247,50 @@ public:
         exec_.download(&k, counters_.data(), 1);
         return k;
     }
-    /// The normalisation b as of now.
-    double normalization() { return normalizationOf(download(sums_).data(), download(sharedSums_).data()); }
-    /// This device's samples of b: {sum of I, count} of the start-up and the folded large steps
-    /// (what the runner shares with other devices: IntegratorRunner::sharedState).
+    /// The normalisation b as of now (multiplexed MLT: the sum of the lengths' b_l, pbrt's b).
+    double normalization() {
+        if (settings_.multiplexed) {
+            const std::vector<double> b = lengthNormalizations();
+            return std::accumulate(b.begin(), b.end(), 0.0);
+        }
+        return normalizationOf(download(sums_).data(), download(sharedSums_).data());
+    }
+    /// This device's samples of b, to be summed element-wise with the other devices': MLT's
+    /// (sum of I, count) of the start-up and the folded large steps; multiplexed MLT's per path
+    /// length l = 1 .. maxDepth, (sum of I, count) of its bootstrap entries at 2 (l - 1).
     std::vector<double> ownNormalizationSamples() {
+        if (settings_.multiplexed) return lengthSums_;
         double sum = 0.0, count = 0.0;
         addPartials(download(sums_).data(), sum, count);
         return {sum, count};
     }
-    /// The other devices' samples of b, summed ({sum of I, count}; missing numbers count 0),
-    /// which it includes from the next connect phase on.
-    void shareNormalizationSamples(const std::vector<double>& others) {
-        const double shared[2] = {others.size() > 0 ? others[0] : 0.0, others.size() > 1 ? others[1] : 0.0};
+    /// The other devices' samples of b, summed element-wise (ownNormalizationSamples' layout;
+    /// missing numbers count 0): MLT includes them in b from the next connect phase on.
+    /// Multiplexed MLT keeps them for its statistics only: its chains' contributions are unbiased
+    /// with the b_l of the bootstrap they were resampled from (MltChains::weight), and any other
+    /// b_l would make them biased.
+    void absorbNormalizationSamples(const std::vector<double>& othersSummed) {
+        if (settings_.multiplexed) {
+            if (othersSummed.size() == lengthSums_.size()) sharedLengthSums_ = othersSummed;
+            return;
+        }
+        const double shared[2] = {othersSummed.size() > 0 ? othersSummed[0] : 0.0,
+                                  othersSummed.size() > 1 ? othersSummed[1] : 0.0};
         exec_.upload(sharedSums_.data(), shared, 2);
     }
+    /// Multiplexed MLT: b_l of each path length l = 1 .. maxDepth (at l - 1), from this device's
+    /// bootstrap and, with `shared`, the other devices' samples; empty for MLT.
+    std::vector<double> lengthNormalizations(bool shared = true) const {
+        std::vector<double> b(std::size_t(lengths_), 0.0);
+        for (std::size_t l = 0; l < b.size(); ++l) {
+            const double sum = lengthSums_[2 * l] + (shared ? sharedLengthSums_[2 * l] : 0.0);
+            const double count = lengthSums_[2 * l + 1] + (shared ? sharedLengthSums_[2 * l + 1] : 0.0);
+            b[l] = count > 0.0 ? sum / count : 0.0;
+        }
+        return b;
+    }
+    /// Multiplexed MLT: the chains of each path length l = 1 .. maxDepth (at l - 1); empty for MLT.
+    const std::vector<std::uint64_t>& lengthChains() const { return lengthChains_; }
     BdptDriver<Exec>& bdpt() { return bdpt_; }
     int chainCount() const { return chains_; }
     /// BDPT samples the start-up ran (the pool and the chains' starts), and its wall time.
@@ -316,7 +358,9 @@ private:
         HashSampler pool(settings_.seed ^ 0x27d4eb2fu);
         return MltSampler{fresh, perturb, decide, pool, c_.numbers.data(), c_.state.data(), c_.proposalEyeBlocks.data(),
                           c_.proposalLightBlocks.data(), c_.nextMutation.data(), steps_.data(), chains_, layout_, phase,
-                          settings_.largeStepProbability, choice, KelemenStep::upTo(settings_.smallStep)};
+                          settings_.largeStepProbability, choice, KelemenStep::upTo(settings_.smallStep),
+                          settings_.multiplexed ? chainLength_.data() : nullptr, lengths_,
+                          phase == MltPhase::Start ? poolCdf_.data() : nullptr, poolPerLength_};
     }
     /// Records the proposals of the chains; non-finite contributions are counted on `film`.
     ChainSink sink(const FilmView& film) const {
@@ -376,7 +420,8 @@ private:
         return MltChains{c_.currentI.data(), c_.currentWeight.data(), sums_.data(), sharedSums_.data(), stepSums_.data(), steps_.data(),
                          steps_.data() + 1, normalization_.data(), poolWeights_.data(), counters_.data(),
                          c_.startI.data(), settings_.largeStepProbability, !settings_.startupResampling,
-                         weightedStart_};
+                         weightedStart_, settings_.multiplexed ? chainLength_.data() : nullptr,
+                         lengthNormalization_.data(), lengthWeight_.data()};
     }
 
     /// One phase of the chains on the streaming BDPT schedule over work [first, first + count),
@@ -434,6 +479,7 @@ private:
         auto abandon = [&] {
             exec_.synchronize();
             exec_.fill(sums_.data(), 0.0, 2 * kMltSumPartials);
+            std::fill(lengthSums_.begin(), lengthSums_.end(), 0.0);
             poolWeights_ = Buffer<double>();
             return false;
         };
@@ -450,18 +496,100 @@ private:
             if (cancelled) return abandon();
             // A pool that found no light at all (a black image so far) leaves each chain on a
             // uniform sample of its own.
-            if (normalization() > 0.0) {
+            if (settings_.multiplexed) {
+                weightedStart_ = !splitChainsOverLengths(started);
+            } else if (normalization() > 0.0) {
                 poolChoice.build(exec_, poolWeights_.data(), int(started), 1, LightSampler::BinarySearch);
                 choice = poolChoice.view();
             }
         }
-        weightedStart_ = choice.count == 0;
+        if (!settings_.multiplexed) weightedStart_ = choice.count == 0;
         startupSamples_ += runPhase(scene, params, film, MltPhase::Start, 0, std::uint64_t(chains_), quiet, choice).started;
         if (cancelled) return abandon();
         exec_.synchronize();
         poolWeights_ = Buffer<double>();
+        poolCdf_ = Buffer<double>();
         started_ = true;
         return true;
+    }
+
+    /// Multiplexed MLT after its bootstrap (pool entries [0, started), entry g of path length
+    /// g % maxDepth + 1): each length's (sum of I, count) and b_l; the chains split over the
+    /// lengths in proportion to b_l by systematic resampling (length l gets the floor or the
+    /// ceiling of its expected chains e_l = chains b_l / B, B the sum of the b_l), its contributions
+    /// weighted by chains / e_l = B / b_l, so that each length's image is estimated without bias
+    /// whatever its count; the chains of a length are spread over the chain indices (the chains
+    /// with one mutation more than the rest, when a call's mutations are not a multiple of the
+    /// chains, are then spread over the lengths in proportion); and per length the cumulative
+    /// shares of I of its entries, from which each chain resamples its start. Returns false when
+    /// no entry found light (every chain then starts on pool entry c, of length c % maxDepth + 1,
+    /// and contributes nothing: MltChains::chainWeight with b_l = 0).
+    bool splitChainsOverLengths(std::uint64_t started) {
+        const std::size_t lengths = std::size_t(lengths_);
+        std::vector<double> I(started);
+        exec_.download(I.data(), poolWeights_.data(), I.size());
+        std::fill(lengthSums_.begin(), lengthSums_.end(), 0.0);
+        for (std::uint64_t g = 0; g < started; ++g) {
+            lengthSums_[2 * (g % lengths)] += I[g];
+            lengthSums_[2 * (g % lengths) + 1] += 1.0;
+        }
+        // The split, the starts and b_l are this device's own (absorbNormalizationSamples).
+        const std::vector<double> b = lengthNormalizations(false);
+        const double B = std::accumulate(b.begin(), b.end(), 0.0);
+        std::vector<int> length(static_cast<std::size_t>(chains_));
+        std::vector<float> weight(lengths, 0.0f);
+        std::fill(lengthChains_.begin(), lengthChains_.end(), 0);
+        const bool lit = B > 0.0 && std::isfinite(B);
+        if (lit) {
+            // Position j of the systematic resampling is (u0 + j) / chains of B; chain c takes
+            // position c * stride mod chains (stride coprime to the chains: a permutation).
+            const double u0 = double(HashSampler(settings_.seed ^ 0x7f4a7c15u).get(0, 0));
+            std::vector<int> atPosition(static_cast<std::size_t>(chains_));
+            std::size_t l = 0, lastLit = 0;
+            for (std::size_t k = 0; k < lengths; ++k)
+                if (b[k] > 0.0) lastLit = k;
+            double edge = b[0];
+            for (int j = 0; j < chains_; ++j) {
+                const double x = (u0 + double(j)) / double(chains_) * B;
+                while (x >= edge && l < lastLit) edge += b[++l];  // never past the last lit length (rounding)
+                atPosition[std::size_t(j)] = int(l);
+            }
+            std::uint64_t stride = std::max<std::uint64_t>(1, std::uint64_t(0.6180339887 * double(chains_)));
+            while (std::gcd(stride, std::uint64_t(chains_)) != 1) ++stride;
+            for (int c = 0; c < chains_; ++c) {
+                const int at = atPosition[std::size_t((std::uint64_t(c) * stride) % std::uint64_t(chains_))];
+                length[std::size_t(c)] = at + 1;
+                ++lengthChains_[std::size_t(at)];
+            }
+            for (std::size_t k = 0; k < lengths; ++k) weight[k] = b[k] > 0.0 ? float(B / b[k]) : 0.0f;
+            // Per length, the cumulative share of I of its entries (1 from the last with any I on,
+            // 2 past the entries evaluated: never taken).
+            poolPerLength_ = int((started + lengths - 1) / lengths);
+            std::vector<double> cdf(lengths * std::size_t(poolPerLength_), 2.0);
+            for (std::size_t k = 0; k < lengths; ++k) {
+                if (!(lengthSums_[2 * k] > 0.0)) continue;
+                double running = 0.0;
+                std::size_t last = 0;
+                for (std::uint64_t g = k, j = 0; g < started; g += lengths, ++j) {
+                    running += I[g];
+                    cdf[k * poolPerLength_ + j] = running / lengthSums_[2 * k];
+                    if (I[g] > 0.0) last = j;
+                }
+                for (std::uint64_t g = k + last * lengths, j = last; g < started; g += lengths, ++j) cdf[k * poolPerLength_ + j] = 1.0;
+            }
+            poolCdf_ = exec_.template allocate<double>(cdf.size());
+            exec_.upload(poolCdf_.data(), cdf.data(), cdf.size());
+        } else {
+            for (int c = 0; c < chains_; ++c) {
+                length[std::size_t(c)] = c % lengths_ + 1;
+                ++lengthChains_[std::size_t(c % lengths_)];
+            }
+        }
+        exec_.upload(chainLength_.data(), length.data(), length.size());
+        exec_.upload(lengthWeight_.data(), weight.data(), weight.size());
+        const std::vector<float> bf(b.begin(), b.end());
+        exec_.upload(lengthNormalization_.data(), bf.data(), bf.size());
+        return lit;
     }
 
     Exec& exec_;
@@ -477,6 +605,17 @@ private:
     Buffer<float> normalization_;
     Buffer<float> importance_;  ///< per frame pixel, MltSettings::relativeImportance (empty: I is the luminance)
     Buffer<MltCounters> counters_;
+    /// Multiplexed MLT (MltSampler, MltChains): per chain its path length; per length its b_l and
+    /// its chains' factor; the Start's cumulative shares of I per length (poolPerLength_ each).
+    int lengths_ = 0;
+    Buffer<int> chainLength_;
+    Buffer<float> lengthNormalization_, lengthWeight_;
+    Buffer<double> poolCdf_;
+    int poolPerLength_ = 0;
+    /// Multiplexed MLT: per length (sum of I, count) of this device's bootstrap and of the other
+    /// devices' (ownNormalizationSamples' layout), and the chains per length.
+    std::vector<double> lengthSums_, sharedLengthSums_;
+    std::vector<std::uint64_t> lengthChains_;
     bool started_ = false;
     std::uint64_t startupSamples_ = 0, poolSamples_ = 0, pilotSamples_ = 0;
     double startupSeconds_ = 0.0;

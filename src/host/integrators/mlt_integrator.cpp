@@ -1,6 +1,7 @@
 // The Metropolis integrators' registry rows, MLT and MMLT: their options, rules, figures (mlt_integrator.h).
 #include "host/integrators/mlt_integrator.h"
 
+#include <algorithm>
 #include "host/integrators/bdpt_integrator.h"
 #include "host/integrators/bidirectional_options.h"
 #include "kernels/mlt/mlt.h"
@@ -66,6 +67,9 @@ IntegratorSpec metropolisSpec(const char* typeName, const char* name, const char
                              std::to_string(MltIntegrator::kMaxPool) + " samples");
         if (m.poolSize > 0 && !m.startupResampling)
             throw InputError("an " + label + " start-up pool needs --startup resample");
+        // Its chains per length and their starts come from the bootstrap.
+        if (Row::kMode == MetropolisMode::Mmlt && !m.startupResampling)
+            throw InputError("MMLT starts its chains from its bootstrap: --startup uniform is MLT's only");
         MltIntegrator::checkPoolCoversChains(m, Row::kMode, MltIntegrator::askedChains(m, o), "asked for");
         if (o.firstPass > 0)
             throw InputError(label + " renders no pass ranges (first pass must be 0); give each process its own seed instead");
@@ -80,6 +84,12 @@ IntegratorSpec metropolisSpec(const char* typeName, const char* name, const char
                                                          {"pool samples", double(st.mlt.poolSamples)},
                                                          {"pilot samples", double(st.mlt.pilotSamples)},
                                                          {"start-up seconds", st.mlt.startupSeconds}};
+        for (std::size_t l = 0; l < st.mlt.lengthChains.size(); ++l)
+            if (st.mlt.lengthChains[l] > 0)
+                f.push_back({"chains of length " + std::to_string(l + 1), double(st.mlt.lengthChains[l])});
+        for (std::size_t l = 0; l < st.mlt.lengthNormalization.size(); ++l)
+            if (st.mlt.lengthNormalization[l] > 0.0)
+                f.push_back({"b of length " + std::to_string(l + 1), st.mlt.lengthNormalization[l]});
         for (auto& bdpt : bdptFigures(st)) f.push_back(bdpt);
         return f;
     };
@@ -88,7 +98,16 @@ IntegratorSpec metropolisSpec(const char* typeName, const char* name, const char
         // Weighted by each device's mutations.
         double accepted = 0.0, large = 0.0, b = 0.0, mutations = 0.0, chains = 0.0, startup = 0.0;
         std::uint64_t startupSamples = 0, poolSamples = 0, pilotSamples = 0;
+        // Multiplexed MLT: the chains per length summed, b_l weighted by each device's mutations.
+        std::vector<std::uint64_t> lengthChains;
+        std::vector<double> lengthB;
         for (const RenderStats& d : perDevice) {
+            lengthChains.resize(std::max(lengthChains.size(), d.mlt.lengthChains.size()), 0);
+            lengthB.resize(std::max(lengthB.size(), d.mlt.lengthNormalization.size()), 0.0);
+            for (std::size_t l = 0; l < d.mlt.lengthChains.size(); ++l) lengthChains[l] += d.mlt.lengthChains[l];
+            if (d.mlt.acceptanceRate >= 0.0)
+                for (std::size_t l = 0; l < d.mlt.lengthNormalization.size(); ++l)
+                    lengthB[l] += d.mlt.lengthNormalization[l] * double(d.samples);
             chains += double(d.streamCapacity);
             startupSamples += d.mlt.startupSamples;
             poolSamples += d.mlt.poolSamples;
@@ -100,9 +119,12 @@ IntegratorSpec metropolisSpec(const char* typeName, const char* name, const char
             b += d.mlt.normalization * double(d.samples);
             mutations += double(d.samples);
         }
-        if (mutations > 0.0)
+        if (mutations > 0.0) {
+            for (double& v : lengthB) v /= mutations;
             merged.mlt = MltStats{accepted / mutations, large / mutations, b / mutations, startupSamples, startup,
-                                  chains > 0.0 ? mutations / chains : 0.0, poolSamples, pilotSamples};
+                                  chains > 0.0 ? mutations / chains : 0.0, poolSamples, pilotSamples,
+                                  lengthChains, lengthB};
+        }
     };
     return s;
 }

@@ -68,11 +68,12 @@ public:
         return driver_.render(scene, params, film, asked, budget);
     }
 
-    /// The chains of every device estimate one normalisation b: this device's samples of it
-    /// ({sum of I, count}), and the others', which its b then includes.
+    /// What the devices share: MLT's samples of its normalisation b ({sum of I, count}), which
+    /// every device's b then includes; MMLT's per-length pairs, kept for its statistics (each
+    /// device weighs with the b_l of its own bootstrap: mlt_driver.h).
     std::vector<double> sharedState() override { return driver_.ownNormalizationSamples(); }
     void absorbSharedState(const std::vector<double>& othersSummed) override {
-        driver_.shareNormalizationSamples(othersSummed);
+        driver_.absorbNormalizationSamples(othersSummed);
     }
 
     /// The film's pixel counts are not MLT's sample count: its mutations are.
@@ -90,6 +91,8 @@ public:
         stats.mlt.poolSamples = driver_.poolSamples();
         stats.mlt.startupSeconds = driver_.startupSeconds();
         stats.mlt.mutationsPerChain = double(k.proposals) / double(driver_.chainCount());
+        stats.mlt.lengthChains = driver_.lengthChains();
+        stats.mlt.lengthNormalization = driver_.lengthNormalizations();
     }
 
     FilmScale filmScale() override { return scaleFor(driver_.counters().proposals); }

@@ -14,8 +14,8 @@
 //   light vertex 6  per vertex 0 .. maxDepth - 2: roulette/lobe, direction u, v, reserved (vertices
 //                   0 .. maxDepth - 3 continue), then the lens point u, v of its t = 1 connection
 //                   (read by a thin lens only)
-//   strategy     1  multiplexed MLT only: the path length and the one (s, t) strategy the sample
-//                   evaluates (multiplexedStrategy)
+//   strategy     1  multiplexed MLT only: the one (s, t) strategy of its chain's path length the
+//                   sample evaluates (multiplexedStrategy)
 // Mutation happens as the walk reads: a proposal's number is a function of the current one and the
 // mutation's key (a hash), so the walk computes each number it reads from the stored current one
 // and stores nothing; only an accepted proposal is written back, by the decision, which runs one
@@ -24,12 +24,17 @@
 // variant); useVertex records how many vertices the proposal used.
 //
 // Multiplexed MLT (Hachisuka, Kaplanyan and Dachsbacher 2014; pbrt's MLTIntegrator) runs on the
-// same machinery: a sample's strategy number picks a path length and one of its strategies, the
-// walks build just that strategy (StrategyChoice), and its MIS-weighted contribution, divided by
-// the probability of the choice, is the sample's value. The chains then spend their mutations on
-// the lengths and strategies that carry the image, and a mutation costs one connection at most.
-// Unlike pbrt, the length is a primary sample like any other (its Kelemen step rarely crosses to
-// another length), so b, the large steps and the start-up pool are MLT's unchanged.
+// same machinery: as in the paper and pbrt, each chain keeps one path length (MltSampler::
+// chainLength), its sample's strategy number picks one of that length's strategies, the walks
+// build just that strategy (StrategyChoice), and its MIS-weighted contribution, divided by the
+// probability of the choice, is the sample's value. The start-up pool is a bootstrap per length
+// (entry g has length g % maxDepth + 1); each length has its own normalisation b_l (the mean I of
+// its bootstrap entries), the chains are split over the lengths in proportion to b_l, each starts
+// from its length's entries resampled in proportion to I, its samples go to the film with pbrt's
+// expected-value weights (MltChains::weight), and its contributions carry the factor that makes
+// its length's chains an estimate of that length's image (MltChains::lengthWeight). A mutation
+// costs one connection at most, and the chains spend their mutations on the strategies that carry
+// the image.
 #pragma once
 #include "kernels/bdpt/bdpt_stages.h"
 #include "kernels/lights/distribution.h"
@@ -148,18 +153,17 @@ namespace mltdims {
 constexpr int kLargeStep = 0, kAccept = 1, kStartChoice = 2;
 }
 
-/// Multiplexed MLT's choice from its strategy number u: the path length k (segments) uniform in
-/// 1 .. maxDepth, then one of its k + 1 strategies uniformly (s = 0 .. k, t = k + 1 - s; BDPT's
-/// (1, 1) and, without camera connections, t = 1 contribute nothing, as their MIS weights say);
-/// the contribution is scaled by the inverse of the choice's probability.
-WF_CPU_GPU inline StrategyChoice multiplexedStrategy(float u, int maxDepth) {
-    float x = u * float(maxDepth);
-    int k = glm::min(int(x), maxDepth - 1);
-    float v = x - float(k);  // uniform in [0, 1) given the length
-    k += 1;
-    int s = glm::min(int(v * float(k + 1)), k);
-    return StrategyChoice{s, k + 1 - s, float(maxDepth) * float(k + 1)};
+/// Multiplexed MLT's choice from its strategy number u, for a chain of path length k (segments):
+/// one of the k + 1 strategies uniformly (s = 0 .. k, t = k + 1 - s; BDPT's (1, 1) and, without
+/// camera connections, t = 1 contribute nothing, as their MIS weights say); the contribution is
+/// scaled by the inverse of the choice's probability.
+WF_CPU_GPU inline StrategyChoice multiplexedStrategy(float u, int length) {
+    int s = glm::min(int(u * float(length + 1)), length);
+    return StrategyChoice{s, length + 1 - s, float(length + 1)};
 }
+/// The path length of multiplexed MLT's start-up pool entry g: the lengths take turns, so that a
+/// pool cut short by a time limit still has every length's share.
+WF_CPU_GPU inline int poolEntryLength(std::uint64_t entry, int lengths) { return int(entry % std::uint64_t(lengths)) + 1; }
 
 /// The BDPT sampler interface over the chains' primary samples.
 ///
@@ -186,6 +190,14 @@ struct MltSampler {
     /// Start: the pool entries in proportion to their I (count 0: chain k takes pool entry k).
     DistributionView startChoice;
     KelemenStep smallStep;
+    /// Multiplexed MLT (null for MLT): each chain's path length in segments, 1 .. lengths.
+    const int* chainLength = nullptr;
+    int lengths = 0;  ///< maxDepth: the path lengths of multiplexed MLT (0 for MLT)
+    /// Multiplexed MLT's Start: per length l - 1, poolPerLength entries of the cumulative share of
+    /// I of its pool entries l - 1 + lengths j (j = 0, 1, ...), 1 at the last one with any I, above 1
+    /// past the entries evaluated; null: chain c takes pool entry c (a bootstrap without light).
+    const double* poolCdf = nullptr;
+    int poolPerLength = 0;
 
     WF_CPU_GPU float& stored(int chain, int offset) const {
         return numbers[std::size_t(offset) * std::size_t(chains) + std::size_t(chain)];
@@ -244,9 +256,25 @@ struct MltSampler {
     }
     WF_CPU_GPU int pixelIndex(std::uint64_t s, int width, int height) const { return filmSample(s, width, height).pixel; }
     /// Multiplexed MLT: the one strategy sample s evaluates; MLT: every one.
-    WF_CPU_GPU StrategyChoice strategy(std::uint64_t s, int maxDepth) const {
+    WF_CPU_GPU StrategyChoice strategy(std::uint64_t s, int /*maxDepth*/) const {
         if (layout.strategyNumbers == 0) return {};
-        return multiplexedStrategy(get(s, MltLayout::kStrategyDimension), maxDepth);
+        return multiplexedStrategy(get(s, MltLayout::kStrategyDimension), lengthOf(s));
+    }
+    /// Multiplexed MLT: the path length of sample s (the pool entry's in the pool, the chain's after).
+    WF_CPU_GPU int lengthOf(std::uint64_t s) const {
+        return phase == MltPhase::Pool ? poolEntryLength(mltindex::mutation(s), lengths) : chainLength[mltindex::chain(s)];
+    }
+    /// Multiplexed MLT's Start: the pool entry of the chain's length whose cumulative share of I
+    /// first exceeds u (binary search; an entry without I is never taken).
+    WF_CPU_GPU std::uint64_t startEntryOfLength(int length, float u) const {
+        const double* cdf = poolCdf + std::size_t(length - 1) * std::size_t(poolPerLength);
+        int lo = 0, hi = poolPerLength - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (cdf[mid] > double(u)) hi = mid;
+            else lo = mid + 1;
+        }
+        return std::uint64_t(length - 1) + std::uint64_t(lengths) * std::uint64_t(lo);
     }
 
     /// Mutate: each chain runs its own mutations; the start-up phases hand out pool entries.
@@ -267,7 +295,9 @@ struct MltSampler {
         proposalLightBlocks[slot] = 0;
         if (phase == MltPhase::Replay) return mltindex::pack(0, false, slot);
         std::uint64_t m = g;
-        if (phase == MltPhase::Start && startChoice.count > 0)
+        if (phase == MltPhase::Start && poolCdf)
+            m = startEntryOfLength(chainLength[slot], decide.get(g, mltdims::kStartChoice));
+        else if (phase == MltPhase::Start && startChoice.count > 0)
             m = std::uint64_t(startChoice.sample(0, decide.get(g, mltdims::kStartChoice)).index);
         std::uint64_t s = mltindex::pack(m, true, slot);
         bool large = phase != MltPhase::Mutate || decide.get(mltindex::key(s), mltdims::kLargeStep) < largeStepProbability;
@@ -379,7 +409,18 @@ struct MltChains {
     /// (Veach 1997, chapter 11), so the image does not depend on how far the chains got from where
     /// they started (chains that start on a black sample contribute nothing).
     bool weightedStart;
+    /// Multiplexed MLT (null for MLT): each chain's path length (MltSampler::chainLength), and per
+    /// length l - 1 its normalisation b_l (the mean I of its bootstrap entries) and the factor
+    /// its chains' contributions carry, chains / (the chains expected at length l), so that the
+    /// length's chains, whatever their count, estimate the length's image.
+    const int* chainLength = nullptr;
+    const float* lengthNormalization = nullptr;
+    const float* lengthWeight = nullptr;
 
+    /// The normalisation chain `chain`'s decisions use: b, or its length's b_l.
+    WF_CPU_GPU float normalizationFor(int chain) const {
+        return chainLength ? lengthNormalization[chainLength[chain] - 1] : *normalization;
+    }
     /// A uniform sample of the start-up (complete before any mutation): straight into b.
     WF_CPU_GPU void addToB(int chain, float I) const { addTo(sums, chain, I); }
     /// The large step of mutation `step` of `chain`: into b once its step is complete.
@@ -391,13 +432,21 @@ struct MltChains {
         atomicAddDouble(p, double(I));
         atomicAddDouble(p + 1, 1.0);
     }
-    /// The factor every contribution of `chain` carries (1 unless the starts are weighted).
+    /// The factor every contribution of `chain` carries (1 unless the starts are weighted;
+    /// multiplexed MLT: its length's lengthWeight).
     WF_CPU_GPU float chainWeight(int chain, float b) const {
+        if (chainLength) return lengthWeight[chainLength[chain] - 1] * (!weightedStart ? 1.0f : b > 0.0f ? startI[chain] / b : 0.0f);
         if (!weightedStart) return 1.0f;
         return b > 0.0f ? startI[chain] / b : 0.0f;
     }
     /// Kelemen's MIS weight of a sample with target value I deposited with expected count n.
+    /// Multiplexed MLT: the expected value n b / I alone, as in pbrt (no large-step MIS): b enters
+    /// linearly, and a chain's b_l times its contributions over I is an unbiased estimate of its
+    /// length's image at any chain length, its start resampled from the bootstrap that b_l
+    /// averages (Kelemen's weights, nonlinear in b, ran low with the heavy-tailed b_l of a
+    /// bootstrap of one strategy per sample: docs/decisions.md).
     WF_CPU_GPU float weight(float n, float I, float b) const {
+        if (chainLength) return n > 0.0f && I > 0.0f ? n * b / I : 0.0f;
         float ratio = I > 0.0f ? I / b : 0.0f;
         float d = ratio + largeStepProbability;
         return n > 0.0f && d > 0.0f ? n / d : 0.0f;
@@ -491,7 +540,7 @@ struct DecideStage {
         case MltPhase::Mutate:
             break;
         }
-        float b = *chains.normalization;
+        float b = chains.normalizationFor(i);
         bool large = st & mltstate::kLargeStep;
         float Ix = chains.currentI[i];
         float a = Ix > 0.0f ? glm::min(1.0f, Iy / Ix) : 1.0f;
@@ -499,10 +548,13 @@ struct DecideStage {
         // sample with (1 - a) / (Ix / b + pL). A sample's weight waits in currentWeight while
         // the sample is current, and goes to the film once, when the sample leaves: a rejected
         // proposal at once, the replaced current sample on acceptance (the accepted proposal
-        // keeps its weight, as its record stays).
-        float wy = chains.weight(a + (large ? 1.0f : 0.0f), Iy, b);
+        // keeps its weight, as its record stays). Multiplexed MLT: the expected values a b_l / Iy
+        // and (1 - a) b_l / Ix alone (weight()).
+        float wy = chains.weight(a + (large && !chains.chainLength ? 1.0f : 0.0f), Iy, b);
         double wx = chains.currentWeight[i] + chains.weight(1.0f - a, Ix, b);
-        if (large) chains.addLargeStep(i, mltindex::mutation(s), Iy);
+        // Multiplexed MLT's b_l is its bootstrap's alone (as in pbrt): per length, the large steps
+        // would need a ring of step sums per length.
+        if (large && !chains.chainLength) chains.addLargeStep(i, mltindex::mutation(s), Iy);
         bool accepted = c.sampler.decide.get(mltindex::key(s), mltdims::kAccept) < a;
         addToCounter(&chains.counters->proposals, 1u);
         addToCounter(&chains.counters->largeSteps, large ? 1u : 0u);
@@ -526,7 +578,7 @@ struct FlushStage {
     const int* state;
     FilmView film;
     WF_CPU_GPU void operator()(int i) const {
-        float scale = chains.chainWeight(i, *chains.normalization);
+        float scale = chains.chainWeight(i, chains.normalizationFor(i));
         sink.depositTo(film, 2 * i + (state[i] & mltstate::kCurrent), float(chains.currentWeight[i]) * scale);
         chains.currentWeight[i] = 0.0;
     }
