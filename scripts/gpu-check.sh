@@ -32,6 +32,10 @@
 #   host: tests, sanitizers on AOV, crop and MLT renders and on the device-image tests, the edit
 #   benchmark and cancel latency
 #   (issues 37 and 38; HOST_PART=tests or bench runs one half);
+#   round2 (issues 52-58): ROUND2_PART=checks: every test, sanitizers on the new kernels (the
+#   streaming VCM, per-length MMLT, the coated materials), the baseline's images byte for byte and
+#   throughput before/after; ROUND2_PART=bench: VCM's schedules (speed, lanes, efficiency) and
+#   MMLT's efficiency against MLT and BDPT (independent seeds, equal time);
 #   mlt-speed: the MLT and MMLT tests, sanitizers on their renders, MLT and BDPT throughput before/after (MMLT after);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
@@ -209,6 +213,45 @@ if [ "$mode" = instancing ]; then
         before_after
         run "$bin/instancing" --backend cuda --res 1024 --seconds 2 --integrators pt,bdpt,mlt > "$out/instancing.md" 2>&1
         grep -E "^\| " "$out/instancing.md" | tee -a "$log"
+    fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = round2 ]; then
+    if [ "${ROUND2_PART:-checks}" = checks ]; then
+        all_tests
+        sanitize_renders "cornell-box --integrator vcm" "cornell-box --integrator vcm --vcm-variant naive" \
+            "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm" "cornell-box --integrator mmlt" \
+            "examples/scenes/pbrt/coated-blob.pbrt --integrator pt" "examples/scenes/pbrt/coated-blob.pbrt --integrator bdpt" \
+            "examples/scenes/pbrt/material-spheres.pbrt --integrator mlt" "examples/scenes/pbrt/material-spheres.pbrt --integrator vcm"
+        PART=compare "$0" "$out/identical" identical
+    else
+      # ROUND2_SPEED=0 skips the VCM speed and lanes; ROUND2_EFF names the efficiency table's scenes.
+      if [ "${ROUND2_SPEED:-1}" = 1 ]; then
+        ncu --kernel-name-base demangled \
+            --kernel-name regex:"vcm::(ExtendStage|LightShadeStage|EyeShadeStage|TraceStage|ConnectStage|MergeStage|CompactCacheStage|LightStage|EyeStage)" \
+            --launch-count 60 --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+            "$bin/wavefront-render" cornell-box --backend cuda --integrator vcm --res 1024x1024 --spp 1 --out /tmp/ncu.pfm \
+            > "$out/vcm-ncu.txt" 2>&1
+        ncu --kernel-name-base demangled --kernel-name regex:"vcm::(LightStage|EyeStage)" --launch-count 4 \
+            --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+            "$bin/wavefront-render" cornell-box --backend cuda --integrator vcm --vcm-variant naive --res 1024x1024 --spp 1 \
+            --out /tmp/ncu.pfm >> "$out/vcm-ncu.txt" 2>&1
+        : > "$out/vcm-speed.md"
+        for scene in cornell-box door-ajar caustic-behind-glass; do
+            for run in "vcm --vcm-variant naive" "vcm --vcm-variant streaming" "bdpt" "pt"; do
+                # shellcheck disable=SC2086
+                run "$bin/wavefront-render" $scene --backend cuda --integrator $run --res 1024x1024 --spp 16 --stats \
+                    --out /tmp/speed.pfm >> "$out/vcm-speed.md" 2>&1
+            done
+        done
+        grep -E "^\+ |samples in|rays" "$out/vcm-speed.md" | cut -c1-160 | tee -a "$log"
+      fi
+        # shellcheck disable=SC2086  # a list of scenes
+        compare_report eff ${ROUND2_EFF:-door-ajar mirror-caustic caustic-behind-glass cornell-box} --methods bdpt,mlt,mmlt,vcm --seeds 4 \
+            --times 4 --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 4 --pyramid 0 --flip off \
+            --keep-images means --figure off
+        rm -f "$out/eff/images.tgz"
     fi
     echo "gpu-check finished" | tee -a "$log"
     exit 0
