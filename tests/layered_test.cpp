@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/materials/layered.h"
+#include "estimator_checks.h"
 #include "test_support.h"
 
 using namespace wavefront;
@@ -54,6 +55,15 @@ vec3 uniformSphere(std::mt19937& rng) {
     return vec3(s * std::cos(phi), s * std::sin(phi), z);
 }
 
+/// A microfacet normal from D(m) cos(theta_m) (Walter et al. 2007, eq. 35 and 36).
+vec3 ggxNormal(float alpha, std::mt19937& rng) {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    double xi = u(rng), phi = 2.0 * kPiD * u(rng);
+    double tan2 = alpha * alpha * xi / (1.0 - xi), cosM = 1.0 / std::sqrt(1.0 + tan2);
+    double sinM = std::sqrt(std::max(0.0, 1.0 - cosM * cosM));
+    return vec3(float(sinM * std::cos(phi)), float(sinM * std::sin(phi)), float(cosM));
+}
+
 /// One event at a GGX dielectric interface by Walter et al.'s (2007) scheme, independent of the
 /// visible-normal sampler and of the BSDF's evaluation: a microfacet normal from D(m) cos(theta_m),
 /// reflection with probability F, and the weight |wo.m| G / (|wo.z| m.z) (radiance crossing into
@@ -62,10 +72,8 @@ bool walterEvent(float eta, float alpha, vec3 wo, std::mt19937& rng, vec3& wi, d
     std::uniform_real_distribution<double> u(0.0, 1.0);
     bool below = wo.z < 0.0f;
     if (below) wo.z = -wo.z, eta = 1.0f / eta;
-    double xi = u(rng), phi = 2.0 * kPiD * u(rng);
-    double tan2 = alpha * alpha * xi / (1.0 - xi), cosM = 1.0 / std::sqrt(1.0 + tan2);
-    double sinM = std::sqrt(std::max(0.0, 1.0 - cosM * cosM));
-    vec3 m(float(sinM * std::cos(phi)), float(sinM * std::sin(phi)), float(cosM));
+    const vec3 m = ggxNormal(alpha, rng);
+    const double cosM = m.z;
     float c = glm::dot(wo, m);
     if (c <= 0.0f) return false;
     double F = fresnelD(c, eta);
@@ -93,12 +101,9 @@ bool baseEvent(const DiffuseBase& base, vec3, std::mt19937& rng, vec3& wi, doubl
 }
 /// A GGX conductor base: Walter's normals, reflection only, weighted by the conductor's Fresnel.
 bool baseEvent(const ConductorBase& base, vec3 wo, std::mt19937& rng, vec3& wi, double& weight) {
-    std::uniform_real_distribution<double> u(0.0, 1.0);
     const float alpha = base.m.alpha();
-    double xi = u(rng), phi = 2.0 * kPiD * u(rng);
-    double tan2 = alpha * alpha * xi / (1.0 - xi), cosM = 1.0 / std::sqrt(1.0 + tan2);
-    double sinM = std::sqrt(std::max(0.0, 1.0 - cosM * cosM));
-    vec3 m(float(sinM * std::cos(phi)), float(sinM * std::sin(phi)), float(cosM));
+    const vec3 m = ggxNormal(alpha, rng);
+    const double cosM = m.z;
     float c = glm::dot(wo, m);
     if (c <= 0.0f) return false;
     wi = reflectAbout(wo, m);
@@ -364,11 +369,6 @@ Scene coatedRoom() {
     return scene;
 }
 
-double zScore(const wftest::MeanEstimate& a, const wftest::MeanEstimate& b) {
-    double se = std::sqrt(a.standardError * a.standardError + b.standardError * b.standardError);
-    return se > 0.0 ? std::fabs(a.mean - b.mean) / se : 0.0;
-}
-
 }  // namespace
 
 TEST_CASE("a coateddiffuse furnace sphere reads pbrt-v4's values", "[materials][layered]") {
@@ -388,32 +388,20 @@ TEST_CASE("a coateddiffuse furnace sphere reads pbrt-v4's values", "[materials][
 }
 
 TEST_CASE("PT, BDPT, MLT, MMLT and VCM agree on a room of coated materials", "[materials][layered][statistical]") {
-    Scene scene = coatedRoom();
+    const Scene scene = coatedRoom();
     RenderOptions bdpt = wftest::smallRender(IntegratorType::Bdpt, Backend::Cpu, 20, 48);
     bdpt.maxDepth = 6;
-    RenderOptions pt = bdpt;
-    pt.integrator = IntegratorType::PathTracer;
-    pt.samplesPerPixel = 128;
     const int seeds = 8;
-    wftest::PixelStats b = wftest::renderPixelStats(scene, bdpt, seeds, 100);
-    wftest::PixelStats p = wftest::renderPixelStats(scene, pt, seeds, 200);
-    wftest::PixelTest t = wftest::pixelTest(b, p);
-    INFO("PT vs BDPT: per-pixel pass " << t.passFraction() << " of " << t.tested << ", worst p " << t.worstP);
-    CHECK(t.tested > 20 * 20 * 3 / 2);
-    CHECK(t.passFraction() >= 0.99);
-    wftest::MeanEstimate bm = wftest::imageMeanOverSeeds(scene, bdpt, seeds, 300);
-    std::cout << "coated room: BDPT " << bm.mean << " +- " << bm.standardError;
+    const wftest::SeedStats reference = wftest::renderSeedStats(scene, bdpt, seeds, 4, 100);
     for (IntegratorType other : {IntegratorType::PathTracer, IntegratorType::Mlt, IntegratorType::Mmlt, IntegratorType::Vcm}) {
         RenderOptions o = bdpt;
         o.integrator = other;
         if (other == IntegratorType::PathTracer) o.samplesPerPixel = 128;
         if (other == IntegratorType::Mlt || other == IntegratorType::Mmlt) o.streamCapacity = 512;
-        wftest::MeanEstimate m = wftest::imageMeanOverSeeds(scene, o, seeds, 400 + 100 * int(other));
-        const double z = zScore(bm, m);
-        INFO(toString(other) << " " << m.mean << " +- " << m.standardError << " against BDPT " << bm.mean << " +- "
-                             << bm.standardError);
-        CHECK(z < 4.0);
-        std::cout << ", " << toString(other) << " " << m.mean << " +- " << m.standardError << " (z " << z << ")";
+        // The Metropolis chains' pixels have heavy tails over 8 renders, VCM's merges a small bias:
+        // their per-pixel share is looser, their blocks and image means as strict.
+        const double minPass = other == IntegratorType::PathTracer ? 0.99 : 0.97;
+        wftest::checkSameImage(std::string(toString(other)) + " vs bdpt on the coated room",
+                               wftest::renderSeedStats(scene, o, seeds, 4, 200 + 100 * unsigned(other)), reference, minPass);
     }
-    std::cout << std::endl;
 }
