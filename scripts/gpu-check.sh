@@ -32,10 +32,10 @@
 #   host: tests, sanitizers on AOV, crop and MLT renders and on the device-image tests, the edit
 #   benchmark and cancel latency
 #   (issues 37 and 38; HOST_PART=tests or bench runs one half);
-#   round2 (issues 52-58): ROUND2_PART=checks: every test, sanitizers on the new kernels (the
-#   streaming VCM, per-length MMLT, the coated materials), the baseline's images byte for byte and
-#   throughput before/after; ROUND2_PART=bench: VCM's schedules (speed, lanes, efficiency) and
-#   MMLT's efficiency against MLT and BDPT (independent seeds, equal time);
+#   round2 (issues 52-58; run `tests` first): ROUND2_PART=sanitize: sanitizers on the new kernels
+#   (the streaming VCM, per-length MMLT, the coated materials) and timed renders; compare: the
+#   baseline's images byte for byte, throughput before/after, VCM's schedules (speed, lanes); eff:
+#   MLT's, MMLT's and VCM's efficiency against BDPT (independent seeds, equal time);
 #   mlt-speed: the MLT and MMLT tests, sanitizers on their renders, MLT and BDPT throughput before/after (MMLT after);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
@@ -218,8 +218,10 @@ if [ "$mode" = instancing ]; then
     exit 0
 fi
 if [ "$mode" = round2 ]; then
-    if [ "${ROUND2_PART:-checks}" = checks ]; then
-        all_tests
+    # Unpack a library carried compressed (lib.tar.xz: the bundle outgrew the device's 64 MiB).
+    for t in .gpu/lib.tar.xz .gpu/baselines.tar.xz; do [ -f "$t" ] && tar xJf "$t" -C .gpu && rm -f "$t"; done
+    part=${ROUND2_PART:-sanitize}
+    if [ "$part" = sanitize ]; then
         sanitize_renders "cornell-box --integrator vcm" "cornell-box --integrator vcm --vcm-variant naive" \
             "glass-caustic --integrator bpm" "caustic-behind-glass --integrator ppm" "cornell-box --integrator mmlt" \
             "examples/scenes/pbrt/coated-blob.pbrt --integrator pt" "examples/scenes/pbrt/coated-blob.pbrt --integrator bdpt" \
@@ -230,10 +232,8 @@ if [ "$mode" = round2 ]; then
               time "$bin/wavefront-render" cornell-box --backend cuda --integrator $integrator --res 48x36 --time 0.033 \
                   --out /tmp/limit.pfm > /dev/null 2>&1; } 2>&1 | tee -a "$log"
         done
+    elif [ "$part" = compare ]; then
         PART=compare "$0" "$out/identical" identical
-    else
-      # ROUND2_SPEED=0 skips the VCM speed and lanes; ROUND2_EFF names the efficiency table's scenes.
-      if [ "${ROUND2_SPEED:-1}" = 1 ]; then
         ncu --kernel-name-base demangled \
             --kernel-name regex:"vcm::(ExtendStage|LightShadeStage|EyeShadeStage|TraceStage|ConnectStage|MergeStage|CompactCacheStage|LightStage|EyeStage)" \
             --launch-count 60 --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
@@ -252,11 +252,11 @@ if [ "$mode" = round2 ]; then
             done
         done
         grep -E "^\+ |samples in|rays" "$out/vcm-speed.md" | cut -c1-160 | tee -a "$log"
-      fi
+    else
         # shellcheck disable=SC2086  # a list of scenes
-        compare_report eff ${ROUND2_EFF:-door-ajar mirror-caustic caustic-behind-glass cornell-box} --methods bdpt,mlt,mmlt,vcm --seeds 4 \
-            --times 4 --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 4 --pyramid 0 --flip off \
-            --keep-images means --figure off
+        compare_report eff ${ROUND2_EFF:-door-ajar mirror-caustic caustic-behind-glass cornell-box} --methods bdpt,mlt,mmlt,vcm \
+            --seeds 4 --times 4 --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 4 --pyramid 0 \
+            --flip off --keep-images means --figure off
         rm -f "$out/eff/images.tgz"
     fi
     echo "gpu-check finished" | tee -a "$log"

@@ -414,9 +414,6 @@ struct RenderStats {
 WAVEFRONT_API std::vector<std::pair<std::string, double>> integratorFigures(IntegratorType integrator,
                                                                            const RenderStats& stats);
 
-/// Number of CUDA devices usable by this build (0 without the CUDA backend or without a GPU).
-WAVEFRONT_API int cudaDeviceCount();
-
 /// Renders a scene. The backend is fixed per renderer, so one process can hold a CPU and a
 /// CUDA renderer side by side. Construction validates and uploads the scene and builds the BVH.
 class WAVEFRONT_API Renderer {

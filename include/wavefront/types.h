@@ -1,12 +1,17 @@
 // The vocabulary the renderer shares with the layers below it: the light sampler and BVH builder
-// a scene is uploaded with, what an edit of the uploaded scene costs, and per-kernel timings. It
+// a scene is uploaded with, the CUDA devices there are, what an edit of the uploaded scene costs, and per-kernel timings. It
 // stays free of the renderer's own types, so that the backends and the scene's device side
 // include this and not renderer.h (which includes it).
 #pragma once
 #include <cstdint>
 #include <string>
 
+#include "wavefront/config.h"
+
 namespace wavefront {
+
+/// Number of CUDA devices usable by this build (0 without the CUDA backend or without a GPU).
+WAVEFRONT_API int cudaDeviceCount();
 
 /// How a light (or an environment-map texel) is chosen in proportion to power: all four return
 /// the same distribution; the three monotonic ones return the same index for the same number.

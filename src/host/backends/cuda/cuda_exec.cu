@@ -7,6 +7,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "host/backends/cuda/cuda_exec.cuh"
+#include "wavefront/types.h"  // cudaDeviceCount, exported: its WAVEFRONT_API declaration must be seen here
 
 namespace wavefront {
 
