@@ -233,7 +233,6 @@ if [ "$mode" = round2 ]; then
                   --out /tmp/limit.pfm > /dev/null 2>&1; } 2>&1 | tee -a "$log"
         done
     elif [ "$part" = compare ]; then
-        PART=compare "$0" "$out/identical" identical
         ncu --kernel-name-base demangled \
             --kernel-name regex:"vcm::(ExtendStage|LightShadeStage|EyeShadeStage|TraceStage|ConnectStage|MergeStage|CompactCacheStage|LightStage|EyeStage)" \
             --launch-count 60 --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
@@ -252,6 +251,7 @@ if [ "$mode" = round2 ]; then
             done
         done
         grep -E "^\+ |samples in|rays" "$out/vcm-speed.md" | cut -c1-160 | tee -a "$log"
+        PART=compare "$0" "$out/identical" identical
     else
         # shellcheck disable=SC2086  # a list of scenes
         compare_report eff ${ROUND2_EFF:-door-ajar mirror-caustic caustic-behind-glass cornell-box} --methods bdpt,mlt,mmlt,vcm \
