@@ -1,5 +1,5 @@
 // The definition of makeRowRunner (runners.h), for the instantiation units alone
-// (host/render/<exec>/runner_<name>): each includes its integrator's runner header, then this,
+// (host/integrators/units/<exec>/runner_<name>): each includes its integrator's runner header, then this,
 // and instantiates makeRowRunner for its rows and its exec.
 #pragma once
 #include <memory>

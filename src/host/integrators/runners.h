@@ -1,7 +1,7 @@
 // The runner of every registry row (registry.h), for the render backends: the factory that picks
 // the row of RenderOptions::integrator. Each row's runner is made by makeRowRunner, which is only
 // declared here: its definition (row_runner.h) is instantiated once per integrator and exec, in
-// host/render/<exec>/runner_<name>, so that each integrator's runner, with every driver and stage
+// host/integrators/units/<exec>/runner_<name>, so that each integrator's runner, with every driver and stage
 // under it, is compiled in a translation unit of its own (a change to one integrator's kernels
 // recompiles that unit alone, and the units build in parallel).
 #pragma once
