@@ -484,7 +484,7 @@ TEST_CASE("pbrt: the camera: pbrt's fov spans the shorter image side, and lens, 
                             "ColorSpace \"aces2065-1\"\nFilm \"spectral\" \"string filename\" \"out.tga\" \"float iso\" 400\n"
                             "Accelerator \"kdtree\"\nOption \"disablepixeljitter\" true\nTransformTimes 0 0.5\n");
     for (const char* w : {"Camera \"orthographic\" is not supported", "Sampler \"zsobol\"", "PixelFilter \"gaussian\"",
-                          "ColorSpace \"aces2065-1\"", "wavefront writes .png, .exr or .pfm", "\"iso\" is not supported",
+                          "ColorSpace \"aces2065-1\"", "wavefront writes .png, .exr or .pfm", "drawn as an RGB film",
                           "Option \"disablepixeljitter\""})
         CHECK(hasWarning(reported, w));
     CHECK(reported.fileSettings().outputFile.empty());
