@@ -82,58 +82,53 @@ static int run(int argc, char** argv) {
     args.addList("--integrators", integrators, "NAME[:SECONDS[:SEEDS]] each (the path tracer is the reference)",
                  [](const std::string& t) { parseEntry(t, 1.0, 2); });
     if (auto rc = args.parse(argc, argv)) return *rc;
-    try {
-        for (const std::string& name : scenes) {
-            Scene scene = Scene::fromNameOrPath(name);
-            RenderOptions o;
-            o.backend = args.backend;
-            o.width = width;
-            o.height = height;
-            o.maxDepth = maxDepth;
-            o.environmentMap = envmap;
-            std::vector<Entry> entries = {Entry{IntegratorType::PathTracer, seconds, seeds}};
-            for (const std::string& text : integrators) {
-                Entry e = parseEntry(text, seconds, seeds);
-                if (e.integrator == IntegratorType::PathTracer) entries[0] = e;
-                else entries.push_back(e);
-            }
-            std::vector<Side> sides;
-            for (const Entry& e : entries) sides.push_back(renderFor(scene, o, e.integrator, e.seeds, e.seconds));
-            std::printf("\n### %s, %dx%d, %dx%d blocks, max depth %d\n\n", name.c_str(), width, height, grid, grid, maxDepth);
-            std::printf("| integrator | seconds in seeds | samples per pixel | worst block-channel vs PT | its z | largest block z | "
-                        "block-channels beyond 0.3%% | pixel-channels failing Welch (Sidak 0.01) | smallest p |\n"
-                        "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            const int block = std::max(1, std::min(width, height) / grid);
-            auto blocks = [&](const Side& s) {
-                std::vector<std::vector<double>> runs;
-                for (const Image& im : s.images) runs.push_back(wftest::blockAverages(im, block));
-                return wftest::statsOf(runs);
-            };
-            const wftest::BlockStats reference = blocks(sides[0]);
-            const wftest::PixelStats referencePixels = wftest::pixelStatsOf(sides[0].images);
-            for (std::size_t k = 0; k < sides.size(); ++k) {
-                const Side& s = sides[k];
-                const wftest::BlockStats b = blocks(s);
-                double worst = 0.0, worstZ = 0.0, largestZ = 0.0;
-                int beyond = 0;
-                for (std::size_t i = 0; i < b.mean.size(); ++i) {
-                    if (!(reference.mean[i] > 0.0)) continue;
-                    const double rel = (b.mean[i] - reference.mean[i]) / reference.mean[i];
-                    const double z = std::fabs(b.mean[i] - reference.mean[i]) /
-                                     std::sqrt(b.variance[i] + reference.variance[i] + 1e-30);
-                    beyond += std::fabs(rel) > 0.003;
-                    largestZ = std::max(largestZ, z);
-                    if (std::fabs(rel) > std::fabs(worst)) worst = rel, worstZ = z;
-                }
-                wftest::PixelTest t = wftest::pixelTest(wftest::pixelStatsOf(s.images), referencePixels, 0.01);
-                std::printf("| %s | %.2f in %zu | %.0f | %+.3f%% | %.2f | %.2f | %d of %zu | %zu of %zu | %.2g |\n",
-                            toString(s.integrator), s.seconds, s.images.size(), s.samplesPerPixel, 100.0 * worst, worstZ,
-                            largestZ, beyond, b.mean.size(), t.failed, t.tested, t.worstP);
-            }
+    for (const std::string& name : scenes) {
+        Scene scene = Scene::fromNameOrPath(name);
+        RenderOptions o;
+        o.backend = args.backend;
+        o.width = width;
+        o.height = height;
+        o.maxDepth = maxDepth;
+        o.environmentMap = envmap;
+        std::vector<Entry> entries = {Entry{IntegratorType::PathTracer, seconds, seeds}};
+        for (const std::string& text : integrators) {
+            Entry e = parseEntry(text, seconds, seeds);
+            if (e.integrator == IntegratorType::PathTracer) entries[0] = e;
+            else entries.push_back(e);
         }
-    } catch (const Error& e) {
-        std::fprintf(stderr, "agreement: %s\n", e.what());
-        return 2;
+        std::vector<Side> sides;
+        for (const Entry& e : entries) sides.push_back(renderFor(scene, o, e.integrator, e.seeds, e.seconds));
+        std::printf("\n### %s, %dx%d, %dx%d blocks, max depth %d\n\n", name.c_str(), width, height, grid, grid, maxDepth);
+        std::printf("| integrator | seconds in seeds | samples per pixel | worst block-channel vs PT | its z | largest block z | "
+                    "block-channels beyond 0.3%% | pixel-channels failing Welch (Sidak 0.01) | smallest p |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        const int block = std::max(1, std::min(width, height) / grid);
+        auto blocks = [&](const Side& s) {
+            std::vector<std::vector<double>> runs;
+            for (const Image& im : s.images) runs.push_back(wftest::blockAverages(im, block));
+            return wftest::statsOf(runs);
+        };
+        const wftest::BlockStats reference = blocks(sides[0]);
+        const wftest::PixelStats referencePixels = wftest::pixelStatsOf(sides[0].images);
+        for (std::size_t k = 0; k < sides.size(); ++k) {
+            const Side& s = sides[k];
+            const wftest::BlockStats b = blocks(s);
+            double worst = 0.0, worstZ = 0.0, largestZ = 0.0;
+            int beyond = 0;
+            for (std::size_t i = 0; i < b.mean.size(); ++i) {
+                if (!(reference.mean[i] > 0.0)) continue;
+                const double rel = (b.mean[i] - reference.mean[i]) / reference.mean[i];
+                const double z = std::fabs(b.mean[i] - reference.mean[i]) /
+                                 std::sqrt(b.variance[i] + reference.variance[i] + 1e-30);
+                beyond += std::fabs(rel) > 0.003;
+                largestZ = std::max(largestZ, z);
+                if (std::fabs(rel) > std::fabs(worst)) worst = rel, worstZ = z;
+            }
+            wftest::PixelTest t = wftest::pixelTest(wftest::pixelStatsOf(s.images), referencePixels, 0.01);
+            std::printf("| %s | %.2f in %zu | %.0f | %+.3f%% | %.2f | %.2f | %d of %zu | %zu of %zu | %.2g |\n",
+                        toString(s.integrator), s.seconds, s.images.size(), s.samplesPerPixel, 100.0 * worst, worstZ,
+                        largestZ, beyond, b.mean.size(), t.failed, t.tested, t.worstP);
+        }
     }
     return 0;
 }

@@ -81,83 +81,78 @@ static int run(int argc, char** argv) {
         return 2;
     }
 #endif
-    try {
-        const auto [width, height] = parseResolution(res);
-        const BvhUpdate bvhUpdate = parseBvhUpdate(update);
-        const animation::Grid grid = animation::Grid::withTriangles(triangles);
-        RenderOptions o;
-        o.backend = args.backend;
-        o.width = width;
-        o.height = height;
-        o.samplesPerPixel = 1;
-        o.pt.variant = parsePtVariant(variant);
-        o.bvhBuilder = parseBvhBuilder(builder);
+    const auto [width, height] = parseResolution(res);
+    const BvhUpdate bvhUpdate = parseBvhUpdate(update);
+    const animation::Grid grid = animation::Grid::withTriangles(triangles);
+    RenderOptions o;
+    o.backend = args.backend;
+    o.width = width;
+    o.height = height;
+    o.samplesPerPixel = 1;
+    o.pt.variant = parsePtVariant(variant);
+    o.bvhBuilder = parseBvhBuilder(builder);
 #ifdef WAVEFRONT_ANIMATION_ON_DEVICE
-        std::unique_ptr<animation::DevicePositions> device;
+    std::unique_ptr<animation::DevicePositions> device;
+    if (onDevice) {
+        if (o.backend == Backend::Cpu) throw InputError("--positions device needs --backend cuda");
+        device = std::make_unique<animation::DevicePositions>(grid);
+        o.cudaStream = device->stream();
+    }
+#endif
+    Renderer renderer(grid.scene(), o);
+    std::printf("animation: %s, grid %dx%d (%lld triangles), %dx%d at 1 spp, --update %s, %d frames (the first "
+                "not counted), resolve on the %s, PT %s, BVH builder %s, positions computed on the %s\n",
+                toString(renderer.backend()), grid.columns, grid.rows, (long long)grid.triangles(), width, height,
+                update.c_str(), frames, resolveOn.c_str(), variant.c_str(), builder.c_str(), positionsOn.c_str());
+    Column host{"host positions", {}}, upload{onDevice ? "positions kernel, copy and check" : "upload", {}}, bvh{"bvh update", {}}, render{"render", {}},
+        resolve{resolveOn == "device" ? "resolve (device image)" : "resolve (host image)", {}}, frame{"frame", {}};
+    std::vector<glm::vec3> positions;
+    int rebuilds = 0;
+    for (int f = 1; f <= frames; ++f) {
+        auto t = std::chrono::steady_clock::now();
+        if (!onDevice) grid.positions(f, positions);
+        const double hostMs = msSince(t);
+        const auto frameStart = std::chrono::steady_clock::now();
+        EditStats e;
+#ifdef WAVEFRONT_ANIMATION_ON_DEVICE
         if (onDevice) {
-            if (o.backend == Backend::Cpu) throw InputError("--positions device needs --backend cuda");
-            device = std::make_unique<animation::DevicePositions>(grid);
-            o.cudaStream = device->stream();
+            device->compute(f);
+            e = renderer.setMeshPositionsOnDevice(0, device->positions(), grid.vertices(), EditMode::ResetFilm, bvhUpdate);
         }
 #endif
-        Renderer renderer(grid.scene(), o);
-        std::printf("animation: %s, grid %dx%d (%lld triangles), %dx%d at 1 spp, --update %s, %d frames (the first "
-                    "not counted), resolve on the %s, PT %s, BVH builder %s, positions computed on the %s\n",
-                    toString(renderer.backend()), grid.columns, grid.rows, (long long)grid.triangles(), width, height,
-                    update.c_str(), frames, resolveOn.c_str(), variant.c_str(), builder.c_str(), positionsOn.c_str());
-        Column host{"host positions", {}}, upload{onDevice ? "positions kernel, copy and check" : "upload", {}}, bvh{"bvh update", {}}, render{"render", {}},
-            resolve{resolveOn == "device" ? "resolve (device image)" : "resolve (host image)", {}}, frame{"frame", {}};
-        std::vector<glm::vec3> positions;
-        int rebuilds = 0;
-        for (int f = 1; f <= frames; ++f) {
-            auto t = std::chrono::steady_clock::now();
-            if (!onDevice) grid.positions(f, positions);
-            const double hostMs = msSince(t);
-            const auto frameStart = std::chrono::steady_clock::now();
-            EditStats e;
+        if (!onDevice) e = renderer.setMeshPositions(0, positions, {}, EditMode::ResetFilm, bvhUpdate);
+        t = std::chrono::steady_clock::now();
+        renderer.render();
+        const double renderMs = msSince(t);
+        t = std::chrono::steady_clock::now();
+        int imageWidth = 0;
+        if (resolveOn == "device") imageWidth = renderer.deviceImage().width;
+        else imageWidth = renderer.image().width;
 #ifdef WAVEFRONT_ANIMATION_ON_DEVICE
-            if (onDevice) {
-                device->compute(f);
-                e = renderer.setMeshPositionsOnDevice(0, device->positions(), grid.vertices(), EditMode::ResetFilm, bvhUpdate);
-            }
+        if (device) device->finish();  // with the host's stream deviceImage() does not wait
 #endif
-            if (!onDevice) e = renderer.setMeshPositions(0, positions, {}, EditMode::ResetFilm, bvhUpdate);
-            t = std::chrono::steady_clock::now();
-            renderer.render();
-            const double renderMs = msSince(t);
-            t = std::chrono::steady_clock::now();
-            int imageWidth = 0;
-            if (resolveOn == "device") imageWidth = renderer.deviceImage().width;
-            else imageWidth = renderer.image().width;
-#ifdef WAVEFRONT_ANIMATION_ON_DEVICE
-            if (device) device->finish();  // with the host's stream deviceImage() does not wait
-#endif
-            const double resolveMs = msSince(t), frameMs = msSince(frameStart);
-            if (imageWidth != width) throw Error("the image has the wrong size");
-            rebuilds += e.bvh.find("rebuild") != std::string::npos;
-            if (f == 1) continue;
-            if (!onDevice) host.ms.push_back(hostMs);
-            upload.ms.push_back(1e3 * (e.seconds - e.bvhSeconds));
-            bvh.ms.push_back(1e3 * e.bvhSeconds);
-            render.ms.push_back(renderMs);
-            resolve.ms.push_back(resolveMs);
-            frame.ms.push_back(frameMs);
-        }
-        std::printf("device: %s; BVH rebuilt in %d of %d frames\n\n", renderer.stats().backend.c_str(), rebuilds, frames);
-        std::printf("| per frame | median ms | worst ms |\n|---|---|---|\n");
-        for (const Column* c : {&upload, &bvh, &render, &resolve, &frame, &host})
-            if (!c->ms.empty()) std::printf("| %s | %.3f | %.3f |\n", c->name, c->median(), c->worst());
-        if (kernels) {
-            const RenderStats st = renderer.stats();
-            std::printf("\nthe last frame's render (%s tree): %.3f M extension and %.3f M shadow rays; kernel, launches, "
-                        "device ms\n",
-                        st.bvhBuilder.c_str(), 1e-6 * double(st.extensionRays), 1e-6 * double(st.shadowRays));
-            for (const KernelStats& k : st.kernels)
-                std::printf("| %s | %llu | %.3f |\n", k.label.c_str(), (unsigned long long)k.launches, k.milliseconds);
-        }
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "animation: %s\n", e.what());
-        return 1;
+        const double resolveMs = msSince(t), frameMs = msSince(frameStart);
+        if (imageWidth != width) throw Error("the image has the wrong size");
+        rebuilds += e.bvh.find("rebuild") != std::string::npos;
+        if (f == 1) continue;
+        if (!onDevice) host.ms.push_back(hostMs);
+        upload.ms.push_back(1e3 * (e.seconds - e.bvhSeconds));
+        bvh.ms.push_back(1e3 * e.bvhSeconds);
+        render.ms.push_back(renderMs);
+        resolve.ms.push_back(resolveMs);
+        frame.ms.push_back(frameMs);
+    }
+    std::printf("device: %s; BVH rebuilt in %d of %d frames\n\n", renderer.stats().backend.c_str(), rebuilds, frames);
+    std::printf("| per frame | median ms | worst ms |\n|---|---|---|\n");
+    for (const Column* c : {&upload, &bvh, &render, &resolve, &frame, &host})
+        if (!c->ms.empty()) std::printf("| %s | %.3f | %.3f |\n", c->name, c->median(), c->worst());
+    if (kernels) {
+        const RenderStats st = renderer.stats();
+        std::printf("\nthe last frame's render (%s tree): %.3f M extension and %.3f M shadow rays; kernel, launches, "
+                    "device ms\n",
+                    st.bvhBuilder.c_str(), 1e-6 * double(st.extensionRays), 1e-6 * double(st.shadowRays));
+        for (const KernelStats& k : st.kernels)
+            std::printf("| %s | %llu | %.3f |\n", k.label.c_str(), (unsigned long long)k.launches, k.milliseconds);
     }
     return 0;
 }

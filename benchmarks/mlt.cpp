@@ -58,61 +58,56 @@ static int run(int argc, char** argv) {
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
 
-    try {
-        RenderOptions base;
-        base.integrator = IntegratorType::Mlt;
-        base.backend = backend;
-        base.width = width;
-        base.height = height;
-        base.samplesPerPixel = spp;
-        base.maxDepth = maxDepth;
-        base.streamCapacity = chains;
-        struct Config {
-            std::string name;
-            bool cameraConnections, resampling;
-        };
-        std::vector<Config> configs = {{"mlt", true, true}};
-        if (variants) {
-            configs.push_back({"mlt, no t=1", false, true});
-            configs.push_back({"mlt, uniform start", true, false});
-        }
-        bool header = false;
-        for (const std::string& name : scenes) {
-            Scene scene = Scene::builtin(name);
-            for (const Config& c : configs) {
-                RenderOptions o = base;
-                o.mlt.cameraConnections = c.cameraConnections;
-                o.mlt.startupResampling = c.resampling;
-                render(scene, o);  // warm-up
-                std::vector<RenderStats> runs;
-                for (int r = 0; r < repeat; ++r) {
-                    o.seed = unsigned(r + 1);
-                    runs.push_back(render(scene, o));
-                }
-                std::sort(runs.begin(), runs.end(), [](const RenderStats& a, const RenderStats& b) {
-                    return a.samplesPerSecond() < b.samplesPerSecond();
-                });
-                const RenderStats& st = runs[runs.size() / 2];
-                if (!header) {
-                    std::printf("backend: %s; %dx%d, %d mutations per pixel, max depth %d, median of %d\n\n",
-                                st.backend.c_str(), width, height, spp, maxDepth, repeat);
-                    std::printf("| scene | config | chains | M mutations/s (min-max) | acceptance | large steps | "
-                                "walk SIMD | connect SIMD | decide time | bytes/chain |\n");
-                    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-                    header = true;
-                }
-                std::printf("| %s | %s | %d | %.1f (%.1f-%.1f) | %s | %s | %s | %s | %s | %llu |\n", name.c_str(),
-                            c.name.c_str(), st.streamCapacity, st.samplesPerSecond() * 1e-6,
-                            runs.front().samplesPerSecond() * 1e-6, runs.back().samplesPerSecond() * 1e-6,
-                            percent(st.mlt.acceptanceRate).c_str(), percent(st.mlt.largeStepFraction).c_str(),
-                            percent(st.bdpt.walkSimdEfficiency).c_str(), percent(st.bdpt.connectSimdEfficiency).c_str(),
-                            percent(kernelShare(st, "mlt decide")).c_str(), (unsigned long long)st.bytesPerSampleSlot);
-                std::fflush(stdout);
+    RenderOptions base;
+    base.integrator = IntegratorType::Mlt;
+    base.backend = backend;
+    base.width = width;
+    base.height = height;
+    base.samplesPerPixel = spp;
+    base.maxDepth = maxDepth;
+    base.streamCapacity = chains;
+    struct Config {
+        std::string name;
+        bool cameraConnections, resampling;
+    };
+    std::vector<Config> configs = {{"mlt", true, true}};
+    if (variants) {
+        configs.push_back({"mlt, no t=1", false, true});
+        configs.push_back({"mlt, uniform start", true, false});
+    }
+    bool header = false;
+    for (const std::string& name : scenes) {
+        Scene scene = Scene::builtin(name);
+        for (const Config& c : configs) {
+            RenderOptions o = base;
+            o.mlt.cameraConnections = c.cameraConnections;
+            o.mlt.startupResampling = c.resampling;
+            render(scene, o);  // warm-up
+            std::vector<RenderStats> runs;
+            for (int r = 0; r < repeat; ++r) {
+                o.seed = unsigned(r + 1);
+                runs.push_back(render(scene, o));
             }
+            std::sort(runs.begin(), runs.end(), [](const RenderStats& a, const RenderStats& b) {
+                return a.samplesPerSecond() < b.samplesPerSecond();
+            });
+            const RenderStats& st = runs[runs.size() / 2];
+            if (!header) {
+                std::printf("backend: %s; %dx%d, %d mutations per pixel, max depth %d, median of %d\n\n",
+                            st.backend.c_str(), width, height, spp, maxDepth, repeat);
+                std::printf("| scene | config | chains | M mutations/s (min-max) | acceptance | large steps | "
+                            "walk SIMD | connect SIMD | decide time | bytes/chain |\n");
+                std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                header = true;
+            }
+            std::printf("| %s | %s | %d | %.1f (%.1f-%.1f) | %s | %s | %s | %s | %s | %llu |\n", name.c_str(),
+                        c.name.c_str(), st.streamCapacity, st.samplesPerSecond() * 1e-6,
+                        runs.front().samplesPerSecond() * 1e-6, runs.back().samplesPerSecond() * 1e-6,
+                        percent(st.mlt.acceptanceRate).c_str(), percent(st.mlt.largeStepFraction).c_str(),
+                        percent(st.bdpt.walkSimdEfficiency).c_str(), percent(st.bdpt.connectSimdEfficiency).c_str(),
+                        percent(kernelShare(st, "mlt decide")).c_str(), (unsigned long long)st.bytesPerSampleSlot);
+            std::fflush(stdout);
         }
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "mlt: %s\n", e.what());
-        return 1;
     }
     return 0;
 }

@@ -48,61 +48,56 @@ static int run(int argc, char** argv) {
     args.addAtLeast("--ref-seeds", refSeeds, 2, "independent reference renders");
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
-    try {
-        RenderOptions base;
-        base.backend = backend;
-        base.width = width;
-        base.height = height;
-        base.maxDepth = maxDepth;
-        const double mutations = double(width) * height * spp;
-        std::printf("MLT against BDPT: %dx%d, max depth %d, %d mutations per pixel, %d seeds; reference: BDPT, %d "
-                    "renders of %d spp\n\n",
-                    width, height, maxDepth, spp, seeds, refSeeds, refSpp);
-        std::printf("| scene | chains | mutations/chain | image mean vs ref | brightest 3%% | rest | per-pixel pass | "
-                    "M mutations/s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (const std::string& name : scenes) {
-            Scene scene = Scene::builtin(name);
-            RenderOptions ref = base;
-            ref.integrator = IntegratorType::Bdpt;
-            ref.samplesPerPixel = refSpp;
-            ref.seed = 987654;
-            std::vector<bool> bright = wftest::brightestPixels(wftest::renderImage(scene, ref), 0.03);
-            wftest::SeedStats reference = wftest::renderSeedStats(scene, ref, refSeeds, 8, 100, bright);
-            auto [refMean, refVar] = wftest::imageMeanAndVariance(reference.blocks);
-            for (const std::string& c : chainList) {
-                RenderOptions o = base;
-                o.integrator = IntegratorType::Mlt;
-                o.samplesPerPixel = spp;
-                o.streamCapacity = c[0] == 'm' ? int(mutations / std::stod(c.substr(1))) : std::stoi(c);
-                std::vector<RenderStats> stats;
-                wftest::SeedStats mlt = wftest::renderSeedStats(scene, o, seeds, 8, 5000, bright, &stats);
-                std::vector<double> rates;
-                for (const RenderStats& st : stats) rates.push_back(st.samplesPerSecond());
-                std::sort(rates.begin(), rates.end());
-                const int chains = stats[0].streamCapacity;
-                auto [m, v] = wftest::imageMeanAndVariance(mlt.blocks);
-                auto [cm, cv] = wftest::meanAndVariance(mlt.contrast);
-                auto [rm, rv] = wftest::meanAndVariance(reference.contrast);
-                // The share of the brightest pixels and of the rest in the normalised images.
-                double brightShare = 0.03, restShare = 1.0 - brightShare;
-                auto regions = [&](double logContrast) {
-                    double ratio = std::exp(logContrast);  // bright mean / rest mean, image mean 1
-                    double rest = 1.0 / (brightShare * ratio + restShare);
-                    return std::make_pair(ratio * rest, rest);
-                };
-                auto [bMlt, rMlt] = regions(cm);
-                auto [bRef, rRef] = regions(rm);
-                wftest::PixelTest pixels = wftest::pixelTest(mlt.pixels, reference.pixels);
-                std::printf("| %s | %d | %.0f | %+.2f%% (se %.2f%%) | %+.2f%% | %+.2f%% | %.2f%% | %.1f |\n", name.c_str(),
-                            chains, mutations / chains, 100.0 * (m / refMean - 1.0),
-                            100.0 * std::sqrt(v + refVar) / refMean, 100.0 * (bMlt / bRef - 1.0),
-                            100.0 * (rMlt / rRef - 1.0), 100.0 * pixels.passFraction(), rates[rates.size() / 2] * 1e-6);
-                std::fflush(stdout);
-            }
+    RenderOptions base;
+    base.backend = backend;
+    base.width = width;
+    base.height = height;
+    base.maxDepth = maxDepth;
+    const double mutations = double(width) * height * spp;
+    std::printf("MLT against BDPT: %dx%d, max depth %d, %d mutations per pixel, %d seeds; reference: BDPT, %d "
+                "renders of %d spp\n\n",
+                width, height, maxDepth, spp, seeds, refSeeds, refSpp);
+    std::printf("| scene | chains | mutations/chain | image mean vs ref | brightest 3%% | rest | per-pixel pass | "
+                "M mutations/s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::string& name : scenes) {
+        Scene scene = Scene::builtin(name);
+        RenderOptions ref = base;
+        ref.integrator = IntegratorType::Bdpt;
+        ref.samplesPerPixel = refSpp;
+        ref.seed = 987654;
+        std::vector<bool> bright = wftest::brightestPixels(wftest::renderImage(scene, ref), 0.03);
+        wftest::SeedStats reference = wftest::renderSeedStats(scene, ref, refSeeds, 8, 100, bright);
+        auto [refMean, refVar] = wftest::imageMeanAndVariance(reference.blocks);
+        for (const std::string& c : chainList) {
+            RenderOptions o = base;
+            o.integrator = IntegratorType::Mlt;
+            o.samplesPerPixel = spp;
+            o.streamCapacity = c[0] == 'm' ? int(mutations / std::stod(c.substr(1))) : std::stoi(c);
+            std::vector<RenderStats> stats;
+            wftest::SeedStats mlt = wftest::renderSeedStats(scene, o, seeds, 8, 5000, bright, &stats);
+            std::vector<double> rates;
+            for (const RenderStats& st : stats) rates.push_back(st.samplesPerSecond());
+            std::sort(rates.begin(), rates.end());
+            const int chains = stats[0].streamCapacity;
+            auto [m, v] = wftest::imageMeanAndVariance(mlt.blocks);
+            auto [cm, cv] = wftest::meanAndVariance(mlt.contrast);
+            auto [rm, rv] = wftest::meanAndVariance(reference.contrast);
+            // The share of the brightest pixels and of the rest in the normalised images.
+            double brightShare = 0.03, restShare = 1.0 - brightShare;
+            auto regions = [&](double logContrast) {
+                double ratio = std::exp(logContrast);  // bright mean / rest mean, image mean 1
+                double rest = 1.0 / (brightShare * ratio + restShare);
+                return std::make_pair(ratio * rest, rest);
+            };
+            auto [bMlt, rMlt] = regions(cm);
+            auto [bRef, rRef] = regions(rm);
+            wftest::PixelTest pixels = wftest::pixelTest(mlt.pixels, reference.pixels);
+            std::printf("| %s | %d | %.0f | %+.2f%% (se %.2f%%) | %+.2f%% | %+.2f%% | %.2f%% | %.1f |\n", name.c_str(),
+                        chains, mutations / chains, 100.0 * (m / refMean - 1.0),
+                        100.0 * std::sqrt(v + refVar) / refMean, 100.0 * (bMlt / bRef - 1.0),
+                        100.0 * (rMlt / rRef - 1.0), 100.0 * pixels.passFraction(), rates[rates.size() / 2] * 1e-6);
+            std::fflush(stdout);
         }
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "mlt_bias: %s\n", e.what());
-        return 1;
     }
     return 0;
 }

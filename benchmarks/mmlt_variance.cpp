@@ -39,7 +39,7 @@ void applyConfig(RenderOptions& o, const std::string& config) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     std::vector<std::string> scenes = {"cornell-box"}, configs = {"mlt", "mmlt"}, sppList = {"16", "64", "256"};
     int width = 40, height = 40, spp = 0, seeds = 32, maxDepth = RenderOptions().maxDepth, refSpp = 1024, refSeeds = 8;
     BenchArgs args("mmlt_variance", "Bias and per-pixel variance of Metropolis integrators against a path traced "
@@ -55,54 +55,51 @@ int main(int argc, char** argv) {
                      applyConfig(o, c);
                  });
     if (auto rc = args.parse(argc, argv)) return *rc;
-    try {
-        RenderOptions base;
-        base.backend = args.backend;
-        base.width = width;
-        base.height = height;
-        base.maxDepth = maxDepth;
-        std::printf("%dx%d, max depth %d, %d seeds; reference: PT, %d renders of %d spp\n\n", width, height, maxDepth,
-                    seeds, refSeeds, refSpp);
-        std::printf("| scene | config | spp | chains | image mean vs PT | z | seed spread | per-pixel rel. variance | "
-                    "b | acceptance |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (const std::string& name : scenes) {
-            const Scene scene = Scene::builtin(name);
-            RenderOptions ref = base;
-            ref.integrator = IntegratorType::PathTracer;
-            ref.samplesPerPixel = refSpp;
-            const wftest::SeedStats reference = wftest::renderSeedStats(scene, ref, refSeeds, 8, 100);
-            const auto [refMean, refVar] = wftest::imageMeanAndVariance(reference.blocks);
-            for (const std::string& s : sppList)
-                for (const std::string& config : configs) {
-                    RenderOptions o = base;
-                    applyConfig(o, config);
-                    o.samplesPerPixel = std::stoi(s);
-                    std::vector<RenderStats> stats;
-                    const wftest::SeedStats m = wftest::renderSeedStats(scene, o, seeds, 8, 5000, {}, &stats);
-                    const auto [mean, var] = wftest::imageMeanAndVariance(m.blocks);
-                    double rel = 0.0, b = 0.0, acceptance = 0.0;
-                    int counted = 0;
-                    for (std::size_t i = 0; i < m.pixels.mean.size(); ++i) {
-                        const double r = reference.pixels.mean[i];
-                        if (!(r > 1e-6)) continue;
-                        rel += m.pixels.variance[i] * double(m.pixels.renders) / (r * r);  // one render's variance
-                        ++counted;
-                    }
-                    for (const RenderStats& st : stats) {
-                        b += st.mlt.normalization / double(stats.size());
-                        acceptance += st.mlt.acceptanceRate / double(stats.size());
-                    }
-                    std::printf("| %s | %s | %s | %llu | %+.2f%% (se %.2f%%) | %.2f | %.1f%% | %.4g | %.4g | %.3f |\n",
-                                name.c_str(), config.c_str(), s.c_str(), (unsigned long long)stats[0].streamCapacity,
-                                100.0 * (mean / refMean - 1.0), 100.0 * std::sqrt(var + refVar) / refMean,
-                                std::fabs(mean - refMean) / std::sqrt(var + refVar),
-                                100.0 * std::sqrt(var * double(seeds)) / mean, rel / std::max(counted, 1), b, acceptance);
-                    std::fflush(stdout);
+    RenderOptions base;
+    base.backend = args.backend;
+    base.width = width;
+    base.height = height;
+    base.maxDepth = maxDepth;
+    std::printf("%dx%d, max depth %d, %d seeds; reference: PT, %d renders of %d spp\n\n", width, height, maxDepth,
+                seeds, refSeeds, refSpp);
+    std::printf("| scene | config | spp | chains | image mean vs PT | z | seed spread | per-pixel rel. variance | "
+                "b | acceptance |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::string& name : scenes) {
+        const Scene scene = Scene::builtin(name);
+        RenderOptions ref = base;
+        ref.integrator = IntegratorType::PathTracer;
+        ref.samplesPerPixel = refSpp;
+        const wftest::SeedStats reference = wftest::renderSeedStats(scene, ref, refSeeds, 8, 100);
+        const auto [refMean, refVar] = wftest::imageMeanAndVariance(reference.blocks);
+        for (const std::string& s : sppList)
+            for (const std::string& config : configs) {
+                RenderOptions o = base;
+                applyConfig(o, config);
+                o.samplesPerPixel = std::stoi(s);
+                std::vector<RenderStats> stats;
+                const wftest::SeedStats m = wftest::renderSeedStats(scene, o, seeds, 8, 5000, {}, &stats);
+                const auto [mean, var] = wftest::imageMeanAndVariance(m.blocks);
+                double rel = 0.0, b = 0.0, acceptance = 0.0;
+                int counted = 0;
+                for (std::size_t i = 0; i < m.pixels.mean.size(); ++i) {
+                    const double r = reference.pixels.mean[i];
+                    if (!(r > 1e-6)) continue;
+                    rel += m.pixels.variance[i] * double(m.pixels.renders) / (r * r);  // one render's variance
+                    ++counted;
                 }
-        }
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "mmlt_variance: %s\n", e.what());
-        return 1;
+                for (const RenderStats& st : stats) {
+                    b += st.mlt.normalization / double(stats.size());
+                    acceptance += st.mlt.acceptanceRate / double(stats.size());
+                }
+                std::printf("| %s | %s | %s | %llu | %+.2f%% (se %.2f%%) | %.2f | %.1f%% | %.4g | %.4g | %.3f |\n",
+                            name.c_str(), config.c_str(), s.c_str(), (unsigned long long)stats[0].streamCapacity,
+                            100.0 * (mean / refMean - 1.0), 100.0 * std::sqrt(var + refVar) / refMean,
+                            std::fabs(mean - refMean) / std::sqrt(var + refVar),
+                            100.0 * std::sqrt(var * double(seeds)) / mean, rel / std::max(counted, 1), b, acceptance);
+                std::fflush(stdout);
+            }
     }
     return 0;
 }
+
+int main(int argc, char** argv) { return benchMain("mmlt_variance", argc, argv, run); }

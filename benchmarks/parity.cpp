@@ -51,57 +51,52 @@ static int run(int argc, char** argv) {
     args.add("--ref-spp", refSpp, "samples per pixel of each reference render");
     args.addAtLeast("--ref-seeds", refSeeds, 2, "independent reference renders per reference integrator");
     if (auto rc = args.parse(argc, argv)) return *rc;
-    try {
-        RenderOptions base;
-        base.backend = args.backend;
-        base.width = width;
-        base.height = height;
-        base.maxDepth = maxDepth;
-        std::printf("PT, BDPT and MLT: %dx%d, max depth %d, %d samples per pixel, %d seeds; reference: %d PT and %d "
-                    "BDPT renders of %d spp\n\n",
-                    width, height, maxDepth, spp, seeds, refSeeds, refSeeds, refSpp);
-        std::printf("| scene | integrator | image mean vs ref | per-pixel pass vs ref | vs PT | vs BDPT | M samples/s |\n"
-                    "|---|---|---:|---:|---:|---:|---:|\n");
-        const IntegratorType kinds[] = {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt};
-        for (const std::string& name : scenes) {
-            Scene scene = Scene::builtin(name);
-            RenderOptions ref = base;
-            ref.samplesPerPixel = refSpp;
-            Run refPt = renderSeeds(scene, ref, IntegratorType::PathTracer, refSeeds, 100);
-            Run refBdpt = renderSeeds(scene, ref, IntegratorType::Bdpt, refSeeds, 200);
-            // The reference: PT and BDPT renders pooled, each side's variance of the mean halved.
-            wftest::PixelStats reference = refPt.pixels;
-            std::vector<double> refMeans = refPt.imageMeans;
-            refMeans.insert(refMeans.end(), refBdpt.imageMeans.begin(), refBdpt.imageMeans.end());
-            for (std::size_t i = 0; i < reference.mean.size(); ++i) {
-                reference.mean[i] = 0.5 * (refPt.pixels.mean[i] + refBdpt.pixels.mean[i]);
-                reference.variance[i] = 0.25 * (refPt.pixels.variance[i] + refBdpt.pixels.variance[i]);
-            }
-            reference.renders = 2 * refSeeds;
-            auto [refMean, refVar] = wftest::meanAndVariance(refMeans);
-            RenderOptions o = base;
-            o.samplesPerPixel = spp;
-            std::vector<Run> runs;
-            for (IntegratorType kind : kinds) runs.push_back(renderSeeds(scene, o, kind, seeds, 5000 + 1000 * unsigned(kind)));
-            auto passAgainst = [&](const Run& run, const Run& other) {
-                if (&run == &other) return std::string("-");
-                char text[32];
-                std::snprintf(text, sizeof text, "%.2f%%", 100.0 * wftest::pixelTest(run.pixels, other.pixels).passFraction());
-                return std::string(text);
-            };
-            for (const Run& run : runs) {
-                auto [m, v] = wftest::meanAndVariance(run.imageMeans);
-                std::printf("| %s | %s | %+.2f%% (se %.2f%%) | %.2f%% | %s | %s | %.1f |\n", name.c_str(),
-                            toString(run.integrator), 100.0 * (m / refMean - 1.0),
-                            100.0 * std::sqrt(v + refVar) / refMean,
-                            100.0 * wftest::pixelTest(run.pixels, reference).passFraction(),
-                            passAgainst(run, runs[0]).c_str(), passAgainst(run, runs[1]).c_str(), run.medianRate * 1e-6);
-                std::fflush(stdout);
-            }
+    RenderOptions base;
+    base.backend = args.backend;
+    base.width = width;
+    base.height = height;
+    base.maxDepth = maxDepth;
+    std::printf("PT, BDPT and MLT: %dx%d, max depth %d, %d samples per pixel, %d seeds; reference: %d PT and %d "
+                "BDPT renders of %d spp\n\n",
+                width, height, maxDepth, spp, seeds, refSeeds, refSeeds, refSpp);
+    std::printf("| scene | integrator | image mean vs ref | per-pixel pass vs ref | vs PT | vs BDPT | M samples/s |\n"
+                "|---|---|---:|---:|---:|---:|---:|\n");
+    const IntegratorType kinds[] = {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt};
+    for (const std::string& name : scenes) {
+        Scene scene = Scene::builtin(name);
+        RenderOptions ref = base;
+        ref.samplesPerPixel = refSpp;
+        Run refPt = renderSeeds(scene, ref, IntegratorType::PathTracer, refSeeds, 100);
+        Run refBdpt = renderSeeds(scene, ref, IntegratorType::Bdpt, refSeeds, 200);
+        // The reference: PT and BDPT renders pooled, each side's variance of the mean halved.
+        wftest::PixelStats reference = refPt.pixels;
+        std::vector<double> refMeans = refPt.imageMeans;
+        refMeans.insert(refMeans.end(), refBdpt.imageMeans.begin(), refBdpt.imageMeans.end());
+        for (std::size_t i = 0; i < reference.mean.size(); ++i) {
+            reference.mean[i] = 0.5 * (refPt.pixels.mean[i] + refBdpt.pixels.mean[i]);
+            reference.variance[i] = 0.25 * (refPt.pixels.variance[i] + refBdpt.pixels.variance[i]);
         }
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "parity: %s\n", e.what());
-        return 1;
+        reference.renders = 2 * refSeeds;
+        auto [refMean, refVar] = wftest::meanAndVariance(refMeans);
+        RenderOptions o = base;
+        o.samplesPerPixel = spp;
+        std::vector<Run> runs;
+        for (IntegratorType kind : kinds) runs.push_back(renderSeeds(scene, o, kind, seeds, 5000 + 1000 * unsigned(kind)));
+        auto passAgainst = [&](const Run& run, const Run& other) {
+            if (&run == &other) return std::string("-");
+            char text[32];
+            std::snprintf(text, sizeof text, "%.2f%%", 100.0 * wftest::pixelTest(run.pixels, other.pixels).passFraction());
+            return std::string(text);
+        };
+        for (const Run& run : runs) {
+            auto [m, v] = wftest::meanAndVariance(run.imageMeans);
+            std::printf("| %s | %s | %+.2f%% (se %.2f%%) | %.2f%% | %s | %s | %.1f |\n", name.c_str(),
+                        toString(run.integrator), 100.0 * (m / refMean - 1.0),
+                        100.0 * std::sqrt(v + refVar) / refMean,
+                        100.0 * wftest::pixelTest(run.pixels, reference).passFraction(),
+                        passAgainst(run, runs[0]).c_str(), passAgainst(run, runs[1]).c_str(), run.medianRate * 1e-6);
+            std::fflush(stdout);
+        }
     }
     return 0;
 }

@@ -72,51 +72,46 @@ static int run(int argc, char** argv) {
     args.addList("--nee", nee, "next-event estimation: on, off or both (on,off)", [](const std::string& v) { parseNee(v); });
     if (auto rc = args.parse(argc, argv)) return *rc;
 
-    try {
-        const Scene scene = Scene::builtin("rtiow-final");
-        std::string device;
-        std::printf("| schedule | NEE | ms per frame (median of %d) | G samples/s | rays per sample | G rays/s | shadow rays "
-                    "per sample |\n",
-                    frames);
-        std::printf("|---|---|---:|---:|---:|---:|---:|\n");
-        for (const std::string& neeName : nee)
-            for (const std::string& schedule : schedules) {
-                RenderOptions o;
-                o.backend = args.backend;
-                o.pt.variant = parsePtVariant(schedule);
-                o.width = width;
-                o.height = height;
-                o.samplesPerPixel = spp;
-                o.maxDepth = maxDepth;
-                o.rouletteDepth = rouletteDepth;
-                o.streamCapacity = capacity;
-                o.pt.nextEventEstimation = parseNee(neeName);
-                Renderer r(scene, o);
-                r.render();  // warm-up: module load, first-touch allocations
-                std::vector<Frame> timed;
-                for (int f = 0; f < frames; ++f) {
-                    r.render();
-                    const RenderStats& st = r.stats();
-                    timed.push_back(Frame{st.seconds, st.samples, st.extensionRays, st.shadowRays});
-                }
-                device = r.stats().backend;
-                std::sort(timed.begin(), timed.end(), [](const Frame& a, const Frame& b) { return a.seconds < b.seconds; });
-                const Frame& m = timed[timed.size() / 2];
-                const double rays = double(m.extensionRays + m.shadowRays);
-                std::printf("| %s | %s | %.3f | %.4g | %.3f | %.4g | %.3f |\n", schedule.c_str(), neeName.c_str(),
-                            1e3 * m.seconds, m.samples / m.seconds * 1e-9, rays / double(m.samples),
-                            rays / m.seconds * 1e-9, double(m.shadowRays) / double(m.samples));
-                std::fflush(stdout);
+    const Scene scene = Scene::builtin("rtiow-final");
+    std::string device;
+    std::printf("| schedule | NEE | ms per frame (median of %d) | G samples/s | rays per sample | G rays/s | shadow rays "
+                "per sample |\n",
+                frames);
+    std::printf("|---|---|---:|---:|---:|---:|---:|\n");
+    for (const std::string& neeName : nee)
+        for (const std::string& schedule : schedules) {
+            RenderOptions o;
+            o.backend = args.backend;
+            o.pt.variant = parsePtVariant(schedule);
+            o.width = width;
+            o.height = height;
+            o.samplesPerPixel = spp;
+            o.maxDepth = maxDepth;
+            o.rouletteDepth = rouletteDepth;
+            o.streamCapacity = capacity;
+            o.pt.nextEventEstimation = parseNee(neeName);
+            Renderer r(scene, o);
+            r.render();  // warm-up: module load, first-touch allocations
+            std::vector<Frame> timed;
+            for (int f = 0; f < frames; ++f) {
+                r.render();
+                const RenderStats& st = r.stats();
+                timed.push_back(Frame{st.seconds, st.samples, st.extensionRays, st.shadowRays});
             }
-        std::printf("| reference: hand-tuned CUDA megakernel (karimsayedre.github.io/RTIOW.html), H100, quoted, not "
-                    "measured here | off | 5.7 | 4.8 | 2.06 | 10 | 0 |\n");
-        std::printf("\n%s; %dx%d, %d spp, max depth %d, roulette from %d segments; the reference renders 1280x720, "
-                    "30 spp, max depth 50.\n",
-                    device.c_str(), width, height, spp, maxDepth, rouletteDepth);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "rtiow: %s\n", e.what());
-        return 1;
-    }
+            device = r.stats().backend;
+            std::sort(timed.begin(), timed.end(), [](const Frame& a, const Frame& b) { return a.seconds < b.seconds; });
+            const Frame& m = timed[timed.size() / 2];
+            const double rays = double(m.extensionRays + m.shadowRays);
+            std::printf("| %s | %s | %.3f | %.4g | %.3f | %.4g | %.3f |\n", schedule.c_str(), neeName.c_str(),
+                        1e3 * m.seconds, m.samples / m.seconds * 1e-9, rays / double(m.samples),
+                        rays / m.seconds * 1e-9, double(m.shadowRays) / double(m.samples));
+            std::fflush(stdout);
+        }
+    std::printf("| reference: hand-tuned CUDA megakernel (karimsayedre.github.io/RTIOW.html), H100, quoted, not "
+                "measured here | off | 5.7 | 4.8 | 2.06 | 10 | 0 |\n");
+    std::printf("\n%s; %dx%d, %d spp, max depth %d, roulette from %d segments; the reference renders 1280x720, "
+                "30 spp, max depth 50.\n",
+                device.c_str(), width, height, spp, maxDepth, rouletteDepth);
     return 0;
 }
 

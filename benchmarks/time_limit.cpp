@@ -77,64 +77,59 @@ static int run(int argc, char** argv) {
     args.addAtLeast("--repeat", repeat, 1, "runs of each render; the row is the median");
     if (auto rc = args.parse(argc, argv)) return *rc;
     Backend backend = args.backend;
-    try {
-        Scene scene = Scene::builtin(sceneName);
-        bool header = false;
-        for (const std::string& res : resolutions) {
-            auto [width, height] = parseResolution(res);
-            for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
-                RenderOptions o = optionsFor(backend, integrator, width, height);
-                o.samplesPerPixel = 16;
-                Renderer calibrate(scene, o);
-                calibrate.render();
-                double rate = calibrate.stats().samplesPerSecond();
-                o.samplesPerPixel = std::max(1, int(std::lround(rate * seconds / (double(width) * height))));
-                RenderStats fixed = medianRun(scene, o, repeat);
-                RenderOptions t = o;
-                t.timeLimitSeconds = seconds;
-                RenderStats timed = medianRun(scene, t, repeat);
-                if (!header) {
-                    std::printf("backend: %s; scene %s; median of %d\n\n", timed.backend.c_str(), sceneName.c_str(), repeat);
-                    std::printf("| integrator | resolution | fixed: spp, s, M samples/s | time limit %.1f s: spp, s, M "
-                                "samples/s | ratio |\n|---|---|---:|---:|---:|\n",
-                                seconds);
-                    header = true;
-                }
-                const char* name = integrator == IntegratorType::PathTracer ? "pt spt-r"
-                                   : integrator == IntegratorType::Bdpt     ? "bdpt"
-                                                                            : "mlt";
-                double pixels = double(width) * height;
-                std::printf("| %s | %s | %.0f, %.2f, %.1f | %.0f, %.2f, %.1f | %.2f |\n", name, res.c_str(),
-                            fixed.samples / pixels, fixed.seconds, fixed.samplesPerSecond() * 1e-6, timed.samples / pixels,
-                            timed.seconds, timed.samplesPerSecond() * 1e-6,
-                            timed.samplesPerSecond() / fixed.samplesPerSecond());
-                std::fflush(stdout);
+    Scene scene = Scene::builtin(sceneName);
+    bool header = false;
+    for (const std::string& res : resolutions) {
+        auto [width, height] = parseResolution(res);
+        for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
+            RenderOptions o = optionsFor(backend, integrator, width, height);
+            o.samplesPerPixel = 16;
+            Renderer calibrate(scene, o);
+            calibrate.render();
+            double rate = calibrate.stats().samplesPerSecond();
+            o.samplesPerPixel = std::max(1, int(std::lround(rate * seconds / (double(width) * height))));
+            RenderStats fixed = medianRun(scene, o, repeat);
+            RenderOptions t = o;
+            t.timeLimitSeconds = seconds;
+            RenderStats timed = medianRun(scene, t, repeat);
+            if (!header) {
+                std::printf("backend: %s; scene %s; median of %d\n\n", timed.backend.c_str(), sceneName.c_str(), repeat);
+                std::printf("| integrator | resolution | fixed: spp, s, M samples/s | time limit %.1f s: spp, s, M "
+                            "samples/s | ratio |\n|---|---|---:|---:|---:|\n",
+                            seconds);
+                header = true;
             }
+            const char* name = integrator == IntegratorType::PathTracer ? "pt spt-r"
+                               : integrator == IntegratorType::Bdpt     ? "bdpt"
+                                                                        : "mlt";
+            double pixels = double(width) * height;
+            std::printf("| %s | %s | %.0f, %.2f, %.1f | %.0f, %.2f, %.1f | %.2f |\n", name, res.c_str(),
+                        fixed.samples / pixels, fixed.seconds, fixed.samplesPerSecond() * 1e-6, timed.samples / pixels,
+                        timed.seconds, timed.samplesPerSecond() * 1e-6,
+                        timed.samplesPerSecond() / fixed.samplesPerSecond());
+            std::fflush(stdout);
         }
-        std::printf("\n| integrator | resolution | time limit 0.5 s takes (median, worst) | cancel after 0.3 s returns in "
-                    "(median, worst) |\n|---|---|---:|---:|\n");
-        for (const std::string& res : resolutions) {
-            auto [width, height] = parseResolution(res);
-            for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
-                const RenderOptions o = optionsFor(backend, integrator, width, height);
-                std::vector<double> limited;
-                RenderOptions t = o;
-                t.timeLimitSeconds = 0.5;
-                for (int r = 0; r < repeat; ++r) {
-                    Renderer renderer(scene, t);
-                    renderer.render();
-                    limited.push_back(renderer.stats().seconds);
-                }
-                std::sort(limited.begin(), limited.end());
-                const std::vector<double> waits = cancelLatencies(scene, o, repeat, 0.3);
-                std::printf("| %s | %s | %.3f s, %.3f s | %.3f s, %.3f s |\n", toString(integrator), res.c_str(),
-                            limited[limited.size() / 2], limited.back(), waits[waits.size() / 2], waits.back());
-                std::fflush(stdout);
+    }
+    std::printf("\n| integrator | resolution | time limit 0.5 s takes (median, worst) | cancel after 0.3 s returns in "
+                "(median, worst) |\n|---|---|---:|---:|\n");
+    for (const std::string& res : resolutions) {
+        auto [width, height] = parseResolution(res);
+        for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt, IntegratorType::Mlt}) {
+            const RenderOptions o = optionsFor(backend, integrator, width, height);
+            std::vector<double> limited;
+            RenderOptions t = o;
+            t.timeLimitSeconds = 0.5;
+            for (int r = 0; r < repeat; ++r) {
+                Renderer renderer(scene, t);
+                renderer.render();
+                limited.push_back(renderer.stats().seconds);
             }
+            std::sort(limited.begin(), limited.end());
+            const std::vector<double> waits = cancelLatencies(scene, o, repeat, 0.3);
+            std::printf("| %s | %s | %.3f s, %.3f s | %.3f s, %.3f s |\n", toString(integrator), res.c_str(),
+                        limited[limited.size() / 2], limited.back(), waits[waits.size() / 2], waits.back());
+            std::fflush(stdout);
         }
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "time_limit: %s\n", e.what());
-        return 1;
     }
     return 0;
 }
