@@ -345,27 +345,14 @@ Scene coatedRoom() {
     int gold = scene.addMaterial(Material::coatedConductor(vec3(0.18f, 0.42f, 1.37f), vec3(3.42f, 2.35f, 1.77f), 0.2f, 0.05f));
     int ball = scene.addMaterial(Material::coatedDiffuse(vec3(0.2f, 0.3f, 0.7f), 0.3f));
     int light = scene.addMaterial(Material::lambertian(vec3(0.5f), vec3(30.0f, 27.0f, 24.0f)));
-    auto quad = [&](int material, vec3 corner, vec3 u, vec3 v) {  // front side: u x v
-        TriangleMesh mesh;
-        mesh.material = material;
-        mesh.positions = {corner, corner + u, corner + u + v, corner + v};
-        mesh.indices = {0, 1, 2, 0, 2, 3};
-        scene.addMesh(mesh);
-    };
-    const vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
-    quad(floor, vec3(0), z, x);
-    quad(white, vec3(0, 1, 0), x, z);
-    quad(white, vec3(0), x, y);
-    quad(red, vec3(0), y, z);
-    quad(green, vec3(1, 0, 0), z, y);
-    quad(light, vec3(0.4f, 0.999f, 0.4f), x * 0.2f, z * 0.2f);
+    wftest::addUnitRoom(scene, white, red, green, floor);
+    TriangleMesh lamp;  // a small area light under the ceiling, facing down
+    lamp.material = light;
+    lamp.positions = {vec3(0.4f, 0.999f, 0.4f), vec3(0.6f, 0.999f, 0.4f), vec3(0.6f, 0.999f, 0.6f), vec3(0.4f, 0.999f, 0.6f)};
+    lamp.indices = {0, 1, 2, 0, 2, 3};
+    scene.addMesh(lamp);
     scene.addSphere(Sphere{vec3(0.3f, 0.18f, 0.45f), 0.18f, gold});
     scene.addSphere(Sphere{vec3(0.7f, 0.2f, 0.6f), 0.2f, ball});
-    Camera camera;
-    camera.position = vec3(0.5f, 0.5f, 1.0f + 800.0f / 555.0f);
-    camera.target = vec3(0.5f, 0.5f, 0.0f);
-    camera.verticalFovDegrees = 39.3f;
-    scene.setCamera(camera);
     return scene;
 }
 

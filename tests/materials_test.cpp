@@ -598,27 +598,10 @@ Scene frostedBulbRoom() {
     int metal = scene.addMaterial(Material::conductor(vec3(0.95f, 0.75f, 0.4f), 0.25f));
     int glass = scene.addMaterial(Material::roughDielectric(1.5f, 0.35f));
     int light = scene.addMaterial(Material::lambertian(vec3(0.5f), vec3(60.0f, 50.0f, 40.0f)));
-    auto quad = [&](int material, vec3 corner, vec3 u, vec3 v) {  // front side: u x v
-        TriangleMesh mesh;
-        mesh.material = material;
-        mesh.positions = {corner, corner + u, corner + u + v, corner + v};
-        mesh.indices = {0, 1, 2, 0, 2, 3};
-        scene.addMesh(mesh);
-    };
-    const vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
-    quad(floor, vec3(0), z, x);        // facing +y
-    quad(white, vec3(0, 1, 0), x, z);  // ceiling, facing -y
-    quad(white, vec3(0), x, y);        // back, facing +z
-    quad(red, vec3(0), y, z);          // left, facing +x
-    quad(green, vec3(1, 0, 0), z, y);  // right, facing -x
+    wftest::addUnitRoom(scene, white, red, green, floor);
     scene.addSphere(Sphere{vec3(0.3f, 0.18f, 0.45f), 0.18f, metal});
     scene.addSphere(Sphere{vec3(0.55f, 0.62f, 0.5f), 0.16f, glass});
     scene.addSphere(Sphere{vec3(0.55f, 0.62f, 0.5f), 0.05f, light});
-    Camera camera;
-    camera.position = vec3(0.5f, 0.5f, 1.0f + 800.0f / 555.0f);
-    camera.target = vec3(0.5f, 0.5f, 0.0f);
-    camera.verticalFovDegrees = 39.3f;
-    scene.setCamera(camera);
     return scene;
 }
 

@@ -98,6 +98,31 @@ inline std::vector<wavefront::Backend> testBackends() {
     return backends;
 }
 
+/// The walls of a unit room open towards +z, each facing in (floor, ceiling and back of `white`
+/// unless `floor` is given, left `left`, right `right`), and a camera at the opening looking in:
+/// the Cornell box's set-up at unit scale, for tests that fill it with materials of their own.
+inline void addUnitRoom(wavefront::Scene& scene, int white, int left, int right, int floor = -1) {
+    using glm::vec3;
+    auto quad = [&](int material, vec3 corner, vec3 u, vec3 v) {  // front side: u x v
+        wavefront::TriangleMesh mesh;
+        mesh.material = material;
+        mesh.positions = {corner, corner + u, corner + u + v, corner + v};
+        mesh.indices = {0, 1, 2, 0, 2, 3};
+        scene.addMesh(mesh);
+    };
+    const vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    quad(floor >= 0 ? floor : white, vec3(0), z, x);  // facing +y
+    quad(white, vec3(0, 1, 0), x, z);                 // ceiling, facing -y
+    quad(white, vec3(0), x, y);                       // back, facing +z
+    quad(left, vec3(0), y, z);                        // left, facing +x
+    quad(right, vec3(1, 0, 0), z, y);                 // right, facing -x
+    wavefront::Camera camera;
+    camera.position = vec3(0.5f, 0.5f, 1.0f + 800.0f / 555.0f);
+    camera.target = vec3(0.5f, 0.5f, 0.0f);
+    camera.verticalFovDegrees = 39.3f;
+    scene.setCamera(camera);
+}
+
 /// A small square render: `integrator` on `backend`, size x size pixels, spp samples per pixel.
 inline wavefront::RenderOptions smallRender(wavefront::IntegratorType integrator, wavefront::Backend backend, int size,
                                             int spp) {
