@@ -23,7 +23,9 @@
                             `roughness`, 0: smooth) over a Lambertian base of reflectance `diffuse`,   \
                             `thickness` apart, a medium between (`mediumAlbedo`, `mediumG`) */          \
     X(CoatedConductor)   /* pbrt-v4's coatedconductor: the same coat over a conductor of complex index  \
-                            `eta` + i `k` (relative to vacuum) and GGX alpha `baseRoughness` */
+                            `eta` + i `k` (relative to vacuum) and GGX alpha `baseRoughness` */       \
+    X(Interface)         /* no surface at all: only bounds a medium (pbrt-v4's "interface"); rays     \
+                            pass through it unchanged, into the medium of the side they go to */
 
 namespace wavefront {
 

@@ -77,6 +77,9 @@ struct WAVEFRONT_API Material {
     /// `baseRoughness`.
     static Material coatedConductor(glm::vec3 eta, glm::vec3 k, float baseRoughness = 0.0f, float roughness = 0.0f,
                                     float ior = 1.5f, float thickness = 0.01f);
+    /// No surface, only the boundary of a medium (pbrt-v4's "interface"): give the shape a
+    /// mediumInside and mediumOutside; rays pass through it.
+    static Material interface();
     bool isEmissive() const { return emission.x > 0 || emission.y > 0 || emission.z > 0; }
 };
 
@@ -90,12 +93,53 @@ struct TriangleMesh {
     std::vector<glm::vec2> uvs;
     std::vector<std::uint32_t> indices;  ///< three per triangle, counter-clockwise seen from the front
     int material = 0;
+    /// The media inside and outside (the geometric normal's side) of the surface: Scene::addMedium
+    /// indices, kVacuum for none. Where they differ the surface bounds a medium (pbrt-v4's
+    /// MediumInterface): a ray crossing it enters the medium of the side it goes to. Where they are
+    /// equal (the default) the surface changes nothing: a ray leaving it stays in the medium it
+    /// arrived through.
+    int mediumInside = -1;
+    int mediumOutside = -1;
 };
+
+/// Medium index of empty space (TriangleMesh::mediumInside and mediumOutside, Camera::medium).
+constexpr int kVacuum = -1;
 
 struct Sphere {
     glm::vec3 center{0.0f};
     float radius = 1.0f;
     int material = 0;
+    int mediumInside = -1;   ///< as TriangleMesh's: the medium within the sphere
+    int mediumOutside = -1;  ///< and around it
+};
+
+enum class MediumType : int {
+    Homogeneous = 0,  ///< the same coefficients everywhere
+    Grid = 1,         ///< coefficients times a density grid (0 outside its box)
+};
+
+/// A participating medium: absorption and scattering coefficients per unit length and RGB
+/// channel (extinction sigma_t = sigma_a + sigma_s; single-scattering albedo sigma_s / sigma_t),
+/// a Henyey-Greenstein phase function of mean cosine `g`, no emission. A grid medium multiplies
+/// both coefficients by a density read trilinearly from `density` (nx x ny x nz values, x fastest,
+/// samples at the cell centres of the box [boundsMin, boundsMax] in the medium's space, placed in
+/// the world by `mediumToWorld`); outside the box its density is 0. Media fill the space between
+/// the surfaces that bound them (TriangleMesh::mediumInside) and the camera's (Camera::medium).
+struct WAVEFRONT_API Medium {
+    MediumType type = MediumType::Homogeneous;
+    glm::vec3 sigmaA{1.0f};
+    glm::vec3 sigmaS{1.0f};
+    float scale = 1.0f;  ///< multiplies sigmaA and sigmaS (pbrt's "scale")
+    float g = 0.0f;      ///< in (-1, 1): > 0 forward scattering
+    int nx = 0, ny = 0, nz = 0;
+    std::vector<float> density;  ///< Grid: nx x ny x nz values >= 0, finite
+    glm::vec3 boundsMin{0.0f}, boundsMax{1.0f};
+    glm::mat4 mediumToWorld{1.0f};  ///< Grid: affine
+
+    static Medium homogeneous(glm::vec3 sigmaA, glm::vec3 sigmaS, float g = 0.0f);
+    static Medium grid(glm::vec3 sigmaA, glm::vec3 sigmaS, float g, int nx, int ny, int nz, std::vector<float> density,
+                       glm::vec3 boundsMin = glm::vec3(0.0f), glm::vec3 boundsMax = glm::vec3(1.0f));
+    glm::vec3 sigmaT() const { return (sigmaA + sigmaS) * scale; }
 };
 
 /// An image texture, rows top to bottom, sampled bilinearly and repeated beyond [0, 1]: either
@@ -131,6 +175,9 @@ struct WAVEFRONT_API Light {
     /// axis, none beyond `outerConeDegrees`, a smoothstep in the cosine between (pbrt-v4's falloff).
     float innerConeDegrees = 0.0f;
     float outerConeDegrees = 45.0f;
+    /// The medium the light sits in (point, spot) or its light arrives through (directional):
+    /// Scene::addMedium index, kVacuum for none. (An area light's leaves into its mesh's mediumOutside.)
+    int medium = -1;
 
     static Light point(glm::vec3 position, glm::vec3 intensity);
     static Light spot(glm::vec3 position, glm::vec3 direction, glm::vec3 intensity, float innerConeDegrees,
@@ -146,6 +193,7 @@ struct Camera {
     float verticalFovDegrees = 40.0f;
     float lensRadius = 0.0f;
     float focusDistance = 1.0f;
+    int medium = -1;  ///< the medium the camera sits in (Scene::addMedium index; kVacuum: none)
 };
 
 /// A procedural sky at infinity, computed from the direction d (unit, y up) with no image: radiance
@@ -178,6 +226,7 @@ struct SceneLoadOptions {
 struct MeshRange {
     std::uint32_t firstVertex = 0, vertexCount = 0;
     int material = 0;   ///< the material the mesh was added with
+    int mediumInside = -1, mediumOutside = -1;  ///< as the mesh was added with
     bool hasNormals = false;
     std::size_t firstTriangle = 0, triangleCount = 0;
 };
@@ -291,10 +340,26 @@ public:
     /// is a directional light), or cone angles outside 0 <= inner <= outer <= 180 degrees with
     /// outer > 0. The direction is stored normalised.
     int addLight(const Light& light);
+    /// Adds a participating medium and returns its index (for TriangleMesh::mediumInside and
+    /// mediumOutside, Sphere's, Camera::medium). Throws InputError for negative or non-finite
+    /// coefficients or scale, g outside (-1, 1), a grid whose size does not match its density
+    /// values or exceeds kMaxGridValues, a negative or non-finite density, an empty box, a
+    /// transform that is not finite, affine and invertible, or more than kMaxMedia media.
+    int addMedium(const Medium& medium);
+    const std::vector<Medium>& media() const { return media_; }
+    /// Media a scene can hold, and the density values of one grid (2^27: 512 MiB of floats).
+    static constexpr int kMaxMedia = 254;
+    static constexpr std::uint64_t kMaxGridValues = std::uint64_t(1) << 27;
+    /// Whether anything of the scene involves media: a medium, a surface that bounds one, an
+    /// Interface material or a camera in a medium (the renderers then run the kernels with media).
+    bool hasMedia() const;
     /// Sets the camera; on a validated scene a camera validate() would refuse throws InputError
     /// (checkCamera) and the scene keeps its camera.
     void setCamera(const Camera& camera) {
-        if (validated_) checkCamera(camera);  // a validated scene keeps a valid camera (validate() checks it once)
+        if (validated_) {  // a validated scene keeps a valid camera (validate() checks it once)
+            checkCamera(camera);
+            checkMediumIndex(camera.medium, "camera");
+        }
         camera_ = camera;
         cameraIsDefault_ = false;
     }
@@ -438,6 +503,8 @@ private:
     /// Checks what addMesh checks of `mesh` (indices, material, normals and texture coordinates,
     /// vertices in range); throws InputError.
     void checkMesh(const TriangleMesh& mesh) const;
+    /// Checks that `medium` is kVacuum or a medium's index (for `what`); throws InputError.
+    void checkMediumIndex(int medium, const std::string& what) const;
     /// Checks `m` as the transform of an instance of `object` (named `what`); throws InputError.
     void checkPlacement(int object, const glm::mat4& m, const std::string& what) const;
     /// Checks `material` as material number `index`; throws InputError.
@@ -458,6 +525,7 @@ private:
     std::vector<int> triangleMaterials_;
     std::vector<std::uint8_t> triangleHasNormals_;
     std::vector<Sphere> spheres_;
+    std::vector<Medium> media_;
     std::vector<ObjectGeometry> objects_;
     std::vector<Instance> instances_;
     std::vector<Light> lights_;

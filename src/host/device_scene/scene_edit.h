@@ -89,6 +89,7 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
     case SceneEdit::Camera:
         st.what = "camera";
         s.camera = makeCamera(scene.camera());
+        s.cameraMedium = mediumcode::of(scene.camera().medium);
         break;
     case SceneEdit::Material: {
         st.what = "material " + std::to_string(e.index);
@@ -116,6 +117,9 @@ EditStats applySceneEdit(Exec& exec, SceneBuffers<Exec>& s, const Scene& scene, 
             bytes += sizeof(MaterialTextures);
         }
         lights = e.emissionChanged;
+        // A material turned into an interface, or one no longer: the scene runs the kernels with
+        // media, or without, and its interfaces with them.
+        if (scene.hasMedia() != s.hasMedia) bytes += uploadMedia(exec, scene, s);
         break;
     }
     case SceneEdit::Texture: {

@@ -60,7 +60,7 @@ std::vector<DeltaLightData> packDeltaLights(const Scene& scene) {
     for (const Light& l : scene.lights()) {
         const float toRadians = kPi / 180.0f;
         DeltaLightData d;
-        d.position = Float4(l.position, intAsFloat(int(l.type)));
+        d.position = Float4(l.position, intAsFloat(int(l.type) | mediumcode::of(l.medium) << 8));
         d.intensity = Float4(l.intensity, std::cos(l.outerConeDegrees * toRadians));
         d.axis = Float4(l.direction, std::cos(l.innerConeDegrees * toRadians));
         out.push_back(d);

@@ -46,6 +46,12 @@ struct SceneBuffers {
     int numInstances = 0;
     double bvhCostAtBuild = -1.0;  ///< surface-area cost of the tree as last built; < 0: not measured yet
     EnvironmentBuffers<Exec> environment;
+    // Participating media (kernels/media/medium.h): only for a scene with media (Scene::hasMedia).
+    Buffer<MediumData> media;
+    Buffer<float> mediumValues;             ///< grid densities and majorants
+    Buffer<std::uint16_t> primInterface;   ///< per primitive: the media codes inside and outside
+    int cameraMedium = 0;                   ///< code
+    bool hasMedia = false;
     CameraData camera{};
     Float4 boundingSphere{0.0f, 0.0f, 0.0f, 1.0f};  ///< centre, radius
     /// Triangles on the exec: the scene's own, then the objects' (numOwnTriangles are the own).
@@ -85,6 +91,8 @@ struct SceneBuffers {
         v.lights = LightView{lightDistribution.view(), lightPrims.data(), primPmf.data(), deltaLights.data(), numLights,
                              numAreaLights};
         v.environment = environment.view();
+        v.media = MediaView{media.data(), mediumValues.data(), primInterface.data(), int(media.size()), cameraMedium};
+        v.hasMedia = hasMedia;
         bool env = v.environment.present();
         v.environmentSelect = !env ? 0.0f : (numLights == 0 ? 1.0f : 0.5f);
         v.sceneCenter = boundingSphere.xyz();
@@ -101,6 +109,35 @@ struct SceneBuffers {
 };
 
 MaterialData packMaterial(const Material& m);
+/// The scene's media as kernels read them: one record each, the grids' densities and majorants in
+/// `values`, and per primitive (`numTriangles` of the exec, the objects' included, then the
+/// spheres) the codes of the media inside and outside.
+struct PackedMedia {
+    std::vector<MediumData> media;
+    std::vector<float> values;
+    std::vector<std::uint16_t> primInterface;
+};
+PackedMedia packMedia(const Scene& scene, int numTriangles);
+
+/// The scene's media in place of what `s` held (nothing for a scene without: Scene::hasMedia);
+/// returns the bytes it uploaded.
+template <class Exec>
+std::size_t uploadMedia(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
+    s.hasMedia = scene.hasMedia();
+    s.cameraMedium = mediumcode::of(scene.camera().medium);
+    if (!s.hasMedia) {
+        s.media = Buffer<MediumData>();
+        s.mediumValues = Buffer<float>();
+        s.primInterface = Buffer<std::uint16_t>();
+        return 0;
+    }
+    const PackedMedia packed = packMedia(scene, s.numTriangles);
+    s.media = uploadVector(exec, packed.media);
+    s.mediumValues = uploadVector(exec, packed.values);
+    s.primInterface = uploadVector(exec, packed.primInterface);
+    return packed.media.size() * sizeof(MediumData) + packed.values.size() * sizeof(float) +
+           packed.primInterface.size() * sizeof(std::uint16_t);
+}
 /// The textures the kernels apply to `m` (a texture a material type does not use is left out).
 MaterialTextures packMaterialTextures(const Material& m);
 CameraData makeCamera(const Camera& c);
@@ -308,6 +345,7 @@ SceneBuffers<Exec> uploadScene(Exec& exec, const Scene& scene, LightSampler ligh
     s.materials = uploadVector(exec, materials);
     if (textured) s.materialTextures = uploadVector(exec, materialTextures);
     s.camera = makeCamera(scene.camera());
+    uploadMedia(exec, scene, s);
 
     s.bvh = buildBvh(exec, s.ownPrimitives(), bvhBuilder);
     s.boundingSphere = sceneBoundingSphere(exec, s);

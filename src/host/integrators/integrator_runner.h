@@ -64,8 +64,9 @@ public:
 
 namespace runner {
 
-/// PT and BDPT sample indices stay below 2^56 (the path state keeps 56 bits of them).
-constexpr std::uint64_t kSampleIndexLimit = 1ull << 56;
+/// PT and BDPT sample indices stay below 2^48 (the path state keeps 48 bits of them, beside its
+/// medium and depth).
+constexpr std::uint64_t kSampleIndexLimit = 1ull << 48;
 
 /// The film's window on the frame (RenderOptions::crop; none: the identity).
 inline FilmWindow filmWindow(const RenderOptions& o) {
@@ -101,7 +102,7 @@ inline std::uint64_t sampleLimit(const RenderOptions& o) {
 /// are left below `limit` (sampleLimit) when time-limited.
 inline std::uint64_t sampleCount(std::uint64_t next, std::uint64_t asked, std::uint64_t limit, bool timed) {
     if (next >= limit || (!timed && asked > limit - next))
-        throw InputError("the film is full: at most 2^56 samples go into one film");
+        throw InputError("the film is full: at most 2^48 samples go into one film");
     return timed ? limit - next : asked;
 }
 

@@ -626,6 +626,124 @@ Scene spotLight() {
 }
 Scene sunLight() { return lightStudio(Light::directional(glm::vec3(-0.4f, -1.0f, -0.5f), glm::vec3(2.0f))); }
 
+// ---- Participating media --------------------------------------------------------------------------
+// Rooms filled with a medium: an Interface box just around the Cornell room (its open side at
+// z = 1 included) holds it, so that camera rays enter it there; the walls inside bound nothing
+// and keep the medium on both sides (pbrt-v4's rule).
+
+/// The closed box [lo, hi] as an interface with `inside` within and vacuum around it.
+void addMediumBox(Scene& scene, glm::vec3 lo, glm::vec3 hi, int inside) {
+    TriangleMesh box;
+    box.material = scene.addMaterial(Material::interface());
+    box.mediumInside = inside;
+    box.mediumOutside = kVacuum;
+    const glm::vec3 s = hi - lo, x(s.x, 0, 0), y(0, s.y, 0), z(0, 0, s.z);
+    addQuad(box, lo, x, y, glm::vec3(0, 0, -1));
+    addQuad(box, lo + z, x, y, glm::vec3(0, 0, 1));
+    addQuad(box, lo, x, z, glm::vec3(0, -1, 0));
+    addQuad(box, lo + y, x, z, glm::vec3(0, 1, 0));
+    addQuad(box, lo, y, z, glm::vec3(-1, 0, 0));
+    addQuad(box, lo + x, y, z, glm::vec3(1, 0, 0));
+    scene.addMesh(box);
+}
+
+/// The Cornell room's medium box: just around its walls, its front at the open side.
+void addRoomMedium(Scene& scene, int medium) {
+    addMediumBox(scene, glm::vec3(-0.01f, -0.01f, -0.01f), glm::vec3(1.01f, 1.01f, 1.0f), medium);
+}
+
+// The Cornell box in thin fog (mean free path 2.5 rooms, albedo 0.8), lit by a spot light under
+// the ceiling: the light's cone stands in the fog.
+Scene cornellFog() {
+    Scene scene;
+    int white = 0;
+    addCornellWalls(scene, addClassicWalls(scene, &white));
+    addCornellBlocks(scene, white, white);
+    const int fog = scene.addMedium(Medium::homogeneous(glm::vec3(0.08f), glm::vec3(0.32f), 0.3f));
+    addRoomMedium(scene, fog);
+    Light spot = Light::spot(glm::vec3(0.5f, 0.97f, 0.45f), glm::vec3(0.05f, -1.0f, 0.1f), glm::vec3(3.0f), 12.0f, 22.0f);
+    spot.medium = fog;
+    scene.addLight(spot);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+// Glass focusing light into fog: the glass-caustic room (a small light above a glass ball) filled
+// with fog; the ball's focused cone of light shows in the fog below it. The light emits into the
+// fog, the ball holds vacuum (its surface bounds the fog).
+Scene volumetricCaustic() {
+    Scene scene;
+    int white = 0;
+    addCornellWalls(scene, addClassicWalls(scene, &white));
+    const int fog = scene.addMedium(Medium::homogeneous(glm::vec3(0.02f), glm::vec3(0.5f), 0.0f));
+    addRoomMedium(scene, fog);
+    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), glm::vec3(40.0f)));
+    TriangleMesh lightMesh;
+    lightMesh.material = light;
+    lightMesh.mediumInside = lightMesh.mediumOutside = fog;  // emits into the fog
+    addQuad(lightMesh, glm::vec3(0.44f, 0.998f, 0.44f), glm::vec3(0.12f, 0, 0), glm::vec3(0, 0, 0.12f), glm::vec3(0, -1, 0));
+    scene.addMesh(lightMesh);
+    Sphere ball{glm::vec3(0.5f, 0.55f, 0.5f), 0.16f, scene.addMaterial(Material::dielectric(1.5f))};
+    ball.mediumInside = kVacuum;
+    ball.mediumOutside = fog;
+    scene.addSphere(ball);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
+/// A smoke plume's density on an n^3 grid: three soft blobs rising from the floor, broken up by a
+/// few octaves of hashed value noise (the same on every machine), 0 at the grid's faces.
+std::vector<float> smokeDensity(int n) {
+    auto hash = [](int x, int y, int z) {
+        std::uint32_t h = std::uint32_t(x) * 0x9E3779B1u ^ std::uint32_t(y) * 0x85EBCA77u ^ std::uint32_t(z) * 0xC2B2AE3Du;
+        h ^= h >> 15;
+        h *= 0x2C1B3C6Du;
+        h ^= h >> 12;
+        return float(h & 0xffffff) / float(0x1000000);
+    };
+    auto noise = [&](glm::vec3 p) {  // trilinear value noise
+        glm::vec3 f = glm::floor(p), t = p - f;
+        int x = int(f.x), y = int(f.y), z = int(f.z);
+        float v = 0.0f;
+        for (int c = 0; c < 8; ++c) {
+            int dx = c & 1, dy = (c >> 1) & 1, dz = c >> 2;
+            v += hash(x + dx, y + dy, z + dz) * (dx ? t.x : 1 - t.x) * (dy ? t.y : 1 - t.y) * (dz ? t.z : 1 - t.z);
+        }
+        return v;
+    };
+    const glm::vec3 blobs[3] = {{0.5f, 0.35f, 0.5f}, {0.4f, 0.6f, 0.45f}, {0.58f, 0.78f, 0.55f}};
+    const float radii[3] = {0.22f, 0.18f, 0.14f};
+    std::vector<float> d(std::size_t(n) * n * n);
+    for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                glm::vec3 p = (glm::vec3(i, j, k) + 0.5f) / float(n);
+                float shape = 0.0f;
+                for (int b = 0; b < 3; ++b) {
+                    float r = glm::length(p - blobs[b]) / radii[b];
+                    shape = std::max(shape, 1.0f - r * r);
+                }
+                float turbulence = 0.5f * noise(p * 6.0f) + 0.3f * noise(p * 13.0f) + 0.2f * noise(p * 27.0f);
+                d[(std::size_t(k) * n + j) * n + i] = std::max(0.0f, shape * 1.6f - 0.6f * turbulence);
+            }
+    return d;
+}
+
+// A plume of smoke (a 64^3 density grid, albedo 0.9, slightly forward scattering) in the
+// Cornell box under its ceiling light; an Interface box around the grid holds it.
+Scene smokeBox() {
+    Scene scene;
+    int white = 0;
+    addCornellShell(scene, addClassicWalls(scene, &white));
+    const int n = 64;
+    const glm::vec3 lo(0.2f, 0.0f, 0.2f), hi(0.8f, 0.85f, 0.8f);
+    Medium smoke = Medium::grid(glm::vec3(1.0f), glm::vec3(9.0f), 0.3f, n, n, n, smokeDensity(n), lo, hi);
+    const int medium = scene.addMedium(smoke);
+    addMediumBox(scene, lo + glm::vec3(0.0f, 0.001f, 0.0f), hi, medium);
+    scene.setCamera(cornellCamera());
+    return scene;
+}
+
 // ---- Instancing ---------------------------------------------------------------------------------
 // A forest: 10,000 copies of one tree (a trunk and a smooth crown in two meshes) placed by turns,
 // scales and mirror images on a jittered grid, under a sky and a sun. The crown is a sphere
@@ -693,6 +811,7 @@ const BuiltinScene kBuiltinScenes[] = {
     {"door-ajar", doorAjar},       {"mirror-caustic", mirrorCaustic}, {"caustic-behind-glass", causticBehindGlass},       {"cornell-lens", cornellLens},       {"hdr-spheres", hdrSpheres},
     {"point-light", pointLight},   {"spot-light", spotLight},           {"sun-light", sunLight},
     {"forest", forest},
+    {"cornell-fog", cornellFog}, {"volumetric-caustic", volumetricCaustic}, {"smoke-box", smokeBox},
 };
 
 }  // namespace

@@ -201,7 +201,7 @@ private:
         bool accumulate = call.accumulate;
         for (;;) {
             if (next_ + passes * pass > limit) passes = (limit - next_) / pass;
-            if (passes == 0) throw InputError("the film is full: at most 2^56 samples go into one film");
+            if (passes == 0) throw InputError("the film is full: at most 2^48 samples go into one film");
             if (renderRound(options, call, accumulate, accumulate ? 0 : passes * pass, next_, passes * pass, done, start))
                 return true;
             accumulate = true;

@@ -51,11 +51,11 @@ void RenderOptions::validate() const {
     if (!(timeLimitSeconds >= 0.0) || !std::isfinite(timeLimitSeconds))
         throw InputError("time limit must be a finite number of seconds (0: render samplesPerPixel instead)");
     if (timeLimitSeconds == 0.0 && samplesPerPixel <= 0) throw InputError("samples per pixel must be at least 1");
-    if (std::uint64_t(width) * height * std::uint64_t(std::max(samplesPerPixel, 1)) >= (1ull << 56))
-        throw InputError("too many samples in one render (width x height x spp must stay below 2^56)");
+    if (std::uint64_t(width) * height * std::uint64_t(std::max(samplesPerPixel, 1)) >= (1ull << 48))
+        throw InputError("too many samples in one render (width x height x spp must stay below 2^48)");
     // The pass range [firstPass, firstPass + spp) must stay below the sample-index limit (a
     // time-limited render needs its first pass below it).
-    const std::uint64_t passLimit = (1ull << 56) / (std::uint64_t(width) * height);
+    const std::uint64_t passLimit = (1ull << 48) / (std::uint64_t(width) * height);
     if (firstPass >= passLimit ||
         (timeLimitSeconds == 0.0 && std::uint64_t(std::max(samplesPerPixel, 1)) > passLimit - firstPass))
         throw InputError("first pass " + std::to_string(firstPass) + " is out of range (pass + spp stays at most " +
@@ -316,6 +316,12 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
         scene.setEnvironment(scene.environment(), options.environmentScale);
     }
     scene.validate();
+    // Merging alone cannot estimate light scattered in a medium: collisions there merge with
+    // nothing (kernels/vcm/vcm.h), and BPM and PPM have no connection to reach them.
+    if (scene.hasMedia() && (options.integrator == IntegratorType::Bpm || options.integrator == IntegratorType::Ppm))
+        throw InputError(std::string("the ") + (options.integrator == IntegratorType::Bpm ? "BPM" : "PPM") +
+                         " integrator does not render participating media (it merges only at surfaces); use vcm, "
+                         "bdpt, mlt or pt");
     impl_->skippedDegenerate = scene.skippedDegenerateTriangles();
     impl_->options = options;
     Backend kind = options.backend;
@@ -346,8 +352,8 @@ void Renderer::render() {
 void Renderer::renderMore(int samplesPerPixel) {
     if (samplesPerPixel < 1) throw InputError("renderMore needs at least 1 sample per pixel");
     const RenderOptions& o = impl().options;
-    if (std::uint64_t(o.width) * o.height * std::uint64_t(samplesPerPixel) >= (1ull << 56))
-        throw InputError("too many samples in one call (width x height x spp must stay below 2^56)");
+    if (std::uint64_t(o.width) * o.height * std::uint64_t(samplesPerPixel) >= (1ull << 48))
+        throw InputError("too many samples in one call (width x height x spp must stay below 2^48)");
     RenderCall call;
     call.accumulate = impl().haveFilm;
     call.samplesPerPixel = samplesPerPixel;

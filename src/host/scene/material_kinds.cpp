@@ -141,6 +141,12 @@ const std::vector<MaterialKindSpec>& materialKinds() {
                  d.setAlpha(m.roughness);
                  d.setLayer(m.thickness, m.layerDepth, m.layerSamples);
              }});
+        // No surface: only the media on its two sides (Scene::hasMedia runs the kernels with media).
+        add({MaterialType::Interface, "Interface", "interface", [](const Material& m, const std::string& what) {
+                 if (m.isEmissive())
+                     throw InputError(what + ": an interface has no surface to emit from; give emission to a "
+                                             "surface material");
+             }});
         for (int i = 0; i < kMaterialTypeCount; ++i) {
             if (int(k[i].type) != i) throw Error("material table has no row for material type " + std::to_string(i));
             k[i].microfacet = needsFullMaterialSet(k[i].type);  // the BSDF struct's flag
@@ -231,6 +237,13 @@ Material Material::metallicRoughness(glm::vec3 baseColour, float metallic, float
     m.diffuse = baseColour;
     m.metallic = metallic;
     m.roughness = roughness;
+    return m;
+}
+
+Material Material::interface() {
+    Material m;
+    m.type = MaterialType::Interface;
+    m.diffuse = glm::vec3(0.0f);
     return m;
 }
 

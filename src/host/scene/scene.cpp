@@ -152,6 +152,8 @@ void Scene::checkMesh(const TriangleMesh& mesh) const {
     if (mesh.material < 0 || std::size_t(mesh.material) >= materials_.size())
         throw InputError("mesh material index " + std::to_string(mesh.material) + " is out of range (the scene has " +
                          std::to_string(materials_.size()) + " materials)");
+    checkMediumIndex(mesh.mediumInside, "mesh's inside");
+    checkMediumIndex(mesh.mediumOutside, "mesh's outside");
     if (!mesh.normals.empty() && mesh.normals.size() != vertexCount)
         throw InputError("mesh has " + std::to_string(mesh.normals.size()) + " normals for " +
                          std::to_string(vertexCount) + " positions; give one normal per position or none");
@@ -304,8 +306,8 @@ int Scene::addMesh(const TriangleMesh& mesh) {
     const std::uint32_t base = appendMesh(
         mesh, GeometryArrays{positions_, normals_, uvs_, triangles_, triangleMaterials_, triangleHasNormals_});
     validated_ = false;
-    meshes_.push_back(MeshRange{base, std::uint32_t(mesh.positions.size()), mesh.material, !mesh.normals.empty(),
-                                firstTriangle, mesh.indices.size() / 3});
+    meshes_.push_back(MeshRange{base, std::uint32_t(mesh.positions.size()), mesh.material, mesh.mediumInside,
+                                mesh.mediumOutside, !mesh.normals.empty(), firstTriangle, mesh.indices.size() / 3});
     return int(meshes_.size() - 1);
 }
 
@@ -322,6 +324,9 @@ int Scene::addObject(const std::vector<TriangleMesh>& meshes) {
             throw InputError(what + " mesh " + std::to_string(k) + " uses emissive material " +
                              std::to_string(meshes[k].material) +
                              ": instanced emitters are not sampled as lights; add emitters with addMesh");
+        if (meshes[k].mediumInside != meshes[k].mediumOutside)
+            throw InputError(what + " mesh " + std::to_string(k) +
+                             " bounds a medium: instanced surfaces cannot bound media; add them with addMesh");
         appendMesh(meshes[k], arraysOf(object));
     }
     const std::size_t dropped = dropDegenerateTriangles(arraysOf(object));
@@ -501,6 +506,7 @@ void Scene::setTexture(int index, Texture texture) {
 
 void Scene::setLight(int index, const Light& light) {
     checkIndex(index, lights_.size(), "light");
+    checkMediumIndex(light.medium, "light " + std::to_string(index) + "'s");
     lights_[std::size_t(index)] = checkedLight(light, std::size_t(index));
 }
 
@@ -614,6 +620,7 @@ Light Scene::checkedLight(const Light& light, std::size_t index) {
 }
 
 int Scene::addLight(const Light& light) {
+    checkMediumIndex(light.medium, "light " + std::to_string(lights_.size()) + "'s");
     lights_.push_back(checkedLight(light, lights_.size()));
     validated_ = false;
     return int(lights_.size() - 1);
@@ -632,6 +639,8 @@ void Scene::addSphere(const Sphere& sphere) {
     if (sphere.material < 0 || std::size_t(sphere.material) >= materials_.size())
         throw InputError(what + " has material index " + std::to_string(sphere.material) +
                          ", out of range (the scene has " + std::to_string(materials_.size()) + " materials)");
+    checkMediumIndex(sphere.mediumInside, what + "'s inside");
+    checkMediumIndex(sphere.mediumOutside, what + "'s outside");
     spheres_.push_back(sphere);
     validated_ = false;
 }
@@ -661,6 +670,7 @@ void Scene::validate(bool requireEmitter) {
     }
 
     checkCamera(camera_);
+    checkMediumIndex(camera_.medium, "camera");
     validated_ = true;
 }
 

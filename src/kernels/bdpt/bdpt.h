@@ -37,6 +37,7 @@
 #pragma once
 #include "kernels/scene/light_sample.h"
 #include "kernels/materials/material.h"
+#include "kernels/media/media_path.h"
 #include "kernels/scene/shadow_ray.h"
 #include "kernels/scene/surface.h"
 
@@ -80,7 +81,7 @@ struct WalkState {
     Float4 direction;   ///< xyz; w = low 32 bits of the global sample index
     Float4 throughput;  ///< xyz; w = dVCM
     Float4 mis;         ///< x = dVC; y = high bits of the sample index; z = segments so far | vertices
-                        ///< stored << 8 | flags (int bits); w = dVM (merging only)
+                        ///< stored << 8 | medium code << 16 | flags (int bits); w = dVM (merging only)
 
     /// Flag of a light walk that leaves an infinite light (the environment): its first hit
     /// converts the MIS quantities without the distance (its start is a direction). The next
@@ -89,6 +90,8 @@ struct WalkState {
     /// Flag of an eye walk whose every scattering so far was specular (BdptParams::emissionSpecularOnly).
     static constexpr int kSpecularPath = 1 << 29;
     static constexpr int kCountMask = 0xff;  ///< segments and stored vertices: 8 bits each (max depth 255)
+    /// The medium the walk's ray travels in (a code: kernels/media/medium.h), for set's `depth`.
+    WF_CPU_GPU static int mediumBits(int code) { return code << 16; }
 
     WF_CPU_GPU int slot() const { return floatAsInt(origin.w); }
     WF_CPU_GPU std::uint64_t sampleIndex() const {
@@ -98,10 +101,11 @@ struct WalkState {
     WF_CPU_GPU bool fromInfiniteLight() const { return (floatAsInt(mis.z) & kInfiniteLight) != 0; }
     WF_CPU_GPU bool specularPath() const { return (floatAsInt(mis.z) & kSpecularPath) != 0; }
     WF_CPU_GPU int stored() const { return (floatAsInt(mis.z) >> 8) & kCountMask; }
+    WF_CPU_GPU int medium() const { return (floatAsInt(mis.z) >> 16) & 0xff; }
     WF_CPU_GPU float dVCM() const { return throughput.w; }
     WF_CPU_GPU float dVC() const { return mis.x; }
     WF_CPU_GPU float dVM() const { return mis.w; }
-    /// `depth`: segments so far, with the flags above.
+    /// `depth`: segments so far, with the flags above and mediumBits.
     WF_CPU_GPU void set(vec3 o, vec3 d, vec3 beta, float dVCM, float dVC, std::uint64_t sample, int slot, int depth,
                         int stored, float dVM = 0.0f) {
         origin = Float4(o, intAsFloat(slot));
@@ -125,7 +129,9 @@ struct PathVertex {
     Float4 wo;          ///< xyz: unit direction to the previous vertex; w = dVC
     Float4 normal;      ///< x: geometric normal turned to wo's side (glass: outward), y: shading normal on
                         ///< the same side (the frame: ShadingNormals, from wo)
-                        ///< (both packed); z: the position's error bound; w: texture coordinates
+                        ///< (both packed); z: the position's error bound in its upper 16 bits (rounded
+                        ///< up; negative: a collision in a medium, no surface), the codes of the media
+                        ///< on ng's side and the other in the lower 16; w: texture coordinates
                         ///< (packTextureCoordinates; 0 in kernels without textures)
     static constexpr int kWords = 4;
 
@@ -133,7 +139,16 @@ struct PathVertex {
     WF_CPU_GPU int depth() const { return int(floatAsUint(position.w) >> 24); }
     WF_CPU_GPU vec3 ng() const { return unpackUnitVector(normal.x); }
     WF_CPU_GPU vec3 ns() const { return unpackUnitVector(normal.y); }
-    WF_CPU_GPU float error() const { return normal.z; }
+    WF_CPU_GPU float error() const { return uintAsFloat(floatAsUint(normal.z) & 0xffff0000u); }
+    /// A collision in a medium (material() is then the medium's index): no normals, the phase function.
+    WF_CPU_GPU bool inMedium() const { return (floatAsUint(normal.z) & 0x80000000u) != 0; }
+    /// The code of the medium a connection leaving the vertex along w travels in.
+    WF_CPU_GPU int mediumTowards(vec3 w) const {
+        std::uint32_t codes = floatAsUint(normal.z);
+        return int(glm::dot(w, ng()) >= 0.0f ? codes & 0xff : (codes >> 8) & 0xff);
+    }
+    /// One end of a connection from here.
+    WF_CPU_GPU RayEnd rayEnd() const { return inMedium() ? RayEnd::point(position.xyz()) : RayEnd::surface(position.xyz(), ng(), error()); }
     WF_CPU_GPU vec2 uv() const { return unpackTextureCoordinates(normal.w); }
     /// The vertex's normals and its frame, as the walk that stored it chose (from wo).
     WF_CPU_GPU ShadingNormals normals() const {
@@ -141,9 +156,13 @@ struct PathVertex {
         return ShadingNormals{g, n, agreesWithShading(g, n, wo.xyz())};
     }
     /// Shading normal equal to the geometric one: the same bits, so the two decode identically.
-    WF_CPU_GPU void setNormals(vec3 ng, vec3 ns, float error) {
+    /// `front`, `back`: the media codes on ng's side and the other; error < 0: a medium collision.
+    WF_CPU_GPU void setNormals(vec3 ng, vec3 ns, float error, int front = 0, int back = 0) {
         float g = packUnitVector(ng);
-        normal = Float4(g, ns == ng ? g : packUnitVector(ns), error, 0.0f);
+        std::uint32_t e = floatAsUint(error);
+        if (e & 0xffffu) e = (e & 0xffff0000u) + 0x10000u;  // the bound rounded away from 0
+        normal = Float4(g, ns == ng ? g : packUnitVector(ns),
+                        uintAsFloat(e | std::uint32_t(front) | std::uint32_t(back) << 8), 0.0f);
     }
 };
 static_assert(sizeof(PathVertex) == 64, "path vertex is four 16-byte words");
@@ -228,16 +247,17 @@ WF_CPU_GPU WF_INLINE void misAtHit(float& dVCM, float& dVC, float dist, float co
 
 /// After sampling the next direction with (continuation-weighted) forward and reverse pdfs.
 /// Merging (p.vmWeight, p.vcWeight) adds its terms to dVC and updates dVM (SmallVCM's
-/// SampleScattering); without it dVM stays as it is.
+/// SampleScattering); without it dVM stays as it is. `mergeable` false: no merge happens at this
+/// vertex (a collision in a medium), so neither quantity takes its term.
 WF_CPU_GPU WF_INLINE void misAfterScatter(float& dVCM, float& dVC, float& dVM, float cosOut, float pdfForward,
-                                          float pdfReverse, bool specular, const BdptParams& p) {
+                                          float pdfReverse, bool specular, const BdptParams& p, bool mergeable = true) {
     if (specular) {  // forward and reverse densities are the same delta: they cancel
         dVCM = 0.0f;
         dVC *= cosOut;
         if (p.merging) dVM *= cosOut;
     } else {
-        dVC = cosOut / pdfForward * (dVC * pdfReverse + dVCM + p.vmWeight);
-        if (p.merging) dVM = cosOut / pdfForward * (dVM * pdfReverse + dVCM * p.vcWeight + 1.0f);
+        dVC = cosOut / pdfForward * (dVC * pdfReverse + dVCM + (mergeable ? p.vmWeight : 0.0f));
+        if (p.merging) dVM = cosOut / pdfForward * (dVM * pdfReverse + dVCM * p.vcWeight + (mergeable ? 1.0f : 0.0f));
         dVCM = 1.0f / pdfForward;
     }
 }
@@ -289,11 +309,14 @@ WF_CPU_GPU WF_INLINE float weightCameraConnection(float dVCM, float dVC, float c
 /// s, t >= 2 weight from the two endpoint vertices only. eyeToLightPdfA: the eye vertex's BSDF
 /// sampling the light vertex (area density there); lightToEyePdfA likewise; the reverse pdfs
 /// continue each subpath backwards.
+/// vmWeight: merging at the light vertex, eyeVmWeight at the eye vertex (< 0: vmWeight; 0 at a
+/// collision in a medium, where no merge happens).
 WF_CPU_GPU WF_INLINE float weightConnection(float eyeDVCM, float eyeDVC, float lightDVCM, float lightDVC,
                                             float eyeToLightPdfA, float lightToEyePdfA, float eyeReverse,
-                                            float lightReverse, float vmWeight = 0.0f) {
+                                            float lightReverse, float vmWeight = 0.0f, float eyeVmWeight = -1.0f) {
+    if (eyeVmWeight < 0.0f) eyeVmWeight = vmWeight;
     float wLight = eyeToLightPdfA * (lightDVCM + vmWeight + lightDVC * lightReverse);
-    float wCamera = lightToEyePdfA * (eyeDVCM + vmWeight + eyeDVC * eyeReverse);
+    float wCamera = lightToEyePdfA * (eyeDVCM + eyeVmWeight + eyeDVC * eyeReverse);
     return 1.0f / (wLight + 1.0f + wCamera);
 }
 
@@ -328,7 +351,8 @@ WF_CPU_GPU inline WalkState startEyeWalk(const SceneView& scene, const BdptParam
     float dVCM = p.cameraConnections ? p.lightPathCount / cameraPdfW(p, cosAtCamera) : 0.0f;
     bool needed = sampler.strategy(sample, p.maxDepth).needsEyeWalk();
     WalkState w;
-    w.set(r.origin, r.direction, vec3(needed ? 1.0f : 0.0f), dVCM, 0.0f, sample, slot, WalkState::kSpecularPath, 0);
+    w.set(r.origin, r.direction, vec3(needed ? 1.0f : 0.0f), dVCM, 0.0f, sample, slot,
+          WalkState::kSpecularPath | WalkState::mediumBits(scene.media.cameraMedium), 0);
     return w;
 }
 
@@ -377,7 +401,7 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
             vec3 origin = scene.sceneCenter - scene.sceneRadius * dir + d.x * frame.s + d.y * frame.t;
             float pdfEmit = pmf * environmentDiskPdf(scene);
             w.set(origin, dir, l.intensity.xyz() / pdfEmit, 1.0f / environmentDiskPdf(scene), 0.0f, sample, slot,
-                  WalkState::kInfiniteLight, 0);
+                  WalkState::kInfiniteLight | WalkState::mediumBits(l.medium()), 0);
             return w;
         }
         vec3 dir = l.kind() == DeltaLightData::kSpot ? Frame(l.axis.xyz()).toWorld(sampleUniformCone(uDirection, l.cosOuter()))
@@ -385,7 +409,7 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
         dir = glm::normalize(dir);
         float pdfDirection = deltaEmissionPdf(l);
         w.set(l.position.xyz(), dir, deltaIntensity(l, dir) / (pmf * pdfDirection), 1.0f / pdfDirection, 0.0f, sample,
-              slot, 0, 0);
+              slot, WalkState::mediumBits(l.medium()), 0);
         return w;
     }
     LightSample ls = sampleAreaLight<Materials>(scene, choice.index, uPosition);
@@ -397,8 +421,12 @@ WF_CPU_GPU inline WalkState startLightWalk(const SceneView& scene, const BdptPar
         w.set(ls.p, ls.n, vec3(0.0f), 0.0f, 0.0f, sample, slot, 0, 0);
         return w;
     }
+    // An emitter's light leaves into the medium outside it (TriangleMesh::mediumOutside).
+    int medium = 0;
+    if constexpr (Materials::kMedia)
+        if (scene.hasMedia) medium = scene.media.primInterface[scene.lights.primIds[choice.index]] >> 8;
     w.set(offsetRayOrigin(ls.p, ls.error, ls.n), dir, ls.Le * (cosLight / pdfEmit), ls.pdfArea / pdfEmit,
-          cosLight / pdfEmit, sample, slot, 0, 0, cosLight / pdfEmit * p.vcWeight);
+          cosLight / pdfEmit, sample, slot, WalkState::mediumBits(medium), 0, cosLight / pdfEmit * p.vcWeight);
     return w;
 }
 
@@ -430,13 +458,38 @@ struct WalkHit {
     float cosIn;
     bool entering;
     vec2 uv;
-    int material;
+    int material;      ///< a collision in a medium: the medium's index
+    int prim;          ///< -1: a collision in a medium
+    int mediumFront;   ///< codes of the media a ray leaving along n's side, and the other, enters
+    int mediumBack;
     WF_CPU_GPU ShadingNormals normals() const { return ShadingNormals{n, ns, shading}; }
+    WF_CPU_GPU bool inMedium() const { return prim < 0; }
+    WF_CPU_GPU int mediumTowards(vec3 w) const { return glm::dot(w, n) >= 0.0f ? mediumFront : mediumBack; }
 };
 
+/// The vertex of a collision in medium `code` at p, reached along -wo: no surface (error -1,
+/// RayEnd::point), every cosine 1 (n = wo).
+WF_CPU_GPU inline WalkHit mediumWalkHit(vec3 p, vec3 wo, int code) {
+    WalkHit h;
+    h.p = p;
+    h.n = h.ns = h.ngOutside = wo;
+    h.shading = true;
+    h.error = -1.0f;
+    h.wo = wo;
+    h.cosIn = 1.0f;
+    h.entering = true;
+    h.uv = vec2(0.0f);
+    h.material = mediumcode::index(code);
+    h.prim = -1;
+    h.mediumFront = h.mediumBack = code;
+    return h;
+}
+
+/// The surface a walk's segment `seg` ended at (seg.hit), arrived at through medium seg.medium.
 template <class Materials>
-WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, Hit hit) {
-    SurfaceHit sh = surfaceAt<Materials>(scene, hit, w.origin.xyz(), w.direction.xyz());
+WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, const MediaSegment& seg) {
+    const Hit& hit = seg.hit;
+    SurfaceHit sh = surfaceAt<Materials>(scene, hit, seg.origin, w.direction.xyz());
     WalkHit h;
     h.p = sh.p;
     h.error = sh.error;
@@ -451,6 +504,9 @@ WF_CPU_GPU inline WalkHit walkHitAt(const SceneView& scene, const WalkState& w, 
     h.n = sn.ng;
     h.ns = sn.ns;
     h.shading = sn.shading;
+    h.prim = hit.prim;
+    h.mediumFront = mediumTowards<Materials>(scene, hit.prim, sh.ng, h.n, seg.medium);
+    h.mediumBack = mediumTowards<Materials>(scene, hit.prim, sh.ng, -h.n, seg.medium);
     return h;
 }
 
@@ -482,9 +538,28 @@ WF_CPU_GPU inline bool continueWalk(const SceneView& scene, const BdptParams& p,
     float pdfReverse = bs.specular ? 0.0f : pdfBsdf<Materials>(m, bs.wi, woLocal) * q;
     misAfterScatter(dVCM, dVC, dVM, cosOut, bs.pdf * q, pdfReverse, bs.specular, p);
     vec3 side = glm::dot(wi, h.ngOutside) > 0.0f ? h.ngOutside : -h.ngOutside;
-    int flags = w.specularPath() && bs.specular ? WalkState::kSpecularPath : 0;
+    int flags = (w.specularPath() && bs.specular ? WalkState::kSpecularPath : 0) | WalkState::mediumBits(h.mediumTowards(wi));
     next.set(offsetRayOrigin(h.p, h.error, side), wi, w.throughput.xyz() * weight / q, dVCM, dVC, w.sampleIndex(),
              w.slot(), (w.depth() + 1) | flags, w.stored(), dVM);
+    return true;
+}
+
+/// The continuation of a walk at a collision in a medium (h.inMedium): roulette with the medium's
+/// continuation probability q, then the phase function, its own density (the throughput keeps its
+/// value up to 1 / q). No merge happens there (misAfterScatter's `mergeable`).
+template <class Sampler>
+WF_CPU_GPU inline bool continueMediumWalk(const BdptParams& p, const MediumData& medium, const WalkHit& h,
+                                          const WalkState& w, float dVCM, float dVC, float dVM, const Sampler& sampler,
+                                          int componentDim, int directionDim, WalkState& next) {
+    const float q = medium.continuation();
+    std::uint64_t sample = w.sampleIndex();
+    if (!(sampler.get(sample, componentDim) < q)) return false;
+    vec3 wi = sampleHenyeyGreenstein(h.wo, medium.g(), sampler.get2(sample, directionDim));
+    float pdf = henyeyGreenstein(glm::dot(h.wo, wi), medium.g()) * q;
+    if (!(pdf > 0.0f)) return false;
+    misAfterScatter(dVCM, dVC, dVM, 1.0f, pdf, pdf, false, p, false);
+    next.set(h.p, wi, w.throughput.xyz() / q, dVCM, dVC, sample, w.slot(),
+             (w.depth() + 1) | WalkState::mediumBits(h.mediumFront), w.stored(), dVM);
     return true;
 }
 
@@ -502,7 +577,7 @@ WF_CPU_GPU WF_INLINE PathVertex makeVertex(const WalkHit& h, vec3 beta, float dV
     v.position = Float4(h.p, intAsFloat(h.material | (depth << 24)));
     v.throughput = Float4(beta, dVCM);
     v.wo = Float4(h.wo, dVC);
-    v.setNormals(h.n, h.ns, h.error);
+    v.setNormals(h.n, h.ns, h.error, h.mediumFront, h.mediumBack);
     if constexpr (Materials::kTextures) v.normal.w = packTextureCoordinates(h.uv);
     return v;
 }
@@ -524,6 +599,87 @@ WF_CPU_GPU WF_INLINE bool countsEmission(const BdptParams& p, const WalkState& w
     return !p.emissionSpecularOnly || depth == 1 || w.specularPath();
 }
 
+/// Shades a collision of an eye walk in a medium (seg.scattered; beta with the trackers' weights):
+/// s = 1 with the phase function, the stored vertex and the phase-sampled continuation. Every
+/// cosine is 1 there, no merge happens there (vmWeight 0 for this vertex).
+template <class Materials, class Sampler>
+WF_CPU_GPU inline WalkOutput shadeEyeMediumVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
+                                                  const WalkState& w, const MediaSegment& seg, vec3 beta, WalkOutput out) {
+    const int depth = w.depth() + 1, vertex = depth - 1;
+    const std::uint64_t sample = w.sampleIndex();
+    const StrategyChoice choice = sampler.strategy(sample, p.maxDepth);
+    float dVCM = w.dVCM(), dVC = w.dVC();
+    misAtHit(dVCM, dVC, seg.distance, 1.0f);
+    const float dVM = p.merging ? w.dVM() : 0.0f;
+    if (depth >= p.maxDepth || choice.eyeEndsAt(depth)) return out;
+    const WalkHit h = mediumWalkHit(seg.point, -w.direction.xyz(), seg.medium);
+    const MediumData& medium = scene.media.media[h.material];
+    const float q = medium.continuation();
+    if ((scene.lights.numLights > 0 || scene.environment.present()) && p.deposits(1, depth + 1) &&
+        choice.allows(1, depth + 1)) {
+        DirectLight dl = sampleDirectLight<Materials>(scene, h.p, sampler.get(sample, dims::vertex(vertex, dims::kLightChoice)),
+                                                      sampler.get2(sample, dims::vertex(vertex, dims::kLightPosition)));
+        if (dl.pdfDirect > 0.0f && !isBlack(dl.Le)) {
+            const float phase = henyeyGreenstein(glm::dot(h.wo, dl.wi), medium.g());
+            const float weight = weightLightSample(dVCM, dVC, dl.pdfDirect, dl.pdfEmit, dl.cosLight, 1.0f,
+                                                   dl.delta ? 0.0f : phase * q, phase * q, 0.0f);
+            const vec3 contribution = beta * dl.Le * (phase * weight / dl.pdfDirect);
+            const int pixel = sampler.pixelIndex(sample, scene.width, scene.height);
+            out.shadow = dl.infinite ? shadowRayAlong(RayEnd::point(h.p), dl.wi, pixel, contribution, w.slot(), seg.medium)
+                                     : shadowRayBetween(RayEnd::point(h.p), dl.end, pixel, contribution, w.slot(), seg.medium);
+            out.hasShadow = true;
+        }
+    }
+    if (choice.storesEye(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, dVM, depth);
+    if (!choice.eyeContinues(depth)) return out;
+    WalkState base = w;
+    base.throughput = Float4(beta, w.throughput.w);
+    base.setStored(out.storedCount);
+    out.hasNext = continueMediumWalk(p, medium, h, base, dVCM, dVC, dVM, sampler, dims::vertex(vertex, dims::kComponent),
+                                     dims::vertex(vertex, dims::kDirection), out.next);
+    return out;
+}
+
+/// Shades a collision of a light walk in a medium: t = 1 with the phase function, the stored
+/// vertex and the continuation (no adjoint correction: no shading normal).
+template <class Materials, class Sampler>
+WF_CPU_GPU inline WalkOutput shadeLightMediumVertex(const SceneView& scene, const BdptParams& p, const Sampler& sampler,
+                                                    const WalkState& w, const MediaSegment& seg, vec3 beta,
+                                                    WalkOutput out) {
+    const int depth = w.depth() + 1, vertex = depth - 1;
+    const StrategyChoice choice = sampler.strategy(w.sampleIndex(), p.maxDepth);
+    float dVCM = w.dVCM(), dVC = w.dVC();
+    misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : seg.distance, 1.0f);
+    const float dVM = p.merging ? w.dVM() : 0.0f;
+    const WalkHit h = mediumWalkHit(seg.point, -w.direction.xyz(), seg.medium);
+    const MediumData& medium = scene.media.media[h.material];
+    const float q = medium.continuation();
+    if (p.cameraConnections && depth + 1 <= p.maxDepth && p.deposits(depth + 1, 1) && choice.allows(depth + 1, 1)) {
+        vec2 uLens = scene.camera.lensRadius > 0.0f ? sampler.get2(w.sampleIndex(), dims::lightVertex(vertex, dims::kCameraLens))
+                                                    : vec2(0.0f);
+        CameraConnection cc;
+        if (connectToCamera(scene, h.p, uLens, cc)) {
+            const float phase = henyeyGreenstein(glm::dot(h.wo, cc.wi), medium.g());
+            const float cameraPdfA = cameraPdfW(p, cc.cosAtCamera) / (cc.dist * cc.dist);
+            if (phase > 0.0f && cameraPdfA > 0.0f) {
+                const float weight = weightCameraConnection(dVCM, dVC, cameraPdfA, p.lightPathCount, phase * q, 0.0f);
+                out.shadow = shadowRayBetween(RayEnd::point(h.p), RayEnd::point(cc.lensPoint), cc.pixel,
+                                              beta * (phase * weight * cameraPdfA / p.lightPathCount), w.slot(), seg.medium);
+                out.hasShadow = true;
+            }
+        }
+    }
+    if (choice.storesLight(depth)) storeVertex<Materials>(out, p, h, beta, dVCM, dVC, dVM, depth);
+    if (depth + 2 > p.maxDepth || !choice.lightContinues(depth)) return out;
+    WalkState base = w;
+    base.throughput = Float4(beta, w.throughput.w);
+    base.setStored(out.storedCount);
+    out.hasNext = continueMediumWalk(p, medium, h, base, dVCM, dVC, dVM, sampler,
+                                     dims::lightVertex(vertex, dims::kComponent), dims::lightVertex(vertex, dims::kDirection),
+                                     out.next);
+    return out;
+}
+
 /// Shades the hit of an eye walk (hit.prim < 0: it escaped). Emission found here (s = 0, an
 /// emitter or the environment) goes to the sink directly; the s = 1 shadow ray, the stored vertex
 /// and the continuation are returned.
@@ -536,6 +692,14 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     int depth = w.depth() + 1;  // segments including the ray that made this hit
     std::uint64_t sample = w.sampleIndex();
     const StrategyChoice choice = sampler.strategy(sample, p.maxDepth);
+    int vertex = depth - 1;
+    const MediaSegment seg = resolveSegment<Materials>(scene, w.origin.xyz(), w.direction.xyz(), hit, w.medium(), [&] {
+        return sampler.get(sample, dims::vertex(vertex, dims::kMedium));
+    });
+    beta *= seg.weight;
+    if (isBlack(beta)) return out;
+    if (seg.scattered) return shadeEyeMediumVertex<Materials>(scene, p, sampler, w, seg, beta, out);
+    hit = seg.hit;
     if (hit.prim < 0) {
         // s = 0 on the environment: the quantities stay per solid angle (the escape direction is
         // the light vertex), against s = 1 sampling that direction and light subpaths leaving it.
@@ -551,10 +715,10 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
         }
         return out;
     }
-    WalkHit h = walkHitAt<Materials>(scene, w, hit);
+    WalkHit h = walkHitAt<Materials>(scene, w, seg);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
-    misAtHit(dVCM, dVC, hit.t, h.cosIn);
+    misAtHit(dVCM, dVC, seg.distance, h.cosIn);
     float dVM = p.merging ? w.dVM() / h.cosIn : 0.0f;
     MaterialData textured;
     const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
@@ -569,7 +733,6 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     }
     if (depth >= p.maxDepth || choice.eyeEndsAt(depth)) return out;
 
-    int vertex = depth - 1;
     if (!isSpecular<Materials>(m)) {
         float q = continuationProbability<Materials>(m);
         Frame frame(h.normals().frameNormal());
@@ -590,8 +753,9 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
                                                      pdfBsdf<Materials>(m, wiLocal, woLocal) * q, p.vmWeight);
                     vec3 contribution = beta * f * dl.Le * (std::fabs(wiLocal.z) * weight / dl.pdfDirect);
                     RayEnd here = RayEnd::surface(h.p, h.n, h.error);
-                    out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel, contribution, w.slot())
-                                             : shadowRayBetween(here, dl.end, pixel, contribution, w.slot());
+                    int towards = h.mediumTowards(dl.wi);
+                    out.shadow = dl.infinite ? shadowRayAlong(here, dl.wi, pixel, contribution, w.slot(), towards)
+                                             : shadowRayBetween(here, dl.end, pixel, contribution, w.slot(), towards);
                     out.hasShadow = true;
                 }
             }
@@ -600,6 +764,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     }
     if (!choice.eyeContinues(depth)) return out;
     WalkState base = w;
+    base.throughput = Float4(beta, w.throughput.w);
     base.setStored(out.storedCount);
     out.hasNext = continueWalk<Materials>(scene, p, m, h, base, dVCM, dVC, dVM, sampler, dims::vertex(vertex, dims::kComponent),
                                dims::vertex(vertex, dims::kDirection), TransportMode::Radiance, out.next);
@@ -613,13 +778,21 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                                               const WalkState& w, Hit hit) {
     WalkOutput out = walkOutputFor(w);
     vec3 beta = w.throughput.xyz();
-    if (hit.prim < 0 || isBlack(beta)) return out;
+    if (isBlack(beta)) return out;
     int depth = w.depth() + 1;
     const StrategyChoice choice = sampler.strategy(w.sampleIndex(), p.maxDepth);
-    WalkHit h = walkHitAt<Materials>(scene, w, hit);
+    int vertex = depth - 1;
+    const MediaSegment seg = resolveSegment<Materials>(scene, w.origin.xyz(), w.direction.xyz(), hit, w.medium(), [&] {
+        return sampler.get(w.sampleIndex(), dims::lightVertex(vertex, dims::kMedium));
+    });
+    beta *= seg.weight;
+    if (seg.hit.prim < 0 && !seg.scattered) return out;
+    if (isBlack(beta)) return out;
+    if (seg.scattered) return shadeLightMediumVertex<Materials>(scene, p, sampler, w, seg, beta, out);
+    WalkHit h = walkHitAt<Materials>(scene, w, seg);
     if (!(h.cosIn > 0.0f)) return out;
     float dVCM = w.dVCM(), dVC = w.dVC();
-    misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : hit.t, h.cosIn);
+    misAtHit(dVCM, dVC, w.fromInfiniteLight() ? 1.0f : seg.distance, h.cosIn);
     float dVM = p.merging ? w.dVM() / h.cosIn : 0.0f;
     MaterialData textured;
     const MaterialData& m = materialAt<Materials>(scene, h.material, h.uv, textured);  // fields read where used
@@ -627,7 +800,6 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     // (t = 1, the connect phase, the continuation) then takes the geometric cosine on its light
     // side (Veach 1997, 5.3; pbrt-v3's CorrectShadingNormal).
     beta *= std::fabs(glm::dot(h.wo, h.normals().frameNormal())) / h.cosIn;
-    int vertex = depth - 1;
 
     if (!isSpecular<Materials>(m)) {
         float q = continuationProbability<Materials>(m);
@@ -652,7 +824,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
                         // The lens is not scene geometry: only the vertex end is offset.
                         out.shadow = shadowRayBetween(RayEnd::surface(h.p, h.n, h.error), RayEnd::point(cc.lensPoint),
                                                       cc.pixel, beta * f * (weight * cameraPdfA / p.lightPathCount),
-                                                      w.slot());
+                                                      w.slot(), h.mediumTowards(cc.wi));
                         out.hasShadow = true;
                     }
                 }
@@ -683,31 +855,72 @@ struct Connection {
     bool valid = false;
 };
 
+/// How a stored vertex scatters a connection leaving it along wi: f (Importance: the adjoint), the
+/// densities of sampling wi from wo and wo from wi (its continuation probability included), the
+/// geometric cosine along wi and the shading one. A collision in a medium: the phase function,
+/// cosines 1.
+struct ConnectionEnd {
+    vec3 f = vec3(0.0f);
+    float pdfForward = 0.0f, pdfReverse = 0.0f;
+    float cosGeometric = 0.0f, cosShading = 0.0f;
+    bool valid = false;
+};
+
+/// `m`: the vertex's material (surface vertices); `media`: the scene's (medium vertices).
+template <class Materials = AllMaterials>
+WF_CPU_GPU inline ConnectionEnd connectionEnd(const MaterialData& m, const MediaView* media, const PathVertex& v, vec3 wi,
+                                              TransportMode mode) {
+    ConnectionEnd c;
+    if (v.inMedium()) {
+        const MediumData& medium = media->media[v.material()];
+        float q = medium.continuation();
+        float phase = henyeyGreenstein(glm::dot(v.wo.xyz(), wi), medium.g());
+        c.f = vec3(phase);
+        c.pdfForward = c.pdfReverse = phase * q;
+        c.cosGeometric = c.cosShading = 1.0f;
+        c.valid = phase > 0.0f;
+        return c;
+    }
+    // Opaque vertices connect on their wo side only, glass on both.
+    c.cosGeometric = connectionCosine<Materials>(m, v.ng(), wi);
+    ShadingNormals sn = v.normals();
+    if (c.cosGeometric <= 0.0f || !sn.pairs(wi)) return c;
+    Frame frame(sn.frameNormal());
+    vec3 woLocal = frame.toLocal(v.wo.xyz()), wiLocal = frame.toLocal(wi);
+    c.f = evalBsdf<Materials>(m, woLocal, wiLocal, mode);
+    // The continuation probability depends on the material alone.
+    float q = continuationProbability<Materials>(m);
+    c.pdfForward = pdfBsdf<Materials>(m, woLocal, wiLocal) * q;
+    c.pdfReverse = pdfBsdf<Materials>(m, wiLocal, woLocal) * q;
+    c.cosShading = std::fabs(wiLocal.z);
+    c.valid = true;
+    return c;
+}
+
+/// `media`: needed only where a vertex is a collision in a medium (PathVertex::inMedium), which
+/// merges with nothing: vmWeight counts at surface ends only.
 template <class Materials = AllMaterials>
 WF_CPU_GPU inline Connection evaluateConnection(const MaterialData& me, const MaterialData& ml, const PathVertex& e,
-                                                const PathVertex& l, float vmWeight = 0.0f) {
+                                                const PathVertex& l, float vmWeight = 0.0f,
+                                                const MediaView* media = nullptr) {
     Connection c;
     vec3 d = l.position.xyz() - e.position.xyz();
     float dist2 = glm::dot(d, d);
     if (!(dist2 > 0.0f)) return c;
     vec3 dir = d / std::sqrt(dist2);
-    float cosE = connectionCosine<Materials>(me, e.ng(), dir), cosL = connectionCosine<Materials>(ml, l.ng(), -dir);
-    if (cosE <= 0.0f || cosL <= 0.0f) return c;  // opaque vertices connect on their wo side only, glass on both
-    ShadingNormals se = e.normals(), sl = l.normals();
-    if (!se.pairs(dir) || !sl.pairs(-dir)) return c;
-    Frame fe(se.frameNormal()), fl(sl.frameNormal());
-    vec3 woE = fe.toLocal(e.wo.xyz()), wiE = fe.toLocal(dir);
-    vec3 woL = fl.toLocal(l.wo.xyz()), wiL = fl.toLocal(-dir);
     // The light vertex scatters importance: the adjoint BSDF (differs for refraction only).
-    vec3 f = evalBsdf<Materials>(me, woE, wiE, TransportMode::Radiance) * evalBsdf<Materials>(ml, woL, wiL, TransportMode::Importance);
+    ConnectionEnd ee = connectionEnd<Materials>(me, media, e, dir, TransportMode::Radiance);
+    if (!ee.valid) return c;
+    ConnectionEnd le = connectionEnd<Materials>(ml, media, l, -dir, TransportMode::Importance);
+    if (!le.valid) return c;
+    vec3 f = ee.f * le.f;
     if (isBlack(f)) return c;
-    // The continuation probabilities depend on the material alone.
-    float qe = continuationProbability<Materials>(me), ql = continuationProbability<Materials>(ml);
-    float eyeToLightPdfA = pdfBsdf<Materials>(me, woE, wiE) * qe * cosL / dist2;
-    float lightToEyePdfA = pdfBsdf<Materials>(ml, woL, wiL) * ql * cosE / dist2;
+    float eyeToLightPdfA = ee.pdfForward * le.cosGeometric / dist2;
+    float lightToEyePdfA = le.pdfForward * ee.cosGeometric / dist2;
     c.weight = weightConnection(e.throughput.w, e.wo.w, l.throughput.w, l.wo.w, eyeToLightPdfA, lightToEyePdfA,
-                                pdfBsdf<Materials>(me, wiE, woE) * qe, pdfBsdf<Materials>(ml, wiL, woL) * ql, vmWeight);
-    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (std::fabs(wiE.z) * cosL / dist2);
+                                ee.pdfReverse, le.pdfReverse, l.inMedium() ? 0.0f : vmWeight,
+                                e.inMedium() ? 0.0f : vmWeight);
+    c.unweighted = e.throughput.xyz() * l.throughput.xyz() * f * (ee.cosShading * le.cosGeometric / dist2);
     c.valid = true;
     return c;
 }
@@ -720,14 +933,17 @@ WF_CPU_GPU inline bool connectVertices(const SceneView& scene, const BdptParams&
     int t = e.depth() + 1, s = l.depth() + 1;
     if (s + t - 1 > p.maxDepth || !p.deposits(s, t)) return false;
     // The ray first: the two ends' normals and error bounds die before the BSDFs are evaluated.
-    out = shadowRayBetween(RayEnd::surface(e.position.xyz(), e.ng(), e.error()),
-                           RayEnd::surface(l.position.xyz(), l.ng(), l.error()), pixel, vec3(0.0f), slot);
+    out = shadowRayBetween(e.rayEnd(), l.rayEnd(), pixel, vec3(0.0f), slot,
+                           e.mediumTowards(l.position.xyz() - e.position.xyz()));
     MaterialData texturedE, texturedL;
-    Connection c = evaluateConnection<Materials>(materialAt<Materials>(scene, e.material(), e.uv(), texturedE),
-                                                 materialAt<Materials>(scene, l.material(), l.uv(), texturedL), e, l,
-                                                 p.vmWeight);
+    // A collision in a medium has no material (material() is its medium): any stands in, unread.
+    auto material = [&](const PathVertex& v, MaterialData& textured) -> const MaterialData& {
+        return v.inMedium() ? scene.materials[0] : materialAt<Materials>(scene, v.material(), v.uv(), textured);
+    };
+    Connection c = evaluateConnection<Materials>(material(e, texturedE), material(l, texturedL), e, l, p.vmWeight,
+                                                 &scene.media);
     if (!c.valid) return false;
-    out.contribution = Float4(c.unweighted * c.weight, intAsFloat(slot));
+    out.contribution = Float4(c.unweighted * c.weight, out.contribution.w);  // w: the slot and the medium
     return true;
 }
 

@@ -227,10 +227,11 @@ struct ShadeStage {
     WF_CPU_GPU const Float4* scatterSource(const Output& o) const { return &o.vertex.position; }
 };
 
-/// Traces a shadow ray and hands what is visible to the sink.
+/// Traces a shadow ray and hands what is visible to the sink (times the media's transmittance).
 template <class C>
 WF_CPU_GPU WF_INLINE void traceToSink(const C& c, const ShadowRay& r, const SimdProbe& probe) {
-    if (shadowRayUnoccluded<typename C::Materials>(c.scene, r, probe)) c.sink.deposit(r.slot(), r.pixel(), r.contribution.xyz());
+    vec3 T = shadowRayTransmittance<typename C::Materials>(c.scene, r, probe);
+    if (!isBlack(T)) c.sink.deposit(r.slot(), r.pixel(), r.contribution.xyz() * T);
 }
 
 /// Traces the s = 1 and t = 1 shadow rays of an iteration and deposits (splats) what is visible.

@@ -13,10 +13,11 @@ namespace dims {
 constexpr int kPixel = 0;      ///< pixel jitter u, v
 constexpr int kLens = 2;       ///< lens u, v
 constexpr int kCameraCount = 4;
-/// Per path vertex: 4 extension numbers (roulette / BSDF component, direction u, v, reserved for
-/// media) then 3 for next-event estimation (light choice, position u, v).
+/// Per path vertex: 4 extension numbers (roulette / BSDF component, direction u, v, the seed of
+/// the media trackers on the segment that leaves it: kernels/media/medium.h) then 3 for
+/// next-event estimation (light choice, position u, v).
 constexpr int kPerVertex = 7;
-constexpr int kComponent = 0, kDirection = 1, kReserved = 3, kLightChoice = 4, kLightPosition = 5;
+constexpr int kComponent = 0, kDirection = 1, kMedium = 3, kLightChoice = 4, kLightPosition = 5;
 WF_CPU_GPU constexpr int vertex(int depth, int offset) { return kCameraCount + depth * kPerVertex + offset; }
 /// BDPT light subpaths (a range of their own, far above any eye-path dimension): the light start
 /// takes 5 numbers (light choice, position u, v, direction u, v; the environment takes its

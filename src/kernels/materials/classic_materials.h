@@ -148,4 +148,20 @@ struct DielectricBsdf {
     WF_CPU_GPU static vec3 albedo(const MaterialData&) { return vec3(1.0f); }
 };
 
+/// No surface: the boundary of a medium (MaterialType::Interface). The kernels with media pass
+/// rays through it before any shading (kernels/media/media_path.h), so these are never asked for
+/// anything but its class; full kernel sets only (Scene::hasMedia runs them).
+struct InterfaceBsdf {
+    static constexpr bool kMicrofacet = true;
+    static constexpr bool kTransmissive = true;
+    WF_CPU_GPU static bool isSpecular(const MaterialData&) { return true; }
+    WF_CPU_GPU static vec3 evaluate(const MaterialData&, vec3, vec3, TransportMode) { return vec3(0.0f); }
+    WF_CPU_GPU static float pdf(const MaterialData&, vec3, vec3) { return 0.0f; }
+    WF_CPU_GPU static BsdfSample sample(const MaterialData&, vec3 wo, float, vec2, bool, TransportMode) {
+        return BsdfSample{-wo, vec3(1.0f), 0.0f, true, true};
+    }
+    WF_CPU_GPU static float continuation(const MaterialData&) { return 1.0f; }
+    WF_CPU_GPU static vec3 albedo(const MaterialData&) { return vec3(0.0f); }
+};
+
 }  // namespace wavefront

@@ -56,6 +56,9 @@ WF_CPU_GPU WF_INLINE auto withBsdf(MaterialType kind, F&& f) {
     case MaterialType::CoatedConductor:
         if constexpr (kCompiledIn<Materials, CoatedConductorBsdf>) return f(CoatedConductorBsdf{});
         break;
+    case MaterialType::Interface:
+        if constexpr (kCompiledIn<Materials, InterfaceBsdf>) return f(InterfaceBsdf{});
+        break;
     }
     return f(LambertianBsdf{});
 }

@@ -15,18 +15,24 @@ struct AllMaterials {
     static constexpr bool kMicrofacet = true;
     static constexpr bool kTextures = true;
     static constexpr bool kInstances = false;  ///< traces the scene's own primitives only
+    static constexpr bool kMedia = false;      ///< no participating media, no interfaces
 };
 struct ClassicMaterials {
     static constexpr bool kMicrofacet = false;  ///< Lambertian, Glossy, Mirror, Dielectric only
     static constexpr bool kTextures = false;    ///< and no textures
     static constexpr bool kInstances = false;
+    static constexpr bool kMedia = false;
 };
-/// Every kind, and instances (kernels/bvh/instances.h): scenes with instances run kernels built
-/// with their traversal, the others kernels without it. Any code that traces, inlined or called,
-/// sets a kernel's registers for its whole body: instance support in every kernel took the
-/// tracing kernels from 54 to 72-86 registers and BDPT to 0.37x its speed (H100, measured).
+/// Every kind, instances (kernels/bvh/instances.h) and participating media (kernels/media): the
+/// full set. Scenes with instances or media run kernels built with their traversal and trackers,
+/// the others kernels without. Any code that traces, inlined or called, sets a kernel's
+/// registers for its whole body: instance support in every kernel took the tracing kernels from
+/// 54 to 72-86 registers and BDPT to 0.37x its speed (H100, measured). Media share the set rather
+/// than make a fourth: every integrator's kernels would otherwise be compiled once more (the
+/// library's size and build time; docs/decisions.md, "Media in the full kernel set").
 struct InstancedMaterials : AllMaterials {
     static constexpr bool kInstances = true;
+    static constexpr bool kMedia = true;
 };
 
 /// Radiance: eye paths (the path tracer); Importance: light paths (BDPT). Refraction scales

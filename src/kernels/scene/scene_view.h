@@ -10,6 +10,7 @@
 #include "kernels/core/sampler.h"
 #include "kernels/materials/material_types.h"
 #include "kernels/materials/texture.h"
+#include "kernels/media/medium.h"
 
 namespace wavefront {
 
@@ -26,10 +27,12 @@ struct CameraData {
 /// A point, spot or directional light (Scene::addLight): no extent, never hit, only sampled.
 struct DeltaLightData {
     static constexpr int kPoint = 0, kSpot = 1, kDirectional = 2;  ///< the values of wavefront::LightType
-    Float4 position;   ///< xyz: position (point, spot); w: the kind (int bits)
+    Float4 position;   ///< xyz: position (point, spot); w: the kind | the code of its medium << 8 (int bits)
     Float4 intensity;  ///< xyz: radiant intensity (point, spot) or irradiance (directional); w: cos of the spot's outer angle
     Float4 axis;       ///< xyz: the direction light travels along (spot's axis, directional); w: cos of the inner angle
-    WF_CPU_GPU int kind() const { return floatAsInt(position.w); }
+    WF_CPU_GPU int kind() const { return floatAsInt(position.w) & 0xff; }
+    /// The medium its light starts in (a code: kernels/media/medium.h).
+    WF_CPU_GPU int medium() const { return floatAsInt(position.w) >> 8; }
     WF_CPU_GPU float cosOuter() const { return intensity.w; }
     WF_CPU_GPU float cosInner() const { return axis.w; }
 };
@@ -64,6 +67,9 @@ struct SceneView {
     const MaterialTextures* materialTextures = nullptr;  ///< per material; null without textures
     LightView lights;
     EnvironmentView environment;
+    MediaView media;
+    /// Media, interfaces or a camera in a medium (Scene::hasMedia): the full kernels, with trackers.
+    bool hasMedia = false;
     /// Probability that next-event estimation samples the environment rather than an area light:
     /// 0 without an environment map, 1 without area lights, else 1/2.
     float environmentSelect = 0.0f;
@@ -106,12 +112,12 @@ WF_CPU_GPU WF_INLINE bool traceOccluded(const SceneView& scene, const Ray& ray, 
     return hit.prim >= 0;
 }
 
-/// Calls f(InstancedMaterials{}) for a scene with instances, else f(AllMaterials{}) or
+/// Calls f(InstancedMaterials{}) for a scene with instances or media, else f(AllMaterials{}) or
 /// f(ClassicMaterials{}): the smaller set whenever the scene has no microfacet material and no
 /// texture (SceneView::microfacetMaterials and textured, set at upload).
 template <class F>
 decltype(auto) withMaterialSet(const SceneView& scene, F&& f) {
-    if (scene.instances.count > 0) return f(InstancedMaterials{});
+    if (scene.instances.count > 0 || scene.hasMedia) return f(InstancedMaterials{});
     if (scene.microfacetMaterials || scene.textured) return f(AllMaterials{});
     return f(ClassicMaterials{});
 }

@@ -83,11 +83,13 @@ struct MergeGrid {
 /// (SmallVCM's RangeQuery), still to be multiplied by the eye throughput and the grid's
 /// normalization. The eye vertex's BSDF is evaluated towards each light vertex's incoming
 /// direction; the light vertex's throughput holds the arriving half of the adjoint correction
-/// (shadeLightVertex), so the estimate is per unit geometric area there.
+/// (shadeLightVertex), so the estimate is per unit geometric area there. Collisions in media
+/// merge with nothing, on either side (their MIS quantities leave merging out: misAfterScatter).
 template <class Materials>
 WF_CPU_GPU inline vec3 mergeLightVertices(const SceneView& scene, const BdptParams& p, const MergeGrid& g,
                                           const PathVertex& e, float eDVM, const PathVertex* lightVertices,
                                           const float* lightDVM, unsigned& merged) {
+    if (e.inMedium()) return vec3(0.0f);
     MaterialData texturedE;
     const MaterialData& me = materialAt<Materials>(scene, e.material(), e.uv(), texturedE);
     const ShadingNormals se = e.normals();
@@ -112,7 +114,7 @@ WF_CPU_GPU inline vec3 mergeLightVertices(const SceneView& scene, const BdptPara
         for (std::uint32_t k = g.begin[b]; k < last; ++k) {
             const std::uint32_t index = g.entries[k];
             const PathVertex& l = lightVertices[index];
-            if (eyeDepth + l.depth() > p.maxDepth) continue;
+            if (eyeDepth + l.depth() > p.maxDepth || l.inMedium()) continue;
             const vec3 d = l.position.xyz() - pe;
             if (glm::dot(d, d) > g.radius2) continue;  // also drops other cells hashed here
             const vec3 wi = l.wo.xyz();  // towards where the light came from
