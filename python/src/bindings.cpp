@@ -110,6 +110,14 @@ py::array_t<float> arrayFromMatrix(const glm::mat4& m) {
     return a;
 }
 
+/// Grid density values from an array of any shape, read in C order: a (nz, ny, nx) array gives
+/// Medium::density's x-fastest order. Checking the count against nx*ny*nz is Scene::addMedium's.
+std::vector<float> densityFromArray(const py::object& obj) {
+    FloatArray a = FloatArray::ensure(obj);
+    if (!a) throw InputError("density must be an array of numbers");
+    return std::vector<float>(a.data(), a.data() + a.size());
+}
+
 Image imageFromArray(const py::object& obj) {
     FloatArray a = FloatArray::ensure(obj);
     if (!a || a.ndim() != 3 || a.shape(2) != 3)
@@ -532,6 +540,8 @@ PYBIND11_MODULE(_wavefront, m) {
                     "thickness"_a = 0.01f)
         .def_static("coatedConductor", &Material::coatedConductor, "eta"_a, "k"_a, "baseRoughness"_a = 0.0f,
                     "roughness"_a = 0.0f, "ior"_a = 1.5f, "thickness"_a = 0.01f)
+        .def_static("interface", &Material::interface,
+                    "No surface, only a medium's boundary: give the shape mediumInside and mediumOutside")
         .def("isEmissive", &Material::isEmissive);
 
     // Mesh arrays are NumPy arrays both ways (copies): positions and normals (N, 3) float32, uvs
@@ -573,7 +583,13 @@ PYBIND11_MODULE(_wavefront, m) {
                 }
                 t.indices = std::move(out);
             })
-        .def_readwrite("material", &TriangleMesh::material);
+        .def_readwrite("material", &TriangleMesh::material)
+        .def_readwrite("mediumInside", &TriangleMesh::mediumInside,
+                       "the medium behind the surface (against the geometric normal): Scene.addMedium's index, "
+                       "kVacuum for none")
+        .def_readwrite("mediumOutside", &TriangleMesh::mediumOutside, "the medium on the normal's side, or kVacuum");
+
+    m.attr("kVacuum") = kVacuum;
 
     py::class_<Sphere>(m, "Sphere", "An analytic sphere: center, radius and a material index")
         .def(py::init<>())
@@ -581,7 +597,54 @@ PYBIND11_MODULE(_wavefront, m) {
              "material"_a = 0)
         .def_readwrite("center", &Sphere::center)
         .def_readwrite("radius", &Sphere::radius)
-        .def_readwrite("material", &Sphere::material);
+        .def_readwrite("material", &Sphere::material)
+        .def_readwrite("mediumInside", &Sphere::mediumInside, "the medium within the sphere, or kVacuum")
+        .def_readwrite("mediumOutside", &Sphere::mediumOutside, "the medium around it, or kVacuum");
+
+    py::enum_<MediumType>(m, "MediumType")
+        .value("Homogeneous", MediumType::Homogeneous)
+        .value("Grid", MediumType::Grid);
+    // density is a NumPy array both ways (a copy): float32, flat, x fastest; any shape goes in,
+    // read in C order, so a (nz, ny, nx) array is the grid as it is indexed.
+    py::class_<Medium>(m, "Medium",
+                       "A participating medium (wavefront::Medium): sigmaA and sigmaS per unit length (RGB), times "
+                       "scale, Henyey-Greenstein g in (-1, 1); a grid's density (nx*ny*nz, x fastest) spans the box "
+                       "boundsMin..boundsMax placed by mediumToWorld; Medium.homogeneous() or Medium.grid()")
+        .def(py::init<>())
+        .def_readwrite("type", &Medium::type)
+        .def_readwrite("sigmaA", &Medium::sigmaA)
+        .def_readwrite("sigmaS", &Medium::sigmaS)
+        .def_readwrite("scale", &Medium::scale)
+        .def_readwrite("g", &Medium::g)
+        .def_readwrite("nx", &Medium::nx)
+        .def_readwrite("ny", &Medium::ny)
+        .def_readwrite("nz", &Medium::nz)
+        .def_property(
+            "density",
+            [](const Medium& md) {
+                py::array_t<float> a(py::ssize_t(md.density.size()));
+                if (!md.density.empty())
+                    std::memcpy(a.mutable_data(), md.density.data(), md.density.size() * sizeof(float));
+                return a;
+            },
+            [](Medium& md, const py::object& a) { md.density = densityFromArray(a); },
+            "grid density values (float32, nx*ny*nz, x fastest); a (nz, ny, nx) array is read in C order")
+        .def_readwrite("boundsMin", &Medium::boundsMin)
+        .def_readwrite("boundsMax", &Medium::boundsMax)
+        .def_property(
+            "mediumToWorld", [](const Medium& md) { return arrayFromMatrix(md.mediumToWorld); },
+            [](Medium& md, const py::object& a) { md.mediumToWorld = matrixFromArray(a, "mediumToWorld"); },
+            "a grid's placement: a (4, 4) or (3, 4) row-major affine transform")
+        .def_static("homogeneous", &Medium::homogeneous, "sigmaA"_a, "sigmaS"_a, "g"_a = 0.0f)
+        .def_static(
+            "grid",
+            [](glm::vec3 sigmaA, glm::vec3 sigmaS, float g, int nx, int ny, int nz, const py::object& density,
+               glm::vec3 boundsMin, glm::vec3 boundsMax) {
+                return Medium::grid(sigmaA, sigmaS, g, nx, ny, nz, densityFromArray(density), boundsMin, boundsMax);
+            },
+            "sigmaA"_a, "sigmaS"_a, "g"_a, "nx"_a, "ny"_a, "nz"_a, "density"_a, "boundsMin"_a = glm::vec3(0.0f),
+            "boundsMax"_a = glm::vec3(1.0f))
+        .def("sigmaT", &Medium::sigmaT, "extinction: (sigmaA + sigmaS) * scale");
 
     py::class_<Texture>(m, "Texture")
         .def(py::init(&textureFromArray), "texels"_a, "srgb"_a = true,
@@ -600,7 +663,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("up", &Camera::up)
         .def_readwrite("verticalFovDegrees", &Camera::verticalFovDegrees)
         .def_readwrite("lensRadius", &Camera::lensRadius)
-        .def_readwrite("focusDistance", &Camera::focusDistance);
+        .def_readwrite("focusDistance", &Camera::focusDistance)
+        .def_readwrite("medium", &Camera::medium, "the medium the camera sits in (Scene.addMedium's index), or kVacuum");
 
     py::class_<SkyGradient>(m, "SkyGradient", "A sky blending nadir to zenith radiance (the rtiow sky)")
         .def(py::init<>())
@@ -619,6 +683,8 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_readwrite("intensity", &Light::intensity)
         .def_readwrite("innerConeDegrees", &Light::innerConeDegrees)
         .def_readwrite("outerConeDegrees", &Light::outerConeDegrees)
+        .def_readwrite("medium", &Light::medium,
+                       "the medium the light sits in (point, spot) or arrives through (directional), or kVacuum")
         .def_static("point", &Light::point, "position"_a, "intensity"_a)
         .def_static("spot", &Light::spot, "position"_a, "direction"_a, "intensity"_a, "innerConeDegrees"_a,
                     "outerConeDegrees"_a)
@@ -654,6 +720,10 @@ PYBIND11_MODULE(_wavefront, m) {
                  return out;
              })
         .def("addLight", &Scene::addLight, "light"_a)
+        .def("addMedium", &Scene::addMedium, "medium"_a,
+             "Adds a participating medium; returns its index for mediumInside/mediumOutside and Camera.medium")
+        .def("media", &Scene::media, "Copies of the media")
+        .def("hasMedia", &Scene::hasMedia)
         .def("lights", &Scene::lights)
         .def("setCamera", &Scene::setCamera, "camera"_a)
         .def("camera", &Scene::camera)
@@ -686,7 +756,8 @@ PYBIND11_MODULE(_wavefront, m) {
                  py::list out;
                  for (const MeshRange& r : s.meshes())
                      out.append(py::dict("firstVertex"_a = r.firstVertex, "vertexCount"_a = r.vertexCount,
-                                         "material"_a = r.material, "hasNormals"_a = r.hasNormals));
+                                         "material"_a = r.material, "mediumInside"_a = r.mediumInside,
+                                         "mediumOutside"_a = r.mediumOutside, "hasNormals"_a = r.hasNormals));
                  return out;
              })
         .def("spheres", &Scene::spheres)
@@ -707,7 +778,9 @@ PYBIND11_MODULE(_wavefront, m) {
         .def_static("loadAssimp", &Scene::loadAssimp, "path"_a, "options"_a = SceneLoadOptions{}, load)
         .def_static("loadFile", &Scene::loadFile, "path"_a, "options"_a = SceneLoadOptions{}, load)
         .def_static("fromNameOrPath", &Scene::fromNameOrPath, "nameOrPath"_a, "options"_a = SceneLoadOptions{}, load)
-        .def_readonly_static("kMaxCoordinate", &Scene::kMaxCoordinate);
+        .def_readonly_static("kMaxCoordinate", &Scene::kMaxCoordinate)
+        .def_readonly_static("kMaxMedia", &Scene::kMaxMedia)
+        .def_readonly_static("kMaxGridValues", &Scene::kMaxGridValues);
     m.def("skyEnvironment", &skyEnvironment, "kind"_a, "up"_a = glm::vec3(0.0f, 1.0f, 0.0f));
 
     // ---- Rendering ------------------------------------------------------------------------------
@@ -951,6 +1024,7 @@ PYBIND11_MODULE(_wavefront, m) {
     addCopies<Camera>(m, "Camera");
     addCopies<SkyGradient>(m, "SkyGradient");
     addCopies<Light>(m, "Light");
+    addCopies<Medium>(m, "Medium");
     addCopies<SceneLoadOptions>(m, "SceneLoadOptions");
     addCopies<PtOptions>(m, "PtOptions");
     addCopies<BdptOptions>(m, "BdptOptions");

@@ -2,7 +2,7 @@
 transport (MLT) on the CPU and CUDA.
 
 The names mirror the C++ API (include/wavefront): Scene, RenderOptions, Renderer, Image, Film, the
-enums Backend, IntegratorType, PtVariant, BdptVariant, LightSampler, MaterialType, and readImage /
+enums Backend, IntegratorType, PtVariant, BdptVariant, LightSampler, MaterialType, MediumType, and readImage /
 writeImage. numpy.asarray(renderer.image()) is a float32 (height, width, 3) array; renderer.stats()
 is a dict. Errors are wavefront.Error (a RuntimeError); bad input is wavefront.InputError, which is
 also a ValueError.
@@ -22,7 +22,7 @@ from ._wavefront import __version__, HAS_CUDA  # noqa: F401
 _PARSERS = {"IntegratorType": "parseIntegrator", "Backend": "parseBackend", "PtVariant": "parsePtVariant",
             "BdptVariant": "parseBdptVariant", "LightSampler": "parseLightSampler", "BvhBuilder": "parseBvhBuilder"}
 _VALUE_CLASSES = ("RenderOptions", "Camera", "Material", "Light", "Sphere", "SkyGradient", "SceneLoadOptions",
-                  "PtOptions", "BdptOptions", "MltOptions", "VcmOptions", "TriangleMesh")
+                  "PtOptions", "BdptOptions", "MltOptions", "VcmOptions", "TriangleMesh", "Medium")
 
 
 def _simple(name):
