@@ -37,6 +37,12 @@
 #   baseline's images byte for byte, throughput before/after, VCM's schedules (speed, lanes); eff:
 #   MLT's, MMLT's and VCM's efficiency against BDPT (independent seeds, equal time);
 #   mlt-speed: the MLT and MMLT tests, sanitizers on their renders, MLT and BDPT throughput before/after (MMLT after);
+#   media (issue 57; MEDIA_PART): sanitize: the [media] tests (when carried), memcheck and racecheck on
+#   the media scenes in every integrator and schedule; speed: every integrator's throughput on the
+#   media scenes, lanes per instruction of the kernels that run the trackers (ncu), throughput
+#   before/after on scenes without media (a baseline bundle) and the README's images; agree: the
+#   agreement benchmark (every integrator against PT, per pixel) and CUDA renders for the CPU =
+#   CUDA check; eff: every integrator's equal-time efficiency on them (wavefront-compare);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
 #   its SIMD tables from the counting build, or one of the arguments given, into OUTDIR/report and
 #   OUTDIR/report-simd (index.html and results.json each; images.tgz and references.tgz for report).
@@ -257,6 +263,75 @@ if [ "$mode" = round2 ]; then
         compare_report eff ${ROUND2_EFF:-door-ajar mirror-caustic caustic-behind-glass cornell-box} --methods bdpt,mlt,mmlt,vcm \
             --seeds 4 --times 4 --res 512x512 --backend cuda --reference-method bdpt --reference-seconds 4 --pyramid 0 \
             --flip off --keep-images means --figure off
+        rm -f "$out/eff/images.tgz"
+    fi
+    echo "gpu-check finished" | tee -a "$log"
+    exit 0
+fi
+if [ "$mode" = media ]; then
+    for t in .gpu/lib.tar.xz .gpu/baselines.tar.xz; do [ -f "$t" ] && tar xJf "$t" -C .gpu && rm -f "$t"; done
+    part=${MEDIA_PART:-sanitize}
+    scenes="cornell-fog volumetric-caustic smoke-box"
+    if [ "$part" = sanitize ]; then
+        [ -x "$bin/wavefront_tests" ] && TEST_FILTER="[media]" TEST_SHARDS=1 all_tests
+        sanitize_renders "cornell-fog --integrator pt" "smoke-box --integrator pt --variant megakernel" \
+            "smoke-box --integrator pt --variant pt-r" "smoke-box --integrator bdpt" \
+            "volumetric-caustic --integrator bdpt --bdpt-variant naive" "cornell-fog --integrator mlt" \
+            "smoke-box --integrator mmlt" "cornell-fog --integrator vcm" "smoke-box --integrator vcm --vcm-variant naive"
+    elif [ "$part" = speed ]; then
+        : > "$out/media-speed.md"
+        for scene in $scenes; do
+            for integrator in pt bdpt mlt mmlt vcm; do
+                run "$bin/wavefront-render" $scene --backend cuda --integrator $integrator --res 1024x1024 --spp 16 --stats \
+                    --out /tmp/media.pfm >> "$out/media-speed.md" 2>&1
+            done
+        done
+        grep -E "^\+ |samples in" "$out/media-speed.md" | cut -c1-170 | tee -a "$log"
+        for scene in cornell-fog smoke-box; do
+            ncu --kernel-name-base demangled --kernel-name regex:"pt::(ExtendStage|ShadeStage|ConnectStage)" --launch-count 40 \
+                --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+                "$bin/wavefront-render" $scene --backend cuda --integrator pt --res 1024x1024 --spp 1 --out /tmp/ncu.pfm \
+                > "$out/ncu-pt-$scene.txt" 2>&1
+            ncu --kernel-name-base demangled --kernel-name regex:"bdpt::(ExtendStage|ShadeStage|TraceStage|ConnectStage)" \
+                --launch-count 60 --metrics smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum \
+                "$bin/wavefront-render" $scene --backend cuda --integrator bdpt --res 1024x1024 --spp 1 --out /tmp/ncu.pfm \
+                > "$out/ncu-bdpt-$scene.txt" 2>&1
+        done
+        # Scenes without media (and the forest's instanced kernels, which now hold the trackers):
+        # this bundle against the baseline, alternating.
+        : > "$out/before_after.md"
+        for round in 1 2; do
+            for side in "$root"/.gpu/baselines/* new; do
+                if [ "$side" = new ]; then b="$bin"; lib="$root/.gpu/lib"; name="new $(cat .gpu/commit)"
+                else b="$side/bin"; lib="$side/lib:$root/.gpu/lib"; name="$(basename "$side") $(cat "$side/commit")"; fi
+                for r in "cornell-box --integrator pt" "cornell-box --integrator bdpt" "door-ajar --integrator vcm" \
+                         "cornell-box --integrator mlt" "forest --integrator pt --res 1280x720"; do
+                    echo "## round $round $name: $r" >> "$out/before_after.md"
+                    # shellcheck disable=SC2086
+                    LD_LIBRARY_PATH="$lib" "$b/wavefront-render" $r --backend cuda --spp 32 --out /tmp/ba.pfm \
+                        >> "$out/before_after.md" 2>&1
+                done
+            done
+        done
+        grep -E "^## |samples in" "$out/before_after.md" | cut -c1-160 | tee -a "$log"
+        for scene in $scenes; do
+            run "$bin/wavefront-render" $scene --backend cuda --integrator bdpt --res 512x512 --time 12 --out "$out/$scene.png" \
+                > /dev/null
+        done
+    elif [ "$part" = agree ]; then
+        run "$bin/agreement" --backend cuda --scenes cornell-fog,smoke-box,volumetric-caustic --res 64x64 --seconds 8 \
+            --seeds 8 --integrators pt,bdpt,mlt,mmlt,vcm > "$out/agreement.md" 2>&1
+        grep -E "^\||^#" "$out/agreement.md" | tee -a "$log"
+        mkdir -p "$out/cuda"
+        for seed in 1 2 3 4 5 6 7 8; do
+            "$bin/wavefront-render" cornell-fog --backend cuda --integrator pt --res 48x48 --spp 1024 --seed $seed \
+                --out "$out/cuda/cornell-fog-pt-$seed.pfm" > /dev/null 2>&1
+            "$bin/wavefront-render" smoke-box --backend cuda --integrator bdpt --res 48x48 --spp 256 --seed $seed \
+                --out "$out/cuda/smoke-box-bdpt-$seed.pfm" > /dev/null 2>&1
+        done
+    else
+        compare_report eff $scenes --methods pt,bdpt,mlt,mmlt,vcm --seeds 4 --times 4 --res 512x512 --backend cuda \
+            --reference-method bdpt --reference-seconds 4 --pyramid 0 --flip off --keep-images means --figure off
         rm -f "$out/eff/images.tgz"
     fi
     echo "gpu-check finished" | tee -a "$log"
