@@ -675,13 +675,14 @@ Scene volumetricCaustic() {
     Scene scene;
     int white = 0;
     addCornellWalls(scene, addClassicWalls(scene, &white));
-    const int fog = scene.addMedium(Medium::homogeneous(glm::vec3(0.02f), glm::vec3(0.5f), 0.0f));
+    const int fog = scene.addMedium(Medium::homogeneous(glm::vec3(0.02f), glm::vec3(0.8f), 0.2f));
     addRoomMedium(scene, fog);
-    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), glm::vec3(40.0f)));
+    // 0.08 x 0.08 at 90: the glass-caustic room's light power in a smaller, sharper source.
+    int light = scene.addMaterial(Material::lambertian(glm::vec3(0.78f), glm::vec3(90.0f)));
     TriangleMesh lightMesh;
     lightMesh.material = light;
     lightMesh.mediumInside = lightMesh.mediumOutside = fog;  // emits into the fog
-    addQuad(lightMesh, glm::vec3(0.44f, 0.998f, 0.44f), glm::vec3(0.12f, 0, 0), glm::vec3(0, 0, 0.12f), glm::vec3(0, -1, 0));
+    addQuad(lightMesh, glm::vec3(0.46f, 0.998f, 0.46f), glm::vec3(0.08f, 0, 0), glm::vec3(0, 0, 0.08f), glm::vec3(0, -1, 0));
     scene.addMesh(lightMesh);
     Sphere ball{glm::vec3(0.5f, 0.55f, 0.5f), 0.16f, scene.addMaterial(Material::dielectric(1.5f))};
     ball.mediumInside = kVacuum;
@@ -729,7 +730,7 @@ std::vector<float> smokeDensity(int n) {
     return d;
 }
 
-// A plume of smoke (a 64^3 density grid, albedo 0.9, slightly forward scattering) in the
+// A plume of smoke (a 64^3 density grid, albedo 0.93, slightly forward scattering) in the
 // Cornell box under its ceiling light; an Interface box around the grid holds it.
 Scene smokeBox() {
     Scene scene;
@@ -737,7 +738,7 @@ Scene smokeBox() {
     addCornellShell(scene, addClassicWalls(scene, &white));
     const int n = 64;
     const glm::vec3 lo(0.2f, 0.0f, 0.2f), hi(0.8f, 0.85f, 0.8f);
-    Medium smoke = Medium::grid(glm::vec3(1.0f), glm::vec3(9.0f), 0.3f, n, n, n, smokeDensity(n), lo, hi);
+    Medium smoke = Medium::grid(glm::vec3(2.0f), glm::vec3(28.0f), 0.3f, n, n, n, smokeDensity(n), lo, hi);
     const int medium = scene.addMedium(smoke);
     addMediumBox(scene, lo + glm::vec3(0.0f, 0.001f, 0.0f), hi, medium);
     scene.setCamera(cornellCamera());
