@@ -39,8 +39,8 @@
 #   mlt-speed: the MLT and MMLT tests, sanitizers on their renders, MLT and BDPT throughput before/after (MMLT after);
 #   media (issue 57; MEDIA_PART): sanitize: the [media] tests (when carried), memcheck and racecheck on
 #   the media scenes in every integrator and schedule; speed: every integrator's throughput on the
-#   media scenes, lanes per instruction of the kernels that run the trackers (ncu), throughput
-#   before/after on scenes without media (a baseline bundle) and the README's images; agree: the
+#   media scenes, lanes per instruction of the kernels that run the trackers (ncu) and the README's
+#   images; before: throughput before/after on scenes without media (a baseline bundle); agree: the
 #   agreement benchmark (every integrator against PT, per pixel) and CUDA renders for the CPU =
 #   CUDA check; eff: every integrator's equal-time efficiency on them (wavefront-compare);
 #   report [wavefront-compare arguments]: the comparison report of benchmarks/results (issue 34) and
@@ -297,6 +297,11 @@ if [ "$mode" = media ]; then
                 "$bin/wavefront-render" $scene --backend cuda --integrator bdpt --res 1024x1024 --spp 1 --out /tmp/ncu.pfm \
                 > "$out/ncu-bdpt-$scene.txt" 2>&1
         done
+        for scene in $scenes; do
+            run "$bin/wavefront-render" $scene --backend cuda --integrator bdpt --res 512x512 --time 12 --out "$out/$scene.png" \
+                > /dev/null
+        done
+    elif [ "$part" = before ]; then
         # Scenes without media (and the forest's instanced kernels, which now hold the trackers):
         # this bundle against the baseline, alternating.
         : > "$out/before_after.md"
@@ -314,10 +319,6 @@ if [ "$mode" = media ]; then
             done
         done
         grep -E "^## |samples in" "$out/before_after.md" | cut -c1-160 | tee -a "$log"
-        for scene in $scenes; do
-            run "$bin/wavefront-render" $scene --backend cuda --integrator bdpt --res 512x512 --time 12 --out "$out/$scene.png" \
-                > /dev/null
-        done
     elif [ "$part" = agree ]; then
         run "$bin/agreement" --backend cuda --scenes cornell-fog,smoke-box,volumetric-caustic --res 64x64 --seconds 8 \
             --seeds 8 --integrators pt,bdpt,mlt,mmlt,vcm > "$out/agreement.md" 2>&1

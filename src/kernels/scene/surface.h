@@ -77,7 +77,9 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, v
         uvec3 tri = scene.triangles[prim];
         vec3 v0 = scene.positions[tri.x], v1 = scene.positions[tri.y], v2 = scene.positions[tri.z];
         const InstanceData* inst =
-            Materials::kInstances && hit.instance >= 0 ? &scene.instances.instances[hit.instance] : nullptr;
+            Materials::kInstances && scene.instances.count > 0 && hit.instance >= 0
+                ? &scene.instances.instances[hit.instance]
+                : nullptr;
         float placementError = 0.0f;
         if (inst) {
             // An instance's triangle, placed in world space. Placing rounds each vertex by a few
