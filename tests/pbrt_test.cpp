@@ -1259,6 +1259,12 @@ AttributeEnd
     const Scene emits = loadText(dir, kHeader + "MakeNamedMedium \"f\" \"string type\" \"homogeneous\" \"rgb Le\" [ 1 1 1 ]\n"
                                                 "MediumInterface \"f\"\n" + kTriangle + kLight);
     CHECK(hasWarning(emits, "emission (\"Le\", \"temperature\") is not supported"));
+    const Scene named = loadText(dir, kHeader + "MakeNamedMedium \"f\" \"string type\" \"homogeneous\" \"spectrum Le\" \"stdillum-A\"\n"
+                                                "MediumInterface \"f\"\n" + kTriangle + kLight);
+    CHECK(hasWarning(named, "emission (\"Le\", \"temperature\") is not supported"));
+    const Scene dark = loadText(dir, kHeader + "MakeNamedMedium \"f\" \"string type\" \"homogeneous\" \"rgb Le\" [ 0 0 0 ]\n"
+                                               "MediumInterface \"f\"\n" + kTriangle + kLight);
+    CHECK(!mentionsMedia(dark));
 }
 
 TEST_CASE("pbrt: media: malformed media are one line naming file:line:column", "[pbrt][media][hardening]") {

@@ -119,8 +119,12 @@ void scaleAndPhase(const ParamList& p, Medium& m, const std::string& what) {
 // Emission (Le, Lescale; a grid's temperature): not drawn, one warning when there is any.
 void emission(const ParamList& p, const FileLoc& loc, const std::string& what, Warnings& warnings) {
     bool emits = false;
-    if (const Param* le = p.find("Le"))
-        emits = le->size() > 0 && !std::all_of(le->numbers.begin(), le->numbers.end(), [](float v) { return v == 0.0f; });
+    if (const Param* le = p.find("Le")) {
+        // Any value but zeros: a named spectrum or file, a blackbody, an rgb or pairs not all 0.
+        const auto zero = [](auto v) { return v == 0; };
+        emits = !le->strings.empty() || !std::all_of(le->numbers.begin(), le->numbers.end(), zero) ||
+                !std::all_of(le->ints.begin(), le->ints.end(), zero);
+    }
     if (p.find("temperature")) emits = true;
     for (const char* read : {"Lescale", "temperaturescale", "temperatureoffset", "temperaturecutoff"}) p.find(read);
     if (emits) warnings.add(loc, what + ": emission (\"Le\", \"temperature\") is not supported: the medium does not emit");
