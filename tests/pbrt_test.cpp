@@ -1040,9 +1040,306 @@ LightSource "projection"
                    loadText(dir, kHeader + "LightSource \"infinite\" \"string filename\" \"odd.exr\"\n" + kTriangle);
                }),
                Contains("scene.pbrt:4:1: LightSource \"infinite\"") && Contains("is 30x20"));
-    CHECK(hasWarning(loadText(dir, kHeader + "MakeNamedMedium \"fog\" \"string type\" \"homogeneous\"\nMediumInterface \"fog\" \"\"\n" +
-                                       kTriangle + kLight),
-                     "participating media are not supported"));
+}
+
+// ---- Media ---------------------------------------------------------------------------------------
+
+namespace {
+
+bool mentionsMedia(const Scene& scene) {
+    for (const char* word : {"medium", "media", "Medium"})
+        if (hasWarning(scene, word)) return true;
+    return false;
+}
+
+// The sphere drawn with the interface material, or null.
+const Sphere* interfaceSphere(const Scene& scene) {
+    for (const Sphere& s : scene.spheres())
+        if (scene.materials()[std::size_t(s.material)].type == MaterialType::Interface) return &s;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("pbrt: media: a homogeneous medium bounded by an interface, its coefficients and the shapes' media", "[pbrt][media]") {
+    TempDir dir;
+    const Scene scene = loadText(dir, kHeader + R"(MakeNamedMedium "fog" "string type" "homogeneous" "rgb sigma_a" [ 0.1 0.2 0.3 ]
+  "rgb sigma_s" [ 0.5 0.6 0.7 ] "float scale" 2 "float g" 0.3
+MakeNamedMedium "milk" "string type" "homogeneous" "string preset" "Wholemilk"
+AttributeBegin
+  MediumInterface "fog" ""
+  Material "interface"
+  Shape "sphere" "float radius" 1
+  Material "dielectric"
+  Shape "trianglemesh" "point3 P" [ 0 0 2  1 0 2  0 1 2 ] "integer indices" [ 0 1 2 ]
+  AttributeBegin
+    MediumInterface "milk" "fog"
+    Material "interface"
+    Translate 0 0 0.5
+    Shape "sphere" "float radius" 0.25
+  AttributeEnd
+AttributeEnd
+)" + kTriangle + kLight);
+    INFO(allWarnings(scene));
+    CHECK(!mentionsMedia(scene));
+    REQUIRE(scene.media().size() == 2);
+    const Medium& fog = scene.media()[0];
+    CHECK(fog.type == MediumType::Homogeneous);
+    CHECK(near(fog.sigmaA, glm::vec3(0.1f, 0.2f, 0.3f)));
+    CHECK(near(fog.sigmaS, glm::vec3(0.5f, 0.6f, 0.7f)));
+    CHECK(fog.scale == Approx(2.0f));
+    CHECK(fog.g == Approx(0.3f));
+    // pbrt-v4's preset: Jensen et al.'s whole milk, in mm^-1.
+    CHECK(near(scene.media()[1].sigmaS, glm::vec3(2.55f, 3.21f, 3.77f)));
+    CHECK(near(scene.media()[1].sigmaA, glm::vec3(0.0011f, 0.0024f, 0.014f)));
+    // The interface spheres bound the media; the glass triangle is inside fog, the last one (after
+    // AttributeEnd) and the light in vacuum.
+    int interfaces = 0;
+    for (const Sphere& s : scene.spheres()) {
+        if (scene.materials()[std::size_t(s.material)].type != MaterialType::Interface) {
+            CHECK(s.mediumInside == kVacuum);
+            CHECK(s.mediumOutside == kVacuum);
+            continue;
+        }
+        ++interfaces;
+        if (s.radius > 0.5f) {
+            CHECK(s.mediumInside == 0);
+            CHECK(s.mediumOutside == kVacuum);
+        } else {
+            CHECK(s.mediumInside == 1);
+            CHECK(s.mediumOutside == 0);
+        }
+    }
+    CHECK(interfaces == 2);
+    REQUIRE(scene.meshes().size() == 2);
+    CHECK(scene.meshes()[0].mediumInside == 0);
+    CHECK(scene.meshes()[0].mediumOutside == kVacuum);
+    CHECK(scene.meshes()[1].mediumInside == kVacuum);
+    CHECK(scene.meshes()[1].mediumOutside == kVacuum);
+    CHECK(scene.camera().medium == kVacuum);
+}
+
+TEST_CASE("pbrt: media: a uniformgrid's size, box and transform (mirrored as the world is)", "[pbrt][media]") {
+    TempDir dir;
+    const Scene scene = loadText(dir, kHeader + R"(AttributeBegin
+  Translate 1 2 3
+  Scale 2 2 2
+  MakeNamedMedium "smoke" "string type" "uniformgrid" "integer nx" 2 "integer ny" 1 "integer nz" 3
+    "float density" [ 0 1 2 3 4 5 ] "point3 p0" [ 1 1 1 ] "point3 p1" [ 0 -1 0 ] "rgb sigma_a" [ 0 0 0 ] "rgb sigma_s" [ 4 4 4 ]
+AttributeEnd
+MediumInterface "smoke" ""
+Material "interface"
+Shape "sphere" "float radius" 3
+)" + kLight);
+    INFO(allWarnings(scene));
+    CHECK(!mentionsMedia(scene));
+    REQUIRE(scene.media().size() == 1);
+    const Medium& smoke = scene.media()[0];
+    CHECK(smoke.type == MediumType::Grid);
+    CHECK(smoke.nx == 2);
+    CHECK(smoke.ny == 1);
+    CHECK(smoke.nz == 3);
+    CHECK(smoke.density == std::vector<float>{0, 1, 2, 3, 4, 5});
+    CHECK(near(smoke.boundsMin, glm::vec3(0.0f, -1.0f, 0.0f)));
+    CHECK(near(smoke.boundsMax, glm::vec3(1.0f, 1.0f, 1.0f)));
+    CHECK(near(smoke.sigmaS, glm::vec3(4.0f)));
+    CHECK(near(smoke.sigmaA, glm::vec3(0.0f)));
+    // The CTM where it was made, in the loader's mirrored world.
+    CHECK(near(glm::vec3(smoke.mediumToWorld * glm::vec4(0, 0, 0, 1)), mirrored(glm::vec3(1, 2, 3))));
+    CHECK(near(glm::vec3(smoke.mediumToWorld * glm::vec4(1, 1, 1, 1)), mirrored(glm::vec3(3, 4, 5))));
+    const Sphere* bound = interfaceSphere(scene);
+    REQUIRE(bound);
+    CHECK(bound->mediumInside == 0);
+}
+
+TEST_CASE("pbrt: media: the camera and the lights take the outside medium, scoped by attribute blocks", "[pbrt][media]") {
+    TempDir dir;
+    const Scene scene = loadText(dir, R"(MakeNamedMedium "fog" "string type" "homogeneous" "rgb sigma_s" [ 0.1 0.1 0.1 ]
+MediumInterface "fog"
+LookAt 0 0 5  0 0 0  0 1 0
+Camera "perspective" "float fov" [ 40 ]
+WorldBegin
+LightSource "point" "point3 from" [ 0 0 2 ]
+AttributeBegin
+  MediumInterface ""
+  LightSource "spot" "point3 from" [ 0 0 2 ] "point3 to" [ 0 0 0 ]
+AttributeEnd
+LightSource "distant" "point3 from" [ 0 0 2 ] "point3 to" [ 0 0 0 ]
+)" + kTriangle);
+    INFO(allWarnings(scene));
+    CHECK(!mentionsMedia(scene));
+    REQUIRE(scene.media().size() == 1);
+    CHECK(scene.camera().medium == 0);
+    REQUIRE(scene.lights().size() == 3);
+    CHECK(scene.lights()[0].medium == 0);
+    CHECK(scene.lights()[1].medium == kVacuum);
+    CHECK(scene.lights()[2].medium == 0);
+    // The triangle sits in fog on both sides: no boundary.
+    REQUIRE(scene.meshes().size() == 1);
+    CHECK(scene.meshes()[0].mediumInside == scene.meshes()[0].mediumOutside);
+}
+
+TEST_CASE("pbrt: media: interface shapes, instances, media wavefront cannot draw and unknown names", "[pbrt][media]") {
+    TempDir dir;
+    // An interface between equal media changes nothing: not drawn, counted; no medium enters the scene.
+    const Scene same = loadText(dir, kHeader + "Material \"interface\"\n" + kTriangle + "Material \"diffuse\"\n" + kLight);
+    CHECK(same.triangles().empty());
+    CHECK(same.media().empty());
+    CHECK(hasWarning(same, "1 shape with the \"interface\" material between equal media"));
+    CHECK(!same.hasMedia());
+    // An area light on an interface is ignored, as pbrt-v4 does.
+    const Scene lit = loadText(dir, kHeader + R"(MakeNamedMedium "fog" "string type" "homogeneous"
+AttributeBegin
+  MediumInterface "fog" ""
+  AreaLightSource "diffuse" "rgb L" [ 1 1 1 ]
+  Material "interface"
+  Shape "sphere"
+AttributeEnd
+)" + kLight);
+    CHECK(hasWarning(lit, "\"interface\" material do not emit"));
+    REQUIRE(interfaceSphere(lit));
+    CHECK(interfaceSphere(lit)->mediumInside == 0);
+
+    // Instances: the shapes that bound a medium are placed as plain meshes at each instance.
+    const Scene instanced = loadText(dir, kHeader + R"(MakeNamedMedium "fog" "string type" "homogeneous"
+ObjectBegin "drop"
+  MediumInterface "fog" ""
+  Material "interface"
+  Shape "sphere" "float radius" 0.25
+  MediumInterface ""
+  Material "diffuse"
+)" + kTriangle + R"(ObjectEnd
+ObjectInstance "drop"
+Translate 1 0 0
+ObjectInstance "drop"
+)" + kLight);
+    CHECK(hasWarning(instanced, "ObjectBegin \"drop\": 1 of its shapes bound media"));
+    CHECK(instanced.instances().size() == 2);
+    std::size_t bounding = 0;
+    for (const MeshRange& m : instanced.meshes())
+        if (m.mediumInside == 0 && m.mediumOutside == kVacuum) ++bounding;
+    CHECK(bounding == 2);
+
+    // rgbgrid: one density times two colours is imported; anything else is skipped.
+    const std::string factored = kHeader + R"(MakeNamedMedium "rgb" "string type" "rgbgrid" "integer nx" 4
+  "rgb sigma_a" [ 0 0 0  0.05 0.1 0.15  0.1 0.2 0.3  0.2 0.4 0.6 ] "rgb sigma_s" [ 0 0 0  0.5 0.5 1  1 1 2  2 2 4 ]
+AttributeBegin
+  MediumInterface "rgb" ""
+  Material "interface"
+  Shape "sphere"
+AttributeEnd
+)" + kLight;
+    const Scene rgb = loadText(dir, factored);
+    INFO(allWarnings(rgb));
+    CHECK(!mentionsMedia(rgb));
+    REQUIRE(rgb.media().size() == 1);
+    const Medium& m = rgb.media()[0];
+    CHECK(m.nx == 4);
+    REQUIRE(m.density.size() == 4);
+    const float expected[4] = {0.0f, 0.25f, 0.5f, 1.0f};
+    for (int i = 0; i < 4; ++i) {
+        CHECK(near(m.sigmaA * m.density[std::size_t(i)], glm::vec3(0.2f, 0.4f, 0.6f) * expected[i]));
+        CHECK(near(m.sigmaS * m.density[std::size_t(i)], glm::vec3(2.0f, 2.0f, 4.0f) * expected[i]));
+    }
+    std::string unfactored = factored;
+    unfactored.replace(unfactored.find("0.5 0.5 1"), 9, "0.5 0.7 1");
+    const Scene skipped = loadText(dir, unfactored);
+    CHECK(hasWarning(skipped, "not one density grid times two colours"));
+    CHECK(skipped.media().empty());
+    CHECK(!interfaceSphere(skipped));  // vacuum on both sides: nothing to bound
+    for (const char* type : {"cloud", "nanovdb"}) {
+        const Scene s = loadText(dir, kHeader + "MakeNamedMedium \"c\" \"string type\" \"" + type +
+                                          "\" \"string filename\" \"c.nvdb\"\nMediumInterface \"c\" \"\"\n" + kTriangle + kLight);
+        CHECK(hasWarning(s, std::string("scene.pbrt:4:1: MakeNamedMedium \"c\" (\"") + type + "\") is not supported: skipped"));
+        CHECK(s.media().empty());
+    }
+    const Scene unknown = loadText(dir, kHeader + "MediumInterface \"nope\" \"\"\n" + kTriangle + kLight);
+    CHECK(hasWarning(unknown, "scene.pbrt:4:1: MediumInterface: no medium \"nope\" was made"));
+    CHECK(unknown.media().empty());
+    const Scene emits = loadText(dir, kHeader + "MakeNamedMedium \"f\" \"string type\" \"homogeneous\" \"rgb Le\" [ 1 1 1 ]\n"
+                                                "MediumInterface \"f\"\n" + kTriangle + kLight);
+    CHECK(hasWarning(emits, "emission (\"Le\", \"temperature\") is not supported"));
+    const Scene named = loadText(dir, kHeader + "MakeNamedMedium \"f\" \"string type\" \"homogeneous\" \"spectrum Le\" \"stdillum-A\"\n"
+                                                "MediumInterface \"f\"\n" + kTriangle + kLight);
+    CHECK(hasWarning(named, "emission (\"Le\", \"temperature\") is not supported"));
+    const Scene dark = loadText(dir, kHeader + "MakeNamedMedium \"f\" \"string type\" \"homogeneous\" \"rgb Le\" [ 0 0 0 ]\n"
+                                               "MediumInterface \"f\"\n" + kTriangle + kLight);
+    CHECK(!mentionsMedia(dark));
+}
+
+TEST_CASE("pbrt: media: malformed media are one line naming file:line:column", "[pbrt][media][hardening]") {
+    TempDir dir;
+    struct Case {
+        const char* medium;
+        const char* where;
+        const char* what;
+    };
+    const Case cases[] = {
+        {R"("string type" "homogeneous" "rgb sigma_a" [ -1 0 0 ])", "scene.pbrt:4:49", "not a finite, non-negative coefficient"},
+        {R"("string type" "homogeneous" "spectrum sigma_s" [ 400 1 700 -2 ])", "scene.pbrt:4:49", "-2 is not a finite"},
+        {R"("string type" "homogeneous" "float g" 1)", "scene.pbrt:4:49", "\"g\" 1 must lie in (-1, 1)"},
+        {R"("string type" "homogeneous" "float scale" -1)", "scene.pbrt:4:49", "\"scale\" -1 must be finite"},
+        {R"("string type" "uniformgrid" "integer nx" 2 "float density" [ 1 nan ])", "scene.pbrt:4:", "nan"},
+        {R"("string type" "uniformgrid" "integer nx" 2 "float density" [ 1 -1 ])", "scene.pbrt:4:64", "density value 1 (-1)"},
+        {R"("string type" "uniformgrid" "integer nx" 2 "float density" [ 1 2 3 ])", "scene.pbrt:4:64",
+         "has 3 values; the grid of 2x1x1 needs 2"},
+        {R"("string type" "uniformgrid" "float density" [ 1 ] "integer nx" 100000 "integer ny" 100000 "integer nz" 100000)",
+         "scene.pbrt:4:1", "more than 134217728 values"},
+        {R"("string type" "uniformgrid" "integer nx" 2147483647 "integer ny" 2147483647 "integer nz" 2147483647 "float density" 1)",
+         "scene.pbrt:4:1", "more than 134217728 values"},
+        {R"("string type" "uniformgrid" "integer nx" 0 "float density" [ 1 ])", "scene.pbrt:4:1", "must be at least 1"},
+        {R"("string type" "uniformgrid")", "scene.pbrt:4:1", "has no \"float density\""},
+        {R"("string type" "uniformgrid" "float density" [ 1 ] "point3 p0" [ 0 0 0 ] "point3 p1" [ 1 0 1 ])", "scene.pbrt:4:1",
+         "must be finite and not empty"},
+        {R"("string type" "rgbgrid" "integer nx" 2 "rgb sigma_a" [ 1 1 1 ])", "scene.pbrt:4:60", "has 3 values; the grid of 2x1x1 needs 6"},
+        {R"("string type" "rgbgrid")", "scene.pbrt:4:1", "needs \"rgb sigma_a\" or \"rgb sigma_s\""},
+        {R"("rgb sigma_a" [ 1 1 1 ])", "scene.pbrt:4:1", "has no \"string type\""},
+    };
+    for (const Case& c : cases) {
+        INFO(c.medium);
+        CHECK_THAT(inputErrorOf([&] {
+                       loadText(dir, kHeader + "MakeNamedMedium \"m\" " + c.medium +
+                                         "\nMediumInterface \"m\" \"\"\nMaterial \"interface\"\nShape \"sphere\"\n" + kLight);
+                   }),
+                   Contains(c.where) && Contains(c.what));
+    }
+    CHECK_THAT(inputErrorOf([&] {
+                   loadText(dir, kHeader + "MakeNamedMedium \"m\" \"string type\" \"homogeneous\"\n"
+                                           "MakeNamedMedium \"m\" \"string type\" \"homogeneous\"\n" + kTriangle + kLight);
+               }),
+               Contains("scene.pbrt:5:1: MakeNamedMedium \"m\": a medium of that name was made at ") && Contains("scene.pbrt:4:1"));
+}
+
+TEST_CASE("pbrt: media: a scene in fog renders finite and not black on the CPU, darker than without the fog", "[pbrt][media]") {
+    TempDir dir;
+    const std::string room = R"(LookAt 0 0 5  0 0 0  0 1 0
+Camera "perspective" "float fov" [ 40 ]
+WorldBegin
+MakeNamedMedium "fog" "string type" "homogeneous" "rgb sigma_a" [ 0.3 0.3 0.3 ] "rgb sigma_s" [ 0.3 0.3 0.3 ] "float g" 0.5
+AttributeBegin
+  MEDIUM
+  Material "interface"
+  Shape "sphere" "float radius" 1.5
+AttributeEnd
+Shape "trianglemesh" "point3 P" [ -3 -3 -1  3 -3 -1  3 3 -1  -3 3 -1 ] "integer indices" [ 0 1 2 0 2 3 ]
+AttributeBegin
+  AreaLightSource "diffuse" "rgb L" [ 4 4 4 ]
+  Translate 0 0 3
+  Shape "sphere" "float radius" 0.5
+AttributeEnd
+)";
+    auto render = [&](const std::string& medium) {
+        std::string text = room;
+        text.replace(text.find("MEDIUM"), 6, medium);
+        const Scene scene = loadText(dir, text);
+        RenderStats stats;
+        const Image image = wftest::renderImage(scene, wftest::smallRender(IntegratorType::PathTracer, Backend::Cpu, 16, 8), &stats);
+        CHECK(stats.nonFiniteSamples == 0);
+        return wftest::imageMean(image);
+    };
+    const double fog = render("MediumInterface \"fog\" \"\""), clear = render("MediumInterface \"\" \"\"");
+    CHECK(fog > 0.0);
+    CHECK(fog < clear);
 }
 
 // ---- Images as pbrt draws them -------------------------------------------------------------------

@@ -481,13 +481,16 @@ public:
     /// do not emit, as in pbrt-v4)), materials and textures mapped onto wavefront's (docs/pbrt.md
     /// has the table), area lights as emissive materials (two-sided ones as two offset copies),
     /// an infinite light as the environment (pbrt-v4's equal-area octahedral map resampled to
-    /// latitude-longitude), spectra converted to linear sRGB, and the Film's resolution and file
+    /// latitude-longitude), point, spot and distant lights, participating media (homogeneous,
+    /// uniform grids and RGB grids that are one density grid: addMedium; MediumInterface gives
+    /// shapes, the camera and lights their media; the "interface" material is
+    /// Material::interface()), spectra converted to linear sRGB, and the Film's resolution and file
     /// name and the Integrator's maxdepth as fileSettings(). pbrt's left-handed world is mirrored
     /// where needed, so that the image is the one pbrt draws. Relative file names are looked up
     /// in the folder of `path` (pbrt-v4's rule), then in the folder of the file that names them,
     /// and must stay inside the folder of `path` unless options.allowExternalFiles. What is not
-    /// taken over (delta lights, media, procedural textures, layered materials, ...) is named in
-    /// warnings(), repeats counted. Throws InputError, one line "file:line:column: message", for
+    /// taken over (cloud and NanoVDB media, emissive media, curves, procedural textures, mix
+    /// materials, ...) is named in warnings(), repeats counted. Throws InputError, one line "file:line:column: message", for
     /// syntax errors, unreadable files, and files past the caps of docs/hardening.md (include
     /// depth 32, 4 GiB of text in all, 2^28 triangles).
     static Scene loadPbrt(const std::string& path, const SceneLoadOptions& options = {});

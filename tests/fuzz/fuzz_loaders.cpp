@@ -61,6 +61,10 @@ const char* const kTokens[] = {
     "Include \"CASE\"\nInclude \"CASE\"\n", "\"float levels\" 2147483648 ", "\"float xresolution\" 2147483648 ",
     "\"integer maxdepth\" 255 ", "\"float focaldistance\" 0 ", "\"float scale\" 1e38 ", "Attribute \"shape\" \"float radius\" 2\n",
     "Attribute \"material\" \"float roughness\" 0.5\n", "Scale 1 2 1\n", "\"bool twosided\" true ", "\"integer levels\" 9 ",
+    // pbrt-v4 media: grids past the limit or not matching their counts, negative values, names made twice or never
+    "MediumInterface \"fog\" \"\"\n", "MediumInterface \"smoke\"\n", "\"integer nx\" 2147483647 ", "\"integer nz\" 65536 ",
+    "\"float density\" [ -1 0 ] ", "\"string type\" \"rgbgrid\" ", "\"string type\" \"uniformgrid\" ", "\"float g\" 1 ",
+    "\"string preset\" \"Ketchup\" ", "MakeNamedMedium \"fog\" \"string type\" \"homogeneous\"\n", "Material \"interface\"\n",
     // Radiance HDR and text: runs of 0 and 255, the resolution line, control characters in messages
     "\2\2\0\10", "\x80", "\xff", "-Y 100000 +X 100000\n", "FORMAT=32-bit_rle_xyze\n", "\033[2J", "\v", "\f",
     // OBJ polygons that are concave or cross themselves

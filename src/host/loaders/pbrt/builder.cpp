@@ -256,6 +256,7 @@ void SceneBuilder::camera(const std::string& type, ParamList params, const FileL
     if (!(det != 0.0) || !std::isfinite(det) || !isFinite(state_.ctm))
         throw InputError(loc.str() + ": Camera under a transform that cannot be inverted");
     d_.camera = entity(type, std::move(params), kTargets, loc);
+    d_.camera.medium = state_.mediumOutside;  // pbrt-v4: the camera sits in the current outside medium
     // pbrt-v4 names the camera's frame "camera" (its world-from-camera transform).
     coordinateSystems_["camera"] = glm::inverse(state_.ctm);
 }
@@ -297,6 +298,8 @@ void SceneBuilder::shape(const std::string& type, ParamList params, const FileLo
     context.reverseOrientation = state_.reverseOrientation;
     context.material = state_.material;
     context.areaLight = currentObject_ ? -1 : state_.areaLight;  // as pbrt-v4: instances do not emit
+    context.mediumInside = state_.mediumInside;
+    context.mediumOutside = state_.mediumOutside;
     context.triangleBudget = kMaxSceneFileTriangles - triangles_;
     context.generated = &d_.generated;
     Entity e = entity(type, std::move(params), ShapeAttributes, loc);
@@ -307,6 +310,7 @@ void SceneBuilder::shape(const std::string& type, ParamList params, const FileLo
 void SceneBuilder::lightSource(const std::string& type, ParamList params, const FileLoc& loc) {
     requireWorld("LightSource", loc);
     d_.lights.push_back(entity(type, std::move(params), LightAttributes, loc));
+    d_.lights.back().medium = state_.mediumOutside;  // pbrt-v4: a light sits in the current outside medium
 }
 
 void SceneBuilder::areaLightSource(const std::string& type, ParamList params, const FileLoc& loc) {
@@ -348,13 +352,27 @@ void SceneBuilder::texture(const std::string& name, const std::string& kind, con
 }
 
 void SceneBuilder::makeNamedMedium(const std::string& name, ParamList params, const FileLoc& loc) {
-    warnings_.add(loc, "MakeNamedMedium \"" + name + "\": participating media are not supported: the scene is rendered without them");
-    for (const Param& p : params.params) p.used = true;
+    // pbrt-v4 takes media in either block; their transform is the CTM where they are made.
+    if (auto it = mediumNames_.find(name); it != mediumNames_.end())
+        throw InputError(loc.str() + ": MakeNamedMedium \"" + name + "\": a medium of that name was made at " + it->second.str());
+    if (!isFinite(state_.ctm)) throw InputError(loc.str() + ": MakeNamedMedium \"" + name + "\" under a transform that is not finite");
+    Entity e = entity("", std::move(params), MediumAttributes, loc);
+    e.type = e.params.getString("type", "");
+    if (e.type.empty()) throw InputError(loc.str() + ": MakeNamedMedium \"" + name + "\" has no \"string type\"");
+    mediumNames_.emplace(name, loc);
+    d_.media.push_back(NamedMedium{name, std::move(e)});
+}
+
+int SceneBuilder::mediumReference(const std::string& name, const FileLoc& loc) {
+    if (name.empty()) return -1;
+    auto [it, inserted] = mediumReferences_.emplace(name, int(d_.mediumReferences.size()));
+    if (inserted) d_.mediumReferences.push_back(MediumReference{name, loc});
+    return it->second;
 }
 
 void SceneBuilder::mediumInterface(const std::string& inside, const std::string& outside, const FileLoc& loc) {
-    if (!inside.empty() || !outside.empty())
-        warnings_.add(loc, "MediumInterface: participating media are not supported: ignored");
+    state_.mediumInside = mediumReference(inside, loc);
+    state_.mediumOutside = mediumReference(outside, loc);
 }
 
 void SceneBuilder::endOfFiles(const FileLoc& loc) {

@@ -1,6 +1,6 @@
 // pbrt-v4's graphics state, driven by the parser one directive at a time: the current
-// transformation matrix, attribute blocks, named coordinate systems, the current material and
-// area light, object definitions and instances. It fills a Description (description.h); shapes
+// transformation matrix, attribute blocks, named coordinate systems, the current material, area
+// light and media (MediumInterface), object definitions and instances. It fills a Description (description.h); shapes
 // become triangles (or spheres) in pbrt's world space as they are read, or in their object's
 // space inside ObjectBegin.
 #pragma once
@@ -73,7 +73,11 @@ public:
     void namedMaterial(const std::string& name, const FileLoc& loc);
     void texture(const std::string& name, const std::string& kind, const std::string& type, ParamList params,
                  const FileLoc& loc);
+    /// MakeNamedMedium: kept with the CTM (its world-from-medium) for the conversion (media.h);
+    /// allowed in the options block too, as in pbrt-v4.
     void makeNamedMedium(const std::string& name, ParamList params, const FileLoc& loc);
+    /// MediumInterface: the media of the shapes that follow ("" is vacuum); the outside one is
+    /// also the medium of the Camera and the LightSources that follow, as in pbrt-v4.
     void mediumInterface(const std::string& inside, const std::string& outside, const FileLoc& loc);
 
     /// After the last file: checks that every block was closed.
@@ -87,6 +91,7 @@ private:
         bool reverseOrientation = false;
         MaterialRef material;
         int areaLight = -1;
+        int mediumInside = -1, mediumOutside = -1;  ///< Description::mediumReferences indices, -1: vacuum
         bool transformStartActive = true;  ///< ActiveTransform: wavefront keeps the start transform only
         std::shared_ptr<const std::vector<Param>> attributes[kTargets];
     };
@@ -109,6 +114,8 @@ private:
     void warnUnused(const std::string& what, const ParamList& params);
     void pop(char kind, const FileLoc& loc);
     Entity entity(const std::string& type, ParamList params, Target defaults, const FileLoc& loc) const;
+    /// The Description::mediumReferences index of a medium name, -1 for "" (vacuum).
+    int mediumReference(const std::string& name, const FileLoc& loc);
 
     Description& d_;
     Warnings& warnings_;
@@ -118,6 +125,8 @@ private:
     std::vector<Pushed> pushed_;
     std::map<std::string, glm::dmat4> coordinateSystems_;
     std::map<std::string, ObjectDefinition> objects_;
+    std::map<std::string, int> mediumReferences_;  ///< name -> Description::mediumReferences index
+    std::map<std::string, FileLoc> mediumNames_;   ///< MakeNamedMedium names given so far
     ShapeSet* currentObject_ = nullptr;  ///< the object being defined (ObjectBegin), or null
     std::string currentObjectName_;
     /// Created so far (kMaxSceneFileTriangles): objects' once, as they are defined.

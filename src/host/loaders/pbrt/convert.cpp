@@ -11,6 +11,7 @@
 #include "host/loaders/pbrt/builder.h"
 #include "host/loaders/pbrt/lights.h"
 #include "host/loaders/pbrt/materials.h"
+#include "host/loaders/pbrt/media.h"
 #include "host/loaders/pbrt/parser.h"
 #include "host/loaders/pbrt/shapes.h"
 
@@ -201,10 +202,56 @@ MeshShape backFace(MeshShape& front) {
     return back;
 }
 
+// The Scene media on the two sides of a surface (pbrt's MediumInterface, resolved).
+struct SurfaceMedia {
+    int inside = kVacuum, outside = kVacuum;
+    bool transition() const { return inside != outside; }
+};
+
+// How a shape is drawn: its Scene material and media.
+struct Surface {
+    MaterialConverter::Result material;
+    SurfaceMedia media;
+    bool drawn = true;  ///< false: an "interface" between equal media, which changes nothing
+};
+
+// Shapes' materials and media together: pbrt's "interface" material becomes Material::interface()
+// (added once, at the first shape that bounds a medium with it); between equal media it changes
+// nothing and is not drawn (counted in `interfacesNotDrawn`).
+class SurfaceConverter {
+public:
+    SurfaceConverter(MaterialConverter& materials, MediumConverter& media, Scene& scene)
+        : materials_(materials), media_(media), scene_(scene) {}
+    template <typename Shape>  // MeshShape, SphereShape
+    Surface convert(const Shape& shape) {
+        Surface s;
+        s.material = materials_.convert(shape.material, shape.areaLight);
+        s.media = SurfaceMedia{media_.resolve(shape.mediumInside), media_.resolve(shape.mediumOutside)};
+        if (s.material.interface) {
+            if (!s.media.transition()) {
+                s.drawn = false;
+                ++interfacesNotDrawn;
+                return s;
+            }
+            if (interfaceMaterial_ < 0) interfaceMaterial_ = scene_.addMaterial(Material::interface());
+            s.material.material = interfaceMaterial_;
+        }
+        return s;
+    }
+    std::size_t interfacesNotDrawn = 0;
+
+private:
+    MaterialConverter& materials_;
+    MediumConverter& media_;
+    Scene& scene_;
+    int interfaceMaterial_ = -1;
+};
+
 // A shape as the TriangleMeshes wavefront draws, in the space `mesh` is in: its uvs mapped as the
-// material's textures read them, and a copy facing back for a two-sided emitter.
+// material's textures read them, and a copy facing back for a two-sided emitter (its media swapped
+// with its facing).
 std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter::Result& material,
-                                         GeneratedTriangles& generated) {
+                                         GeneratedTriangles& generated, const SurfaceMedia& media) {
     std::vector<glm::vec2> uvs;
     if (material.textured && !mesh.uvs.empty()) {
         // pbrt looks images up at (s, 1 - t), s = su u + du, t = sv v + dv; wavefront at its uv, (0, 0) top-left.
@@ -219,7 +266,10 @@ std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter
     sides.push_back(std::move(mesh));
     std::vector<TriangleMesh> out(sides.size());
     for (std::size_t k = 0; k < sides.size(); ++k) {
+        const bool back = k + 1 < sides.size();
         out[k].material = material.material;
+        out[k].mediumInside = back ? media.outside : media.inside;
+        out[k].mediumOutside = back ? media.inside : media.outside;
         out[k].positions = std::move(sides[k].positions);
         out[k].normals = std::move(sides[k].normals);
         out[k].indices = std::move(sides[k].indices);
@@ -228,11 +278,12 @@ std::vector<TriangleMesh> triangleMeshes(MeshShape mesh, const MaterialConverter
     return out;
 }
 
-void addMesh(MeshShape mesh, const MaterialConverter::Result& material, const glm::dmat4& sceneFromWorld,
-             GeneratedTriangles& generated, Scene& scene) {
-    transformMesh(mesh, sceneFromWorld);
+// `sceneFromShape`: sceneFromWorld, or times an instance's transform.
+void addMesh(MeshShape mesh, const Surface& surface, const glm::dmat4& sceneFromShape, GeneratedTriangles& generated,
+             Scene& scene) {
+    transformMesh(mesh, sceneFromShape);
     const FileLoc loc = mesh.loc;
-    for (const TriangleMesh& side : triangleMeshes(std::move(mesh), material, generated)) {
+    for (const TriangleMesh& side : triangleMeshes(std::move(mesh), surface.material, generated, surface.media)) {
         try {
             scene.addMesh(side);
         } catch (const InputError& e) {
@@ -246,30 +297,44 @@ void addMesh(MeshShape mesh, const MaterialConverter::Result& material, const gl
 bool hasNoTriangles(const InputError& e) { return std::string(e.what()).find(" has no triangles") != std::string::npos; }
 
 // The instanced objects, each added once with its meshes in its own space (spheres tessellated:
-// objects hold triangles alone), then placed by every instance. Shapes with the "interface"
-// material are counted in `interfaces`, not drawn.
-void addObjects(Description& d, MaterialConverter& materials, const glm::dmat4& sceneFromWorld, std::size_t& interfaces,
-                Warnings& warnings, Scene& scene) {
+// objects hold triangles alone), then placed by every instance. Instanced surfaces cannot bound
+// media in wavefront (Scene::addObject), though pbrt's can: an object's shapes that bound a medium
+// are added as plain meshes at every instance instead (the image pbrt draws; their triangles are
+// counted as made ones), with one warning per object.
+void addObjects(Description& d, SurfaceConverter& surfaces, const glm::dmat4& sceneFromWorld, Warnings& warnings,
+                Scene& scene) {
+    struct Flattened {
+        MeshShape mesh;  ///< in the object's space
+        Surface surface;
+    };
     std::vector<int> sceneObjects(d.objects.size(), -1);  // -1: nothing to place
+    std::vector<std::vector<Flattened>> flattened(d.objects.size());
     for (std::size_t i = 0; i < d.objects.size(); ++i) {
         InstancedObject& object = d.objects[i];
         std::vector<TriangleMesh> meshes;
-        auto add = [&](MeshShape&& mesh, const MaterialConverter::Result& material) {
-            for (TriangleMesh& m : triangleMeshes(std::move(mesh), material, d.generated)) meshes.push_back(std::move(m));
+        auto add = [&](MeshShape&& mesh, const Surface& surface) {
+            if (surface.media.transition()) {
+                flattened[i].push_back(Flattened{std::move(mesh), surface});
+                return;
+            }
+            // Between equal media a surface changes no medium: instanced as it is.
+            for (TriangleMesh& m : triangleMeshes(std::move(mesh), surface.material, d.generated, SurfaceMedia{}))
+                meshes.push_back(std::move(m));
         };
         for (MeshShape& mesh : object.shapes.meshes) {
-            const MaterialConverter::Result material = materials.convert(mesh.material, mesh.areaLight);
-            if (material.material < 0) ++interfaces;
-            else add(std::move(mesh), material);
+            const Surface surface = surfaces.convert(mesh);
+            if (surface.drawn) add(std::move(mesh), surface);
         }
         for (const SphereShape& sphere : object.shapes.spheres) {
-            const MaterialConverter::Result material = materials.convert(sphere.material, sphere.areaLight);
-            if (material.material < 0) ++interfaces;
-            else add(tessellateSphere(sphere, d.generated), material);
+            const Surface surface = surfaces.convert(sphere);
+            if (surface.drawn) add(tessellateSphere(sphere, d.generated), surface);
         }
         object.shapes = ShapeSet{};  // its memory back before the next one
-        if (meshes.empty()) continue;
         const std::string what = "ObjectBegin \"" + object.name + "\"";
+        if (!flattened[i].empty())
+            warnings.add(object.loc, what + ": " + std::to_string(flattened[i].size()) + " of its shapes bound media " +
+                                         "(MediumInterface), which wavefront cannot instance: drawn as plain meshes at each instance");
+        if (meshes.empty()) continue;
         try {
             sceneObjects[i] = scene.addObject(meshes);
         } catch (const InputError& e) {
@@ -278,14 +343,26 @@ void addObjects(Description& d, MaterialConverter& materials, const glm::dmat4& 
         }
     }
     for (const ObjectPlacement& instance : d.instances) {
-        const int object = sceneObjects[std::size_t(instance.object)];
-        if (object < 0) continue;
-        try {
-            scene.addInstance(object, glm::mat4(sceneFromWorld * instance.transform));
-        } catch (const InputError& e) {
-            // pbrt takes any transform (Scale 0 0 0 among them); a wavefront instance needs one it can invert.
-            warnings.add(instance.loc, "ObjectInstance \"" + d.objects[std::size_t(instance.object)].name + "\": " +
-                                           e.what() + ": not drawn");
+        const std::string what = "ObjectInstance \"" + d.objects[std::size_t(instance.object)].name + "\"";
+        const glm::dmat4 sceneFromObject = sceneFromWorld * instance.transform;
+        if (const int object = sceneObjects[std::size_t(instance.object)]; object >= 0) {
+            try {
+                scene.addInstance(object, glm::mat4(sceneFromObject));
+            } catch (const InputError& e) {
+                // pbrt takes any transform (Scale 0 0 0 among them); a wavefront instance needs one it can invert.
+                warnings.add(instance.loc, what + ": " + e.what() + ": not drawn");
+            }
+        }
+        const std::vector<Flattened>& plain = flattened[std::size_t(instance.object)];
+        if (plain.empty()) continue;
+        const double det = glm::determinant(glm::dmat3(sceneFromObject));
+        if (!(std::fabs(det) > 0.0) || !std::isfinite(det)) {
+            warnings.add(instance.loc, what + ": a transform that cannot be inverted: its shapes that bound media are not drawn");
+            continue;
+        }
+        for (const Flattened& f : plain) {
+            d.generated.charge(f.mesh.indices.size() / 3, instance.loc, what + " (shapes that bound media, drawn as meshes)");
+            addMesh(f.mesh, f.surface, sceneFromObject, d.generated, scene);
         }
     }
 }
@@ -312,7 +389,9 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
     SceneFileSettings settings = convertSettings(d, files, warnings);
     d.imagingRatio = imagingRatio(d, warnings);
     scene.setFileSettings(settings);
-    const Camera camera = convertCamera(d, sceneFromWorld, settings.width, settings.height, warnings);
+    MediumConverter media(d, sceneFromWorld, files, warnings, scene);
+    Camera camera = convertCamera(d, sceneFromWorld, settings.width, settings.height, warnings);
+    camera.medium = media.resolve(d.camera.medium);
     try {
         Scene::checkCamera(camera);  // what the render would refuse (a focus distance that overflows float, ...), named here
     } catch (const InputError& e) {
@@ -321,41 +400,38 @@ Scene convert(Description& d, const FileResolver& files, std::uint64_t maxTextur
     scene.setCamera(camera);
 
     MaterialConverter materials(d, scene, files, maxTextureTexels, warnings);
-    std::size_t interfaces = 0;
+    SurfaceConverter surfaces(materials, media, scene);
     for (MeshShape& mesh : d.shapes.meshes) {
-        const MaterialConverter::Result material = materials.convert(mesh.material, mesh.areaLight);
-        if (material.material < 0) {
-            ++interfaces;
-            continue;
-        }
-        addMesh(std::move(mesh), material, sceneFromWorld, d.generated, scene);
+        const Surface surface = surfaces.convert(mesh);
+        if (surface.drawn) addMesh(std::move(mesh), surface, sceneFromWorld, d.generated, scene);
         mesh = MeshShape{};  // its memory back before the next one
     }
     for (const SphereShape& sphere : d.shapes.spheres) {
-        const MaterialConverter::Result material = materials.convert(sphere.material, sphere.areaLight);
-        if (material.material < 0) {
-            ++interfaces;
-            continue;
-        }
+        const Surface surface = surfaces.convert(sphere);
+        if (!surface.drawn) continue;
+        const MaterialConverter::Result& material = surface.material;
         const glm::dmat4 m = sceneFromWorld * sphere.transform;
         const double scale = uniformScale(m);
         if (scale > 0.0 && !sphere.inward && !material.twoSided && !material.textured) {
             try {
-                scene.addSphere(Sphere{glm::vec3(point(m, glm::dvec3(0.0))), float(sphere.radius * scale), material.material});
+                scene.addSphere(Sphere{glm::vec3(point(m, glm::dvec3(0.0))), float(sphere.radius * scale), material.material,
+                                       surface.media.inside, surface.media.outside});
             } catch (const InputError& e) {
                 throw InputError(sphere.loc.str() + ": Shape \"sphere\": " + e.what());
             }
         } else {
-            addMesh(tessellateSphere(sphere, d.generated), material, sceneFromWorld, d.generated, scene);
+            addMesh(tessellateSphere(sphere, d.generated), surface, sceneFromWorld, d.generated, scene);
         }
     }
-    addObjects(d, materials, sceneFromWorld, interfaces, warnings, scene);
-    if (interfaces > 0)
-        warnings.add(std::to_string(interfaces) + " shape" + (interfaces > 1 ? "s" : "") +
-                     " with the \"interface\" material (a boundary between media) not drawn");
+    addObjects(d, surfaces, sceneFromWorld, warnings, scene);
+    if (const std::size_t n = surfaces.interfacesNotDrawn; n > 0)
+        warnings.add(std::to_string(n) + " shape" + (n > 1 ? "s" : "") +
+                     " with the \"interface\" material between equal media (no medium boundary) not drawn: " +
+                     (n > 1 ? "they change" : "it changes") + " nothing");
 
     LightConverter lights(sceneFromWorld, files, warnings);
-    for (const Entity& light : d.lights) lights.translateLight(light);
+    for (const Entity& light : d.lights)
+        lights.translateLight(light, LightConverter::hasMedium(light.type) ? media.resolve(light.medium) : kVacuum);
     lights.finish(scene, d.imagingRatio);
     return scene;
 }

@@ -21,6 +21,9 @@ struct Entity {
     ParamList params;
     FileLoc loc;
     glm::dmat4 transform{1.0};  ///< the current transformation matrix when it was given
+    /// Camera and LightSource: the current outside medium where it was given (pbrt-v4's rule), a
+    /// Description::mediumReferences index; -1: vacuum.
+    int medium = -1;
 };
 
 /// The material a shape was given: one of `Description::materials` (`index`), or the named one
@@ -41,6 +44,9 @@ struct MeshShape {
     std::vector<std::uint32_t> indices;
     MaterialRef material;
     int areaLight = -1;  ///< index into Description::areaLights, -1: none
+    /// MediumInterface's media behind and in front of the surface (pbrt's inside and outside):
+    /// Description::mediumReferences indices, -1: vacuum.
+    int mediumInside = -1, mediumOutside = -1;
     FileLoc loc;
 };
 
@@ -53,6 +59,7 @@ struct SphereShape {
     bool inward = false;
     MaterialRef material;
     int areaLight = -1;
+    int mediumInside = -1, mediumOutside = -1;  ///< as MeshShape's
     FileLoc loc;
 };
 
@@ -92,6 +99,20 @@ struct GeneratedTriangles {
     void charge(std::size_t triangles, const FileLoc& loc, const std::string& what);
 };
 
+/// A medium name as MediumInterface gives it: resolved against the MakeNamedMedium directives once
+/// the whole file is read (pbrt-v4 lets a medium be named before it is made).
+struct MediumReference {
+    std::string name;
+    FileLoc loc;  ///< of the first MediumInterface that names it
+};
+
+/// A MakeNamedMedium directive: its type ("homogeneous", "uniformgrid", ...) and parameters, its
+/// transform the medium's world-from-medium.
+struct NamedMedium {
+    std::string name;
+    Entity entity;
+};
+
 struct Description {
     // The options block.
     Entity camera;  ///< transform: pbrt's camera-from-world (the CTM at the Camera directive); pbrt's default without one
@@ -104,6 +125,8 @@ struct Description {
     std::map<std::string, Entity> floatTextures, spectrumTextures;  ///< type: the texture class ("imagemap", ...)
     std::vector<Entity> lights;      ///< LightSource, with the light's transform
     std::vector<Entity> areaLights;  ///< AreaLightSource, shared by the shapes that follow it
+    std::vector<NamedMedium> media;  ///< MakeNamedMedium, in the order given (options or world block)
+    std::vector<MediumReference> mediumReferences;  ///< every medium name MediumInterface gave, once
     ShapeSet shapes;  ///< the world's own shapes
     std::vector<InstancedObject> objects;  ///< the objects instanced, each once (area lights in them dropped, as pbrt-v4 does)
     std::vector<ObjectPlacement> instances;

@@ -75,10 +75,11 @@ AreaEmission areaLightEmission(const Entity& light, const FileResolver& files, W
     return e;
 }
 
-void LightConverter::translateLight(const Entity& light) {
+void LightConverter::translateLight(const Entity& light, int medium) {
     const std::string what = "LightSource \"" + light.type + "\"";
-    if (light.type == "point" || light.type == "spot" || light.type == "distant") {
+    if (hasMedium(light.type)) {
         deltaLights_.push_back(deltaLight(light));
+        deltaLights_.back().medium = medium;
         deltaLightLocations_.push_back(light.loc.str() + ": " + what);
         return;
     }

@@ -35,7 +35,10 @@ public:
     /// "I" or "L", "scale", "from", "to", "coneangle", "conedeltaangle", "power", "illuminance").
     /// "goniometric" and "projection": warnings, skipped. Throws
     /// InputError, naming the directive, for an image that cannot be read or has another shape.
-    void translateLight(const Entity& light);
+    /// `medium`: the Scene medium a point, spot or distant light sits in (Light::medium).
+    void translateLight(const Entity& light, int medium = kVacuum);
+    /// Whether a LightSource of that type becomes a Scene light with a medium (point, spot, distant).
+    static bool hasMedium(const std::string& type) { return type == "point" || type == "spot" || type == "distant"; }
     /// Adds the delta lights to the Scene and sets its environment from the infinite lights (none:
     /// nothing). Throws InputError, naming the directive, for a light Scene::addLight refuses.
     void finish(Scene& scene, float imagingRatio);

@@ -193,8 +193,13 @@ MaterialConverter::Result MaterialConverter::convert(const MaterialRef& ref, int
     const std::string what = "Material \"" + entity.type + "\"" + (ref.name.empty() ? "" : " (\"" + ref.name + "\")");
     Material material = convertMaterial(entity, what, result, 0);
     if (result.material == -2) {
-        // "interface": no surface, only a boundary between media, which wavefront does not have.
+        // "interface": no surface, only a boundary between media (the conversion adds
+        // Material::interface() where one is drawn).
         result.material = -1;
+        result.interface = true;
+        if (areaLight >= 0)
+            warnings_.add(d_.areaLights[std::size_t(areaLight)].loc,
+                          "AreaLightSource: shapes with the \"interface\" material do not emit (nor in pbrt-v4): ignored");
         return result;
     }
     if (areaLight >= 0) {

@@ -50,7 +50,10 @@ public:
                       std::uint64_t maxTextureTexels, Warnings& warnings);
 
     struct Result {
-        int material = -1;  ///< -1: pbrt's "interface" material, which draws nothing
+        /// -1: pbrt's "interface" material (`interface`): no surface, only a boundary between
+        /// media, drawn with Material::interface() where its two media differ.
+        int material = -1;
+        bool interface = false;
         glm::vec4 uvMapping{1.0f, 1.0f, 0.0f, 0.0f};  ///< of the material's textures: applied to the mesh's uvs
         bool textured = false;   ///< the material reads its textures at the surface's uvs
         bool twoSided = false;   ///< the area light emits on both sides

@@ -69,6 +69,8 @@ MeshShape place(LocalMesh&& local, const glm::dmat4& m, Facing facing, bool reve
         for (glm::vec3& n : mesh.normals) n = -n;
     mesh.material = context.material;
     mesh.areaLight = context.areaLight;
+    mesh.mediumInside = context.mediumInside;
+    mesh.mediumOutside = context.mediumOutside;
     mesh.loc = loc;
     transformMesh(mesh, m);
     if (facing == Facing::TowardsNormals && !mesh.normals.empty())
@@ -354,6 +356,8 @@ MeshShape tessellateSphere(const SphereShape& sphere, GeneratedTriangles& genera
     ShapeContext context;
     context.material = sphere.material;
     context.areaLight = sphere.areaLight;
+    context.mediumInside = sphere.mediumInside;
+    context.mediumOutside = sphere.mediumOutside;
     const Charge charge = [&](std::size_t n) { generated.charge(n, sphere.loc, "Shape \"sphere\" (tessellated)"); };
     MeshShape mesh = place(sphereMesh(sphere.radius, -sphere.radius, sphere.radius, 2.0 * kPi, charge), sphere.transform,
                            Facing::Winding, false, context, sphere.loc);
@@ -487,6 +491,8 @@ std::size_t addShape(const std::string& type, const ParamList& params, const Fil
                 sphere.inward = reverse != (glm::determinant(glm::dmat3(m)) < 0.0);
                 sphere.material = context.material;
                 sphere.areaLight = context.areaLight;
+                sphere.mediumInside = context.mediumInside;
+                sphere.mediumOutside = context.mediumOutside;
                 sphere.loc = loc;
                 out.spheres.push_back(sphere);
                 return std::size_t(2 * kSegments * kRings);

@@ -19,6 +19,7 @@ struct ShapeContext {
     bool reverseOrientation = false;
     MaterialRef material;
     int areaLight = -1;
+    int mediumInside = -1, mediumOutside = -1;  ///< MediumInterface's (Description::mediumReferences indices)
     std::size_t triangleBudget = 0;  ///< how many more triangles the file may give
     GeneratedTriangles* generated = nullptr;  ///< the file's count of generated triangles (Description::generated)
 };
