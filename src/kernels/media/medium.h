@@ -209,6 +209,33 @@ WF_CPU_GPU WF_INLINE float channelMean(vec3 v) { return (v.x + v.y + v.z) * (1.0
 /// sensible optical depth, only a guard against a hang.
 constexpr int kMaxTrackingSteps = 1 << 20;
 
+/// Calls f(t, density) at each tentative collision of o + t d (d unit), t in (0, tMax), in medium
+/// `m` against its majorant (`majorant` = the largest channel's sigma_t times the piece's density
+/// bound, passed along), in order; f returns false to stop. The one collision loop of both
+/// trackers. Returns false when it gave up after kMaxTrackingSteps.
+template <class F>
+WF_CPU_GPU inline bool forEachTentativeCollision(const MediaView& media, const MediumData& m, vec3 o, vec3 d, float tMax,
+                                                 MediumRng& rng, F&& f) {
+    const float sigmaMax = maxComponent(m.sigmaT());
+    if (!(sigmaMax > 0.0f)) return true;
+    int steps = 0;
+    bool finished = true;
+    forEachMajorantPiece(media, m, o, d, tMax, [&](float t0, float t1, float bound) {
+        const float majorant = sigmaMax * bound;
+        if (!(majorant > 0.0f)) return true;
+        for (float t = t0;;) {
+            t -= std::log(1.0f - rng.next()) / majorant;
+            if (!(t < t1)) return true;
+            if (++steps > kMaxTrackingSteps) {
+                finished = false;
+                return false;
+            }
+            if (!f(t, mediumDensity(media, m, o + t * d), majorant)) return false;
+        }
+    });
+    return finished;
+}
+
 /// Where delta tracking stopped: a real collision (scattered) at distance t, or none before tMax.
 struct MediumSample {
     vec3 weight = vec3(1.0f);  ///< per channel: the collisions' weights (the albedo for a grey sigma_t)
@@ -221,33 +248,20 @@ WF_CPU_GPU inline MediumSample sampleMediumDistance(const MediaView& media, cons
                                                     float tMax, MediumRng& rng) {
     MediumSample s;
     const vec3 sigmaT = m.sigmaT(), sigmaS = m.sigmaS.xyz();
-    const float sigmaMax = maxComponent(sigmaT);
-    if (!(sigmaMax > 0.0f)) return s;
-    int steps = 0;
-    forEachMajorantPiece(media, m, o, d, tMax, [&](float t0, float t1, float bound) {
-        float majorant = sigmaMax * bound;
-        if (!(majorant > 0.0f)) return true;
-        float t = t0;
-        while (true) {
-            t -= std::log(1.0f - rng.next()) / majorant;
-            if (!(t < t1)) return true;
-            if (++steps > kMaxTrackingSteps) {
-                s.weight = vec3(0.0f);
-                return false;
-            }
-            float density = mediumDensity(media, m, o + t * d);
-            vec3 st = density * sigmaT;
-            vec3 sn = glm::max(vec3(majorant) - st, vec3(0.0f));
-            float pReal = channelMean(st) / majorant;
-            if (rng.next() < pReal) {
-                s.weight *= density * sigmaS / channelMean(st);
-                s.t = t;
-                s.scattered = true;
-                return false;
-            }
-            s.weight *= sn / channelMean(sn);
+    const bool finished = forEachTentativeCollision(media, m, o, d, tMax, rng, [&](float t, float density, float majorant) {
+        const vec3 st = density * sigmaT;
+        const float pReal = channelMean(st) / majorant;
+        if (rng.next() < pReal) {
+            s.weight *= density * sigmaS / channelMean(st);
+            s.t = t;
+            s.scattered = true;
+            return false;
         }
+        const vec3 sn = glm::max(vec3(majorant) - st, vec3(0.0f));
+        s.weight *= sn / channelMean(sn);
+        return true;
     });
+    if (!finished) s.weight = vec3(0.0f);
     return s;
 }
 
@@ -260,33 +274,20 @@ WF_CPU_GPU inline vec3 mediumTransmittance(const MediaView& media, const MediumD
         if (!(tMax < FLT_MAX)) return vec3(isBlack(sigmaT) ? 1.0f : 0.0f);  // an unbounded ray through it
         return vec3(std::exp(-sigmaT.x * tMax), std::exp(-sigmaT.y * tMax), std::exp(-sigmaT.z * tMax));
     }
-    const float sigmaMax = maxComponent(sigmaT);
     vec3 T(1.0f);
-    if (!(sigmaMax > 0.0f)) return T;
-    int steps = 0;
-    forEachMajorantPiece(media, m, o, d, tMax, [&](float t0, float t1, float bound) {
-        float majorant = sigmaMax * bound;
-        if (!(majorant > 0.0f)) return true;
-        float t = t0;
-        while (true) {
-            t -= std::log(1.0f - rng.next()) / majorant;
-            if (!(t < t1)) return true;
-            if (++steps > kMaxTrackingSteps) {
+    const bool finished = forEachTentativeCollision(media, m, o, d, tMax, rng, [&](float, float density, float majorant) {
+        T *= glm::max(vec3(majorant) - density * sigmaT, vec3(0.0f)) / majorant;
+        const float largest = maxComponent(T);
+        if (largest < 0.05f) {
+            if (rng.next() >= largest * 4.0f) {  // survive with probability 4 T, at least 0.2 after
                 T = vec3(0.0f);
                 return false;
             }
-            T *= glm::max(vec3(majorant) - mediumDensity(media, m, o + t * d) * sigmaT, vec3(0.0f)) / majorant;
-            float largest = maxComponent(T);
-            if (largest < 0.05f) {
-                if (rng.next() >= largest * 4.0f) {  // survive with probability 4 T, at least 0.2 after
-                    T = vec3(0.0f);
-                    return false;
-                }
-                T /= largest * 4.0f;
-            }
+            T /= largest * 4.0f;
         }
+        return true;
     });
-    return T;
+    return finished ? T : vec3(0.0f);
 }
 
 }  // namespace wavefront

@@ -65,6 +65,18 @@ struct ShadeOutput {
     WF_CPU_GPU bool active(int stream) const { return stream == kExtension ? hasNext : hasShadow; }
 };
 
+/// Russian roulette from `rouletteDepth` segments on, with the current throughput: false ends the
+/// path; a survivor's throughput is divided by the probability and the number `u` rescaled, so
+/// that it can still pick a BSDF lobe.
+WF_CPU_GPU WF_INLINE bool survivesRoulette(const PtParams& params, int depth, vec3& beta, float& u) {
+    if (depth < params.rouletteDepth) return true;
+    float q = glm::min(maxComponent(beta), 0.95f);
+    if (u >= q) return false;
+    beta /= q;
+    u /= q;
+    return true;
+}
+
 /// Shades a collision in a medium at p (code `medium`) that the path reached along -wo with
 /// throughput beta at `depth` segments: next-event estimation weighted against phase sampling
 /// (the power heuristic on the directions' densities: the transmittance is estimated the same
@@ -89,11 +101,7 @@ WF_CPU_GPU inline ShadeOutput shadeMediumVertex(const SceneView& scene, const Pt
         }
     }
     float uc = params.sampler.get(sample, dims::vertex(vertex, dims::kComponent));
-    if (depth >= params.rouletteDepth) {
-        float q = glm::min(maxComponent(beta), 0.95f);
-        if (uc >= q) return out;
-        beta /= q;
-    }
+    if (!survivesRoulette(params, depth, beta, uc)) return out;
     // The phase function is its own density: the throughput keeps its value.
     vec3 wi = sampleHenyeyGreenstein(wo, g, params.sampler.get2(sample, dims::vertex(vertex, dims::kDirection)));
     out.next.set(p, wi, beta, henyeyGreenstein(glm::dot(wo, wi), g), sample, depth, medium);
@@ -204,12 +212,7 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     // Russian roulette with the current throughput; the surviving number is reused (rescaled)
     // to pick the BSDF lobe, so each vertex needs only 4 extension numbers.
     float uc = params.sampler.get(sample, dims::vertex(vertex, dims::kComponent));
-    if (depth >= params.rouletteDepth) {
-        float q = glm::min(maxComponent(beta), 0.95f);
-        if (uc >= q) return out;
-        beta /= q;
-        uc /= q;
-    }
+    if (!survivesRoulette(params, depth, beta, uc)) return out;
     BsdfSample bs = sampleBsdf<Materials>(m, woLocal, uc, params.sampler.get2(sample, dims::vertex(vertex, dims::kDirection)),
                                entering, TransportMode::Radiance);
     if (!bs.valid || isBlack(bs.weight)) return out;
