@@ -693,7 +693,7 @@ WF_CPU_GPU inline WalkOutput shadeEyeVertex(const SceneView& scene, const BdptPa
     std::uint64_t sample = w.sampleIndex();
     const StrategyChoice choice = sampler.strategy(sample, p.maxDepth);
     int vertex = depth - 1;
-    const MediaSegment seg = resolveSegment<Materials>(scene, w.origin.xyz(), w.direction.xyz(), hit, w.medium(), [&] {
+    const MediaSegment seg = resolveSegment<Materials>(scene, w.origin.xyz(), w.direction.xyz(), hit, w.medium(), beta, [&] {
         return sampler.get(sample, dims::vertex(vertex, dims::kMedium));
     });
     beta *= seg.weight;
@@ -782,7 +782,7 @@ WF_CPU_GPU inline WalkOutput shadeLightVertex(const SceneView& scene, const Bdpt
     int depth = w.depth() + 1;
     const StrategyChoice choice = sampler.strategy(w.sampleIndex(), p.maxDepth);
     int vertex = depth - 1;
-    const MediaSegment seg = resolveSegment<Materials>(scene, w.origin.xyz(), w.direction.xyz(), hit, w.medium(), [&] {
+    const MediaSegment seg = resolveSegment<Materials>(scene, w.origin.xyz(), w.direction.xyz(), hit, w.medium(), beta, [&] {
         return sampler.get(w.sampleIndex(), dims::lightVertex(vertex, dims::kMedium));
     });
     beta *= seg.weight;

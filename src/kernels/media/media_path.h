@@ -43,10 +43,10 @@ struct MediaSegment {
 /// `medium` (a code): delta tracking in each medium it crosses, interfaces passed (traced here,
 /// on the stream entry that met them) until a collision, a surface with a BSDF or the
 /// environment. `u`: the sampler number seeding the trackers (dims::kMedium of the vertex the
-/// segment leaves).
+/// segment leaves); `beta`: the path's throughput (the trackers' choice of events follows it).
 template <class Materials>
 WF_CPU_GPU inline MediaSegment traceThroughMedia(const SceneView& scene, vec3 o, vec3 d, Hit hit, int medium, float u,
-                                                 const SimdProbe& probe = SimdProbe()) {
+                                                 vec3 beta, const SimdProbe& probe = SimdProbe()) {
     MediaSegment s;
     s.origin = o;
     s.weight = vec3(1.0f);
@@ -58,7 +58,8 @@ WF_CPU_GPU inline MediaSegment traceThroughMedia(const SceneView& scene, vec3 o,
         if (s.medium != mediumcode::kVacuum) {
             MediumRng rng(u, s.origin);
             const MediumData& m = scene.media.media[mediumcode::index(s.medium)];
-            MediumSample ms = sampleMediumDistance(scene.media, m, s.origin, d, hit.prim >= 0 ? hit.t : FLT_MAX, rng);
+            MediumSample ms = sampleMediumDistance(scene.media, m, s.origin, d, hit.prim >= 0 ? hit.t : FLT_MAX, rng,
+                                                   beta * s.weight);
             s.weight *= ms.weight;
             if (ms.scattered) {
                 s.scattered = true;
@@ -84,14 +85,14 @@ WF_CPU_GPU inline MediaSegment traceThroughMedia(const SceneView& scene, vec3 o,
     }
 }
 
-/// The segment from o along d (d unit) whose first surface `hit` was traced, from a walk in
-/// medium `medium` (a code): traceThroughMedia in kernels with media (u() gives its seed), else
-/// the hit as it is.
+/// The segment from o along d (d unit) whose first surface `hit` was traced, from a walk of
+/// throughput `beta` in medium `medium` (a code): traceThroughMedia in kernels with media (u()
+/// gives its seed), else the hit as it is.
 template <class Materials, class SeedFn>
-WF_CPU_GPU WF_INLINE MediaSegment resolveSegment(const SceneView& scene, vec3 o, vec3 d, Hit hit, int medium,
+WF_CPU_GPU WF_INLINE MediaSegment resolveSegment(const SceneView& scene, vec3 o, vec3 d, Hit hit, int medium, vec3 beta,
                                                  SeedFn&& u) {
     if constexpr (Materials::kMedia)
-        if (scene.hasMedia) return traceThroughMedia<Materials>(scene, o, d, hit, medium, u());
+        if (scene.hasMedia) return traceThroughMedia<Materials>(scene, o, d, hit, medium, u(), beta);
     MediaSegment s;
     s.hit = hit;
     s.origin = o;

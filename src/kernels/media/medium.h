@@ -5,12 +5,13 @@
 //
 // RGB without spectral MIS: tentative collisions are sampled against one scalar majorant (the
 // largest channel's), and the event at each is chosen with probabilities from the channels'
-// averages (Kutz et al. 2017's spectral tracking with average probabilities): real with
-// P = avg(sigma_t) / sigma_maj, null otherwise, and the throughput weighted by sigma_s / (sigma_maj P)
-// or sigma_n / (sigma_maj (1 - P)) per channel. Every channel stays unbiased; a grey sigma_t (RGB
-// albedo only) makes the weights the albedo at real collisions and 1 at null ones. Absorption is
-// never sampled: it is in the real collisions' weights (sigma_s instead of sigma_t), so a path
-// ends by Russian roulette only.
+// averages weighted by the path's throughput (Kutz et al. 2017's history-aware spectral
+// tracking): real with P = avg(beta sigma_t) / (sigma_maj avg(beta)), null otherwise, and the
+// throughput weighted by sigma_s / (sigma_maj P) or sigma_n / (sigma_maj (1 - P)) per channel.
+// Every channel stays unbiased, and the channels that carry the path decide its events, so the
+// weights stay near 1 where the path is coloured; a grey sigma_t (RGB albedo only) makes them the
+// albedo at real collisions and 1 at null ones. Absorption is never sampled: it is in the real
+// collisions' weights (sigma_s instead of sigma_t), so a path ends by Russian roulette only.
 #pragma once
 #include <cstdint>
 
@@ -243,22 +244,27 @@ struct MediumSample {
     bool scattered = false;
 };
 
-/// Delta tracking along o + t d (d unit), t in (0, tMax), in medium `m`.
+/// Delta tracking along o + t d (d unit), t in (0, tMax), in medium `m`, for a path of throughput
+/// `beta` (it weighs the channels that choose each event; the result's weight multiplies it).
 WF_CPU_GPU inline MediumSample sampleMediumDistance(const MediaView& media, const MediumData& m, vec3 o, vec3 d,
-                                                    float tMax, MediumRng& rng) {
+                                                    float tMax, MediumRng& rng, vec3 beta = vec3(1.0f)) {
     MediumSample s;
     const vec3 sigmaT = m.sigmaT(), sigmaS = m.sigmaS.xyz();
     const bool finished = forEachTentativeCollision(media, m, o, d, tMax, rng, [&](float t, float density, float majorant) {
+        // The channel mean weighted by the throughput so far (plain where it is black).
+        vec3 h = beta * s.weight;
+        float sum = h.x + h.y + h.z;
+        h = sum > 0.0f ? h / sum : vec3(1.0f / 3.0f);
         const vec3 st = density * sigmaT;
-        const float pReal = channelMean(st) / majorant;
-        if (rng.next() < pReal) {
-            s.weight *= density * sigmaS / channelMean(st);
+        const vec3 sn = glm::max(vec3(majorant) - st, vec3(0.0f));
+        const float real = glm::dot(h, st), null = glm::dot(h, sn);
+        if (rng.next() * (real + null) < real) {
+            s.weight *= density * sigmaS * ((real + null) / (majorant * real));
             s.t = t;
             s.scattered = true;
             return false;
         }
-        const vec3 sn = glm::max(vec3(majorant) - st, vec3(0.0f));
-        s.weight *= sn / channelMean(sn);
+        s.weight *= sn * ((real + null) / (majorant * null));
         return true;
     });
     if (!finished) s.weight = vec3(0.0f);

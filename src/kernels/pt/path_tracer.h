@@ -132,7 +132,8 @@ WF_CPU_GPU inline ShadeOutput shadePath(const SceneView& scene, const PtParams& 
     if constexpr (Materials::kMedia) {
         if (scene.hasMedia) {
             MediaSegment seg = traceThroughMedia<Materials>(scene, rayOrigin, rayDir, hit, path.medium(),
-                                                            params.sampler.get(sample, dims::vertex(depth - 1, dims::kMedium)));
+                                                            params.sampler.get(sample, dims::vertex(depth - 1, dims::kMedium)),
+                                                            beta);
             beta *= seg.weight;
             if (isBlack(beta)) return out;
             if (seg.scattered)
