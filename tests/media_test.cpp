@@ -341,8 +341,8 @@ TEST_CASE("delta tracking in a homogeneous medium: exponential distances, weight
         o = vec3(0.1f * float(i % 7), 0.0f, 0.0f);
         d = dirs[std::size_t(i) % dirs.size()];
     };
-    checkFreeFlight("homogeneous, unbounded", p.view(), p.medium(0), ray, FLT_MAX, 100000);
-    checkFreeFlight("homogeneous, tMax 0.4", p.view(), p.medium(0), ray, 0.4f, 100000);
+    checkFreeFlight("homogeneous, unbounded", p.view(), p.medium(0), ray, FLT_MAX, 400000);
+    checkFreeFlight("homogeneous, tMax 0.4", p.view(), p.medium(0), ray, 0.4f, 400000);
     checkCollisionWeights("homogeneous RGB sigma_t (1, 1.5, 3.2)", p.view(), p.medium(1), ray, 1.0f, 200000);
     // The transmittance of a homogeneous medium is exact.
     MediumRng r(0.5f, vec3(0.0f));
@@ -384,8 +384,8 @@ TEST_CASE("delta tracking in a grid of constant density: the homogeneous medium'
         o = vec3(toWorld * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
         d = dirs[std::size_t(i) % dirs.size()];
     };
-    checkFreeFlight("grid of ones", p.view(), p.medium(0), centred, 1.5f, 100000);
-    checkFreeFlight("moved grid of ones", p.view(), p.medium(1), inWorld, 1.5f, 100000);
+    checkFreeFlight("grid of ones", p.view(), p.medium(0), centred, 1.5f, 400000);
+    checkFreeFlight("moved grid of ones", p.view(), p.medium(1), inWorld, 1.5f, 400000);
     checkCollisionWeights("grid of ones, RGB sigma_t (1, 1.5, 3.2)", p.view(), p.medium(2), centred, 1.5f, 200000);
 }
 
@@ -478,7 +478,7 @@ TEST_CASE("Beer-Lambert: an absorbing slab dims an emitter and an environment by
         });
         for (Backend backend : wftest::testBackends())
             for (IntegratorType integrator : {IntegratorType::PathTracer, IntegratorType::Bdpt}) {
-                RenderOptions o = wftest::smallRender(integrator, backend, size, 32);
+                RenderOptions o = wftest::smallRender(integrator, backend, size, 256);
                 checkAgainstExpected(environment ? "slab before an environment" : "slab before an emitter", scene, o,
                                      expected, 16, 31);
             }
@@ -590,6 +590,10 @@ namespace {
 struct Run {
     IntegratorType integrator;
     int spp;  ///< samples per pixel; MLT and MMLT: mutations per pixel
+    /// The share of pixel-channels that must pass Welch's test: 0 where an integrator finds a
+    /// pixel's light in rare, large samples (a few renders in a row can miss them, and the test
+    /// then misjudges the pixel), which only its blocks and image mean are compared on.
+    double minPass = 0.99;
 };
 
 /// Each run's image of `scene` (size x size pixels) against the first run's, `seeds` independent
@@ -606,12 +610,12 @@ void checkRunsAgree(const std::string& name, const Scene& scene, Backend backend
                                    toString(runs[r].integrator) + " at " + std::to_string(runs[r].spp) + " against " +
                                    toString(runs[0].integrator) + " at " + std::to_string(runs[0].spp) + " on " +
                                    toString(backend) + ", " + std::to_string(seeds) + " renders each",
-                               s, ref);
+                               s, ref, runs[r].minPass);
     }
 }
 
 /// PT, BDPT, VCM, MLT and MMLT at 24 x 24 (MLT and MMLT at 16 mutations per pixel), then MLT and
-/// MMLT at 256 mutations per pixel at 12 x 12 (MLT's mutations cost about 20 us each on the CPU).
+/// MMLT at 256 mutations per pixel at 8 x 8 (MLT's mutations cost about 20 us each on the CPU).
 /// 8 renders a side, not the 16+ that Markov-chain comparisons elsewhere take: what the time of
 /// a test on 2 CPU cores allows.
 void checkIntegratorsAgree(const std::string& name, const Scene& scene) {
@@ -622,7 +626,7 @@ void checkIntegratorsAgree(const std::string& name, const Scene& scene) {
                         {IntegratorType::Vcm, 32},
                         {IntegratorType::Mlt, 16},
                         {IntegratorType::Mmlt, 16}});
-        checkRunsAgree(name, scene, backend, 12, 4, 8,
+        checkRunsAgree(name, scene, backend, 8, 4, 8,
                        {{IntegratorType::PathTracer, 256}, {IntegratorType::Mlt, 256}, {IntegratorType::Mmlt, 256}});
     }
 }
@@ -635,6 +639,22 @@ TEST_CASE("agreement: PT, BDPT, VCM, MLT and MMLT on cornell-fog", "[media][stat
 
 TEST_CASE("agreement: PT, BDPT, VCM, MLT and MMLT on smoke-box", "[media][statistical][gpu]") {
     checkIntegratorsAgree("smoke-box", Scene::builtin("smoke-box"));
+}
+
+TEST_CASE("agreement: BDPT, VCM, MLT and PT on volumetric-caustic", "[media][statistical][gpu]") {
+    // Light focused by the glass ball into the fog reaches the camera through light subpaths
+    // (BDPT, VCM, MLT); the path tracer finds it only by phase sampling through the ball into the
+    // small light (heavy-tailed pixels: its blocks and image mean only), so BDPT is the reference.
+    // MMLT is left out: at 16 x 16 its image mean is too heavy-tailed for 8 renders (16 renders of
+    // 16 mutations per pixel: 0.135 +- 0.027 against BDPT's 0.155 +- 0.002, and as wide on
+    // glass-caustic, without media; 8 renders once read 0.103 +- 0.003).
+    const Scene scene = Scene::builtin("volumetric-caustic");
+    for (Backend backend : wftest::testBackends())
+        checkRunsAgree("volumetric-caustic", scene, backend, 16, 8, 8,
+                       {{IntegratorType::Bdpt, 32},
+                        {IntegratorType::Vcm, 32},
+                        {IntegratorType::Mlt, 16},
+                        {IntegratorType::PathTracer, 128, 0.0}});
 }
 
 TEST_CASE("agreement: a camera in fog with a point light, PT against BDPT", "[media][statistical][gpu]") {
