@@ -683,6 +683,55 @@ TEST_CASE("agreement: a camera in fog with a point light, PT against BDPT", "[me
     }
 }
 
+TEST_CASE("agreement: nested media, a moved grid and an absorbing glass ball, BDPT, VCM and MLT against PT",
+          "[media][statistical][gpu]") {
+    // The unit room in thin fog (an interface box around it, the camera outside in vacuum) lit by
+    // an emitter in the fog under the ceiling; inside it an interface sphere of denser,
+    // forward-scattering haze (fog outside it), a grid medium rotated and scaled into the world
+    // (an interface box around its box), and a glass ball holding an absorbing medium (the
+    // dielectric bounds it: Beer's law inside the glass, fog outside).
+    Scene scene;
+    const int white = scene.addMaterial(Material::lambertian(glm::vec3(0.7f)));
+    wftest::addUnitRoom(scene, white, scene.addMaterial(Material::lambertian(glm::vec3(0.7f, 0.2f, 0.2f))),
+                        scene.addMaterial(Material::lambertian(glm::vec3(0.2f, 0.6f, 0.2f))));
+    const int fog = scene.addMedium(Medium::homogeneous(glm::vec3(0.05f), glm::vec3(0.3f), 0.2f));
+    addMediumBox(scene, glm::vec3(-0.01f), glm::vec3(1.01f, 1.01f, 1.0f), fog);
+    TriangleMesh light;
+    light.material = scene.addMaterial(Material::lambertian(glm::vec3(0.0f), glm::vec3(12.0f)));
+    light.mediumInside = light.mediumOutside = fog;
+    addQuad(light, glm::vec3(0.35f, 0.99f, 0.35f), glm::vec3(0.3f, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 0.3f));  // facing down
+    scene.addMesh(light);
+    Sphere haze{glm::vec3(0.3f, 0.3f, 0.45f), 0.2f, scene.addMaterial(Material::interface())};
+    haze.mediumInside = scene.addMedium(Medium::homogeneous(glm::vec3(0.5f, 1.0f, 2.0f), glm::vec3(4.0f), 0.6f));
+    haze.mediumOutside = fog;
+    scene.addSphere(haze);
+    Sphere glass{glm::vec3(0.72f, 0.25f, 0.6f), 0.18f, scene.addMaterial(Material::dielectric(1.5f))};
+    glass.mediumInside = scene.addMedium(Medium::homogeneous(glm::vec3(4.0f, 1.0f, 0.2f), glm::vec3(0.0f)));
+    glass.mediumOutside = fog;
+    scene.addSphere(glass);
+    std::vector<float> density(6 * 6 * 6);
+    for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 6; ++j)
+            for (int i = 0; i < 6; ++i) density[std::size_t((k * 6 + j) * 6 + i)] = float((i + 2 * j + 3 * k) % 5) * 0.5f;
+    Medium smoke = Medium::grid(glm::vec3(1.0f), glm::vec3(8.0f, 6.0f, 4.0f), -0.3f, 6, 6, 6, density);
+    smoke.mediumToWorld = glm::scale(glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(0.6f, 0.55f, 0.3f)), 0.6f,
+                                                 glm::vec3(0.0f, 1.0f, 0.0f)),
+                                     glm::vec3(0.25f));
+    const int grid = scene.addMedium(smoke);
+    // The grid's box as an interface: its corners placed by the same transform.
+    TriangleMesh box = boxMesh(glm::vec3(0.0f), glm::vec3(1.0f), false, scene.addMaterial(Material::interface()));
+    for (glm::vec3& v : box.positions) v = glm::vec3(smoke.mediumToWorld * glm::vec4(v, 1.0f));
+    box.mediumInside = grid;
+    box.mediumOutside = fog;
+    scene.addMesh(box);
+    for (Backend backend : wftest::testBackends())
+        checkRunsAgree("nested media", scene, backend, 16, 8, 8,
+                       {{IntegratorType::PathTracer, 64},
+                        {IntegratorType::Bdpt, 32},
+                        {IntegratorType::Vcm, 32},
+                        {IntegratorType::Mlt, 16}});
+}
+
 // ---- 4. Bad input -------------------------------------------------------------------------------
 
 TEST_CASE("bad media input: one-line InputErrors from addMedium and the medium indices", "[media]") {
