@@ -539,6 +539,12 @@ TEST_CASE("a furnace: albedo-1 media inside an emitter of radiance L read L ever
                 o.maxDepth = 24;
                 checkAgainstExpected(std::string("furnace, ") + k.name, scene, o, expected, 16, 101);
             }
+        for (Backend backend : wftest::testBackends()) {  // the path tracer by phase sampling alone
+            RenderOptions o = wftest::smallRender(IntegratorType::PathTracer, backend, size, 128);
+            o.maxDepth = 24;
+            o.pt.nextEventEstimation = false;
+            checkAgainstExpected(std::string("furnace, ") + k.name + ", no next-event estimation", scene, o, expected, 16, 301);
+        }
     }
 }
 
