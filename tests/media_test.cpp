@@ -4,8 +4,9 @@
 // not bias them, ratio tracking against transmittance by quadrature of the grid's density);
 // renders with analytic answers (Beer-Lambert through an absorbing slab, a furnace of albedo-1
 // media inside an emitter of uniform radiance, single scattering of a point light against the
-// line integral along each pixel's rays); every integrator's image of the built-in media scenes
-// against the path tracer's; and bad input.
+// line integral along each pixel's rays); every integrator's image of the built-in media scenes,
+// of a camera in fog and of nested media against a reference's (the path tracer's; BDPT's on the
+// volumetric caustic); and bad input.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
