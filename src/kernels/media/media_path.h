@@ -45,8 +45,8 @@ struct MediaSegment {
 /// environment. `u`: the sampler number seeding the trackers (dims::kMedium of the vertex the
 /// segment leaves); `beta`: the path's throughput (the trackers' choice of events follows it).
 template <class Materials>
-WF_CPU_GPU inline MediaSegment traceThroughMedia(const SceneView& scene, vec3 o, vec3 d, Hit hit, int medium, float u,
-                                                 vec3 beta, const SimdProbe& probe = SimdProbe()) {
+WF_CPU_GPU WF_INLINE MediaSegment traceThroughMedia(const SceneView& scene, vec3 o, vec3 d, Hit hit, int medium,
+                                                    float u, vec3 beta, const SimdProbe& probe = SimdProbe()) {
     MediaSegment s;
     s.origin = o;
     s.weight = vec3(1.0f);
@@ -109,7 +109,7 @@ WF_CPU_GPU WF_INLINE MediaSegment resolveSegment(const SceneView& scene, vec3 o,
 /// interfaces, 0 where a surface with a BSDF blocks it. The trackers' numbers are a function of
 /// the ray (its contribution and origin), so a replayed sample sees the same transmittance.
 template <class Materials>
-WF_CPU_GPU inline vec3 shadowRayTransmittance(const SceneView& scene, const ShadowRay& s, const SimdProbe& probe) {
+WF_CPU_GPU WF_INLINE vec3 shadowRayTransmittance(const SceneView& scene, const ShadowRay& s, const SimdProbe& probe) {
     if constexpr (!Materials::kMedia) {
         return vec3(shadowRayUnoccluded<Materials>(scene, s, probe) ? 1.0f : 0.0f);
     } else {

@@ -76,12 +76,13 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, v
     if (prim < scene.numTriangles) {
         uvec3 tri = scene.triangles[prim];
         vec3 v0 = scene.positions[tri.x], v1 = scene.positions[tri.y], v2 = scene.positions[tri.z];
-        const InstanceData* inst =
-            Materials::kInstances && scene.instances.count > 0 && hit.instance >= 0
-                ? &scene.instances.instances[hit.instance]
-                : nullptr;
+        // Whether the hit is an instance's, as a flag rather than a pointer tested against null:
+        // nvcc 13.0 (sm_90) took `count > 0 && instance >= 0 ? &instances[instance] : nullptr`
+        // for non-null with count 0 and instance -1 in the kernels with media (H200, printf).
+        const bool placed = Materials::kInstances && scene.instances.count > 0 && hit.instance >= 0;
+        const InstanceData* inst = placed ? &scene.instances.instances[hit.instance] : nullptr;
         float placementError = 0.0f;
-        if (inst) {
+        if (placed) {
             // An instance's triangle, placed in world space. Placing rounds each vertex by a few
             // units of |M| |v| + |t| (and rays re-enter object space with as much again): the
             // point's bound grows by kPointError of those magnitudes, which covers both.
@@ -94,7 +95,7 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, v
         vec3 e1 = v1 - v0, e2 = v2 - v0;
         vec3 n = glm::cross(e1, e2);
         h.ng = glm::normalize(n);
-        if (inst && inst->mirrors) h.ng = -h.ng;
+        if (placed && inst->mirrors) h.ng = -h.ng;
         // Barycentrics of p by sub-triangle areas.
         vec3 d = p - v0;
         float d11 = glm::dot(e1, e1), d12 = glm::dot(e1, e2), d22 = glm::dot(e2, e2);
@@ -111,7 +112,7 @@ WF_CPU_GPU inline SurfaceHit surfaceAt(const SceneView& scene, const Hit& hit, v
         h.ns = h.ng;
         if (scene.hasNormals[prim]) {
             vec3 ns = b0 * scene.normals[tri.x] + b1 * scene.normals[tri.y] + b2 * scene.normals[tri.z];
-            if (inst) ns = transformNormal(*inst, ns);
+            if (placed) ns = transformNormal(*inst, ns);
             float len = glm::length(ns);
             if (len > 0.0f) h.ns = ns / len;
             if (glm::dot(h.ns, h.ng) < 0.0f) h.ns = -h.ns;
