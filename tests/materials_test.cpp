@@ -539,6 +539,8 @@ TEST_CASE("every material kind has one table row and one BSDF with its class and
         {Material::metallicRoughness(vec3(0.5f), 0.5f, 0.5f), false, false, true},
         {Material::coatedDiffuse(vec3(0.5f), 0.0f), false, false, true},
         {Material::coatedConductor(vec3(0.2f), vec3(3.0f), 0.3f, 0.1f), false, false, true},
+        // No surface: delta (nothing to evaluate), in the full set only (the kernels with media).
+        {Material::interface(), true, true, true},
     };
     REQUIRE(kinds.size() == std::size_t(kMaterialTypeCount));
     REQUIRE(materialKinds().size() == std::size_t(kMaterialTypeCount));
