@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "host/scene/check_text.h"
 #include "kernels/materials/material.h"
 #include "wavefront/error.h"
 
@@ -11,17 +12,11 @@ namespace wavefront {
 
 namespace {
 
-std::string format(const glm::vec3& v) {
-    std::ostringstream out;
-    out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
-    return out.str();
-}
-
 /// Every reflectance is a fraction of the light that arrives: above 1 a surface creates energy
 /// (the furnace brightens without bound).
 void reflectance(const std::string& what, const char* name, const glm::vec3& v) {
     if (!(v.x <= 1.0f + 1e-6f && v.y <= 1.0f + 1e-6f && v.z <= 1.0f + 1e-6f))
-        throw InputError(what + ": " + name + " " + format(v) +
+        throw InputError(what + ": " + name + " " + formatVector(v) +
                          " must have components in [0, 1]; above 1 it reflects more energy than it receives");
 }
 
@@ -46,9 +41,9 @@ void layer(const std::string& what, const Material& m) {
 void complexIndex(const std::string& what, const Material& m) {
     const glm::vec3& eta = m.eta;
     if (!(std::isfinite(eta.x) && std::isfinite(eta.y) && std::isfinite(eta.z) && eta.x > 0 && eta.y > 0 && eta.z > 0))
-        throw InputError(what + ": eta " + format(m.eta) + " must be finite and positive");
+        throw InputError(what + ": eta " + formatVector(m.eta) + " must be finite and positive");
     if (!(std::isfinite(m.k.x) && std::isfinite(m.k.y) && std::isfinite(m.k.z) && m.k.x >= 0 && m.k.y >= 0 && m.k.z >= 0))
-        throw InputError(what + ": k " + format(m.k) + " must be finite and non-negative");
+        throw InputError(what + ": k " + formatVector(m.k) + " must be finite and non-negative");
 }
 
 }  // namespace
@@ -117,7 +112,7 @@ const std::vector<MaterialKindSpec>& materialKinds() {
                  layer(what, m);
                  reflectance(what, "medium albedo", m.mediumAlbedo);
                  if (!(m.mediumAlbedo.x >= 0.0f && m.mediumAlbedo.y >= 0.0f && m.mediumAlbedo.z >= 0.0f))
-                     throw InputError(what + ": medium albedo " + format(m.mediumAlbedo) + " must not be negative");
+                     throw InputError(what + ": medium albedo " + formatVector(m.mediumAlbedo) + " must not be negative");
                  if (!(m.mediumG > -1.0f && m.mediumG < 1.0f))
                      throw InputError(what + ": medium g " + std::to_string(m.mediumG) + " must lie in (-1, 1)");
              },

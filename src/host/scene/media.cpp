@@ -1,24 +1,14 @@
 // Participating media on the scene: the factories, Scene::addMedium's checks and what the
 // renderers ask of a scene with media.
 #include <cmath>
-#include <sstream>
 
+#include "host/scene/check_text.h"
 #include "wavefront/error.h"
 #include "wavefront/scene.h"
 
 namespace wavefront {
 
 namespace {
-
-std::string format(const glm::vec3& v) {
-    std::ostringstream out;
-    out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
-    return out.str();
-}
-
-bool nonNegativeFinite(const glm::vec3& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && v.x >= 0 && v.y >= 0 && v.z >= 0;
-}
 
 void checkGrid(const Medium& m, const std::string& what) {
     if (m.nx < 1 || m.ny < 1 || m.nz < 1)
@@ -36,9 +26,9 @@ void checkGrid(const Medium& m, const std::string& what) {
             throw InputError(what + ": density value " + std::to_string(i) + " (" + std::to_string(m.density[i]) +
                              ") must be finite and non-negative");
     const glm::vec3 extent = m.boundsMax - m.boundsMin;
-    if (!nonNegativeFinite(glm::abs(m.boundsMin)) || !nonNegativeFinite(glm::abs(m.boundsMax)) ||
+    if (!isNonNegativeFinite(glm::abs(m.boundsMin)) || !isNonNegativeFinite(glm::abs(m.boundsMax)) ||
         !(extent.x > 0 && extent.y > 0 && extent.z > 0))
-        throw InputError(what + ": grid box " + format(m.boundsMin) + " to " + format(m.boundsMax) +
+        throw InputError(what + ": grid box " + formatVector(m.boundsMin) + " to " + formatVector(m.boundsMax) +
                          " must be finite and not empty");
     const glm::mat4& t = m.mediumToWorld;
     for (int c = 0; c < 4; ++c)
@@ -80,10 +70,10 @@ int Scene::addMedium(const Medium& medium) {
         throw InputError(what + ": a scene holds at most " + std::to_string(kMaxMedia) + " media");
     if (medium.type != MediumType::Homogeneous && medium.type != MediumType::Grid)
         throw InputError(what + " has an unknown type " + std::to_string(int(medium.type)));
-    if (!nonNegativeFinite(medium.sigmaA) || !nonNegativeFinite(medium.sigmaS))
-        throw InputError(what + ": sigma_a " + format(medium.sigmaA) + " and sigma_s " + format(medium.sigmaS) +
+    if (!isNonNegativeFinite(medium.sigmaA) || !isNonNegativeFinite(medium.sigmaS))
+        throw InputError(what + ": sigma_a " + formatVector(medium.sigmaA) + " and sigma_s " + formatVector(medium.sigmaS) +
                          " must be finite and non-negative");
-    if (!(medium.scale >= 0.0f && std::isfinite(medium.scale)) || !nonNegativeFinite(medium.sigmaT()))
+    if (!(medium.scale >= 0.0f && std::isfinite(medium.scale)) || !isNonNegativeFinite(medium.sigmaT()))
         throw InputError(what + ": scale " + std::to_string(medium.scale) +
                          " must be finite and non-negative, and keep the coefficients finite");
     if (!(medium.g > -1.0f && medium.g < 1.0f))

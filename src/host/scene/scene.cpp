@@ -3,6 +3,7 @@
 #include <wavefront/error.h>
 #include <wavefront/scene.h>
 
+#include "host/scene/check_text.h"
 #include "host/scene/index_check.h"
 #include "host/loaders/loaders.h"
 #include "host/scene/material_kinds.h"
@@ -29,15 +30,7 @@ bool inCoordinateRange(const glm::vec3& v) {
            std::fabs(v.z) <= Scene::kMaxCoordinate;
 }
 
-bool isNonNegativeFinite(const glm::vec3& v) {
-    return isFinite(v) && v.x >= 0 && v.y >= 0 && v.z >= 0;
-}
-
-std::string format(const glm::vec3& v) {
-    std::ostringstream out;
-    out << '(' << v.x << ", " << v.y << ", " << v.z << ')';
-    return out.str();
-}
+std::string format(const glm::vec3& v) { return formatVector(v); }
 
 std::string format(float v) {
     std::ostringstream out;
