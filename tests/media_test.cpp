@@ -834,6 +834,17 @@ TEST_CASE("bad media input: one-line InputErrors from addMedium and the medium i
     for (IntegratorType integrator : {IntegratorType::Bpm, IntegratorType::Ppm})
         oneLine(wftest::inputErrorOf([&] { Renderer r(scene, wftest::smallRender(integrator, Backend::Cpu, 4, 1)); }),
                 "does not render participating media");
+    // Nor may an edit bring media into their scene: a material turned into an interface is
+    // refused, and the material stays what it was.
+    {
+        Scene plain = Scene::builtin("cornell-box");
+        Renderer r(plain, wftest::smallRender(IntegratorType::Bpm, Backend::Cpu, 4, 1));
+        const MaterialType before = r.scene().materials()[0].type;
+        oneLine(wftest::inputErrorOf([&] { r.setMaterial(0, Material::interface()); }),
+                "does not render participating media");
+        CHECK(r.scene().materials()[0].type == before);
+        CHECK(!r.scene().hasMedia());
+    }
 
     // At most kMaxMedia media.
     Scene many;

@@ -119,25 +119,6 @@ struct PackedMedia {
 };
 PackedMedia packMedia(const Scene& scene, int numTriangles);
 
-/// The scene's media in place of what `s` held (nothing for a scene without: Scene::hasMedia);
-/// returns the bytes it uploaded.
-template <class Exec>
-std::size_t uploadMedia(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
-    s.hasMedia = scene.hasMedia();
-    s.cameraMedium = mediumcode::of(scene.camera().medium);
-    if (!s.hasMedia) {
-        s.media = Buffer<MediumData>();
-        s.mediumValues = Buffer<float>();
-        s.primInterface = Buffer<std::uint16_t>();
-        return 0;
-    }
-    const PackedMedia packed = packMedia(scene, s.numTriangles);
-    s.media = uploadVector(exec, packed.media);
-    s.mediumValues = uploadVector(exec, packed.values);
-    s.primInterface = uploadVector(exec, packed.primInterface);
-    return packed.media.size() * sizeof(MediumData) + packed.values.size() * sizeof(float) +
-           packed.primInterface.size() * sizeof(std::uint16_t);
-}
 /// The textures the kernels apply to `m` (a texture a material type does not use is left out).
 MaterialTextures packMaterialTextures(const Material& m);
 CameraData makeCamera(const Camera& c);
@@ -172,6 +153,26 @@ Buffer<T> uploadVector(Exec& exec, const std::vector<T>& v) {
     Buffer<T> b = exec.template allocate<T>(v.size());
     exec.upload(b.data(), v.data(), v.size());
     return b;
+}
+
+/// The scene's media in place of what `s` held (nothing for a scene without: Scene::hasMedia);
+/// returns the bytes it uploaded.
+template <class Exec>
+std::size_t uploadMedia(Exec& exec, const Scene& scene, SceneBuffers<Exec>& s) {
+    s.hasMedia = scene.hasMedia();
+    s.cameraMedium = mediumcode::of(scene.camera().medium);
+    if (!s.hasMedia) {
+        s.media = Buffer<MediumData>();
+        s.mediumValues = Buffer<float>();
+        s.primInterface = Buffer<std::uint16_t>();
+        return 0;
+    }
+    const PackedMedia packed = packMedia(scene, s.numTriangles);
+    s.media = uploadVector(exec, packed.media);
+    s.mediumValues = uploadVector(exec, packed.values);
+    s.primInterface = uploadVector(exec, packed.primInterface);
+    return packed.media.size() * sizeof(MediumData) + packed.values.size() * sizeof(float) +
+           packed.primInterface.size() * sizeof(std::uint16_t);
 }
 
 /// Texture `t`'s texels as the exec holds them: packed RGBA8 words (into `words`) or Float4s.

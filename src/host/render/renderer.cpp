@@ -26,6 +26,19 @@ void copyFromCudaDevice(void*, const void*, std::size_t) {
 }
 #endif
 
+namespace {
+
+/// Merging alone cannot estimate light scattered in a medium: collisions there merge with nothing
+/// (kernels/vcm/vcm.h), and BPM and PPM have no connection to reach them. Throws InputError.
+void checkIntegratorRendersScene(IntegratorType integrator, const Scene& scene) {
+    if (scene.hasMedia() && (integrator == IntegratorType::Bpm || integrator == IntegratorType::Ppm))
+        throw InputError(std::string("the ") + (integrator == IntegratorType::Bpm ? "BPM" : "PPM") +
+                         " integrator does not render participating media (it merges only at surfaces); use vcm, "
+                         "bdpt, mlt or pt");
+}
+
+}  // namespace
+
 void RenderOptions::validate() const {
     constexpr int kMaxSide = 1 << 15;
     if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide)
@@ -232,6 +245,12 @@ EditStats Renderer::setMaterial(int index, const Material& material, EditMode mo
             throw InputError("material " + std::to_string(index) +
                              ": without its emission the scene would have no emitter, light or environment");
         }
+        try {
+            checkIntegratorRendersScene(r.options.integrator, r.scene);  // an interface brings media
+        } catch (const InputError& err) {
+            r.scene.setMaterial(index, old);
+            throw InputError("material " + std::to_string(index) + ": " + err.what());
+        }
         e.emissionChanged = old.isEmissive() || material.isEmissive();
     });
 }
@@ -316,12 +335,7 @@ Renderer::Renderer(Scene scene, RenderOptions options) : impl_(std::make_unique<
         scene.setEnvironment(scene.environment(), options.environmentScale);
     }
     scene.validate();
-    // Merging alone cannot estimate light scattered in a medium: collisions there merge with
-    // nothing (kernels/vcm/vcm.h), and BPM and PPM have no connection to reach them.
-    if (scene.hasMedia() && (options.integrator == IntegratorType::Bpm || options.integrator == IntegratorType::Ppm))
-        throw InputError(std::string("the ") + (options.integrator == IntegratorType::Bpm ? "BPM" : "PPM") +
-                         " integrator does not render participating media (it merges only at surfaces); use vcm, "
-                         "bdpt, mlt or pt");
+    checkIntegratorRendersScene(options.integrator, scene);
     impl_->skippedDegenerate = scene.skippedDegenerateTriangles();
     impl_->options = options;
     Backend kind = options.backend;
